@@ -1,0 +1,61 @@
+/**
+ * Environment → one typed, validated Config. Nothing else in Tessera reads `Deno.env`.
+ * Every variable, its default and its meaning is listed in README.md.
+ */
+import { z } from "zod";
+
+const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+const pairs = (what: string) =>
+  z.string().transform((s, ctx) => {
+    const out = new Map<string, string>();
+    for (const item of s.split(",").map((x) => x.trim()).filter(Boolean)) {
+      const i = item.indexOf(":");
+      if (i <= 0) {
+        ctx.addIssue({ code: "custom", message: `${what}: '${item}' is not of the form name:secret` });
+        return z.NEVER;
+      }
+      out.set(item.slice(0, i), item.slice(i + 1));
+    }
+    return out;
+  });
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().default("0.0.0.0"),
+  PUBLIC_URL: z.string().url().optional(),
+  MONGO_URL: z.string().optional(),
+  KV_PATH: z.string().default("./data/tessera.kv"),
+  TESSERA_DB: z.string().regex(/^[A-Za-z0-9_-]+$/).default("tessera"),
+  AUTH_MODE: z.enum(["local", "oidc", "off"]).default("local"),
+  TESSERA_REALM: z.string().regex(/^[A-Za-z0-9_.-]+$/).default("tessera"),
+  TESSERA_USERS: pairs("TESSERA_USERS").optional(),
+  TESSERA_CLIENTS: pairs("TESSERA_CLIENTS").default(new Map([["tessera", "tessera-secret"]])),
+  TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
+  REFRESH_TTL_SECONDS: z.coerce.number().int().min(10).default(1800),
+  OIDC_JWKS_URL: z.string().url().optional(),
+  OIDC_ISSUER: z.string().optional(),
+  OIDC_AUDIENCE: z.string().optional(),
+  TASKS_ENABLED: bool.default(true),
+  BODY_LIMIT_MB: z.coerce.number().positive().default(256),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Config = z.infer<typeof schema> & { dev: boolean; publicUrl: string; users: Map<string, string> };
+
+/** Reads and validates the configuration; throws one message listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>, opts: { dev?: boolean } = {}): Config {
+  const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const c = parsed.data;
+  const dev = opts.dev ?? false;
+  if (c.AUTH_MODE === "oidc" && (!c.OIDC_JWKS_URL || !c.OIDC_ISSUER || !c.OIDC_AUDIENCE)) {
+    throw new Error("invalid configuration:\n  AUTH_MODE=oidc needs OIDC_JWKS_URL, OIDC_ISSUER and OIDC_AUDIENCE");
+  }
+  const users = c.TESSERA_USERS ?? (dev ? new Map([["demo", "demo"]]) : new Map<string, string>());
+  const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, "");
+  return { ...c, dev, publicUrl, users };
+}

@@ -1,0 +1,30 @@
+/** Bearer-token check for every route of the three specs (RFC 6750 challenge on failure). */
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "./env.ts";
+import { AuthError } from "../core/auth/types.ts";
+
+const challenge = (description: string) =>
+  `Bearer error="invalid_token", error_description="${description.replace(/["\\]/g, "")}"`;
+
+/** Verifies `Authorization: Bearer …` and stores the principal; 401 with WWW-Authenticate otherwise. */
+export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const { verifier } = c.var.deps;
+  if (!verifier) {
+    c.set("principal", { sub: "anonymous" });
+    return await next();
+  }
+  const header = c.req.header("authorization") ?? "";
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m) {
+    c.header("WWW-Authenticate", header ? challenge("malformed authorization header") : 'Bearer realm="tessera"');
+    return c.json({ detail: "Not authenticated" }, 401);
+  }
+  try {
+    c.set("principal", await verifier.verify(m[1]));
+  } catch (e) {
+    const msg = e instanceof AuthError ? e.message : "token verification failed";
+    c.header("WWW-Authenticate", challenge(msg));
+    return c.json({ detail: `Invalid token: ${msg}` }, 401);
+  }
+  await next();
+});

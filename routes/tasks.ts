@@ -1,0 +1,4 @@
+import { newRouter } from "./env.ts";
+export function taskRoutes() {
+  return newRouter();
+}

@@ -1,0 +1,91 @@
+/**
+ * The store: collections of JSON documents, addressed by database and collection name.
+ *
+ * Two implementations share this contract (tests/store/contract_test.ts): `kv.ts` (Deno KV, the
+ * embedded default) and `mongo.ts` (MongoDB). Every document has a string `_id`; a document's id orders
+ * it by insertion (ids are ObjectId-style, time then counter), so `stream` returns an import in order.
+ */
+
+/** A stored document: plain JSON with a string `_id`. */
+export type Doc = { _id: string; [field: string]: unknown };
+
+/** Where a collection lives. */
+export interface CollectionRef {
+  db: string;
+  collection: string;
+}
+
+/** Equality filter on top-level fields (`{status: "done"}`). */
+export type Filter = Record<string, string | number | boolean | null>;
+
+/** One document's field updates in a bulk update. */
+export interface FieldUpdate {
+  id: string;
+  set: Record<string, unknown>;
+}
+
+export interface BulkResult {
+  matched: number;
+  modified: number;
+  missing: string[];
+}
+
+export interface StreamOptions {
+  /** Top-level fields to keep (`_id` always comes along). */
+  projection?: string[];
+  /** Documents per yielded batch. */
+  batchSize?: number;
+}
+
+/** The whole contract; every method may throw StoreUnavailableError when the backend is unreachable. */
+export interface Store {
+  readonly kind: "kv" | "mongo";
+  get(ref: CollectionRef, id: string): Promise<Doc | null>;
+  /** Creates or replaces the document with this id. */
+  put(ref: CollectionRef, doc: Doc): Promise<void>;
+  /** Sets top-level fields of one document; null when it does not exist. */
+  patch(ref: CollectionRef, id: string, set: Record<string, unknown>): Promise<Doc | null>;
+  delete(ref: CollectionRef, id: string): Promise<boolean>;
+  /** Inserts new documents (ids assigned when absent, in order); returns their ids. */
+  insertMany(ref: CollectionRef, docs: Record<string, unknown>[]): Promise<string[]>;
+  deleteMany(ref: CollectionRef, ids: string[]): Promise<number>;
+  list(ref: CollectionRef, filter?: Filter, opts?: { limit?: number }): Promise<Doc[]>;
+  count(ref: CollectionRef, filter?: Filter): Promise<number>;
+  /** Up to n documents chosen at random. */
+  sample(ref: CollectionRef, n: number): Promise<Doc[]>;
+  /** Every document in id order, in batches, holding only one batch in memory. */
+  stream(ref: CollectionRef, opts?: StreamOptions): AsyncIterable<Doc[]>;
+  /** Sets fields on many documents by id; reports matched, modified and missing ids. */
+  updateFields(ref: CollectionRef, updates: FieldUpdate[]): Promise<BulkResult>;
+  dropCollection(ref: CollectionRef): Promise<void>;
+  /** Checks the backend answers; throws StoreUnavailableError otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The backend cannot be reached; the app answers 503. */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "StoreUnavailableError";
+  }
+}
+
+/** Keeps `_id` and the named top-level fields of a document. */
+export function project(doc: Doc, fields: string[] | undefined): Doc {
+  if (!fields) return doc;
+  const out: Doc = { _id: doc._id };
+  for (const f of fields) if (f in doc) out[f] = doc[f];
+  return out;
+}
+
+/** True when every field of the filter equals the document's value. */
+export function matches(doc: Doc, filter: Filter | undefined): boolean {
+  if (!filter) return true;
+  return Object.entries(filter).every(([k, v]) => doc[k] === v);
+}
+
+/** Whether setting these fields would change the document. */
+export function changes(doc: Doc, set: Record<string, unknown>): boolean {
+  return Object.entries(set).some(([k, v]) => JSON.stringify(doc[k]) !== JSON.stringify(v));
+}
