@@ -1,0 +1,102 @@
+/**
+ * Upload bodies (CSV, NDJSON, a JSON array) as a stream of plain records, each with the line (or
+ * array position) it came from, so a bad row is reported where the user can find it.
+ */
+import { BadRequestError } from "../errors.ts";
+import { readCsv } from "./csv.ts";
+import { inferCell } from "./values.ts";
+
+export type JsonRecord = Record<string, unknown>;
+export type UploadFormat = "csv" | "ndjson" | "json";
+
+/** The format a Content-Type names, or null when it names none of ours. */
+export function formatOf(contentType: string | undefined): UploadFormat | null {
+  const ct = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  if (ct === "text/csv" || ct === "application/csv") return "csv";
+  if (ct === "application/x-ndjson" || ct === "application/ndjson" || ct === "application/jsonl") {
+    return "ndjson";
+  }
+  if (ct === "application/json") return "json";
+  return null;
+}
+
+/** Records of an upload body in the given format. */
+export function readRecords(format: UploadFormat, chunks: AsyncIterable<string>): AsyncGenerator<JsonRecord> {
+  if (format === "csv") return csvRecords(chunks);
+  if (format === "ndjson") return ndjsonRecords(chunks);
+  return jsonArrayRecords(chunks);
+}
+
+/** CSV rows keyed by the header, cells typed by `inferCell`; a short or long row is an error. */
+export async function* csvRecords(chunks: AsyncIterable<string>): AsyncGenerator<JsonRecord> {
+  let header: string[] | null = null;
+  for await (const { line, fields } of readCsv(chunks)) {
+    if (!header) {
+      header = fields.map((f, i) => f.trim().replace(/^\uFEFF/, "") || `column_${i + 1}`);
+      const dup = header.find((h, i) => header!.indexOf(h) !== i);
+      if (dup) throw new BadRequestError(`line 1: the header names column '${dup}' twice`);
+      continue;
+    }
+    if (fields.length !== header.length) {
+      throw new BadRequestError(`line ${line}: expected ${header.length} fields, found ${fields.length}`);
+    }
+    const rec: JsonRecord = {};
+    header.forEach((h, i) => (rec[h] = inferCell(fields[i])));
+    yield rec;
+  }
+}
+
+/** Text split into lines across chunk boundaries, numbered from 1. */
+async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<{ line: number; text: string }> {
+  let rest = "";
+  let line = 0;
+  for await (const chunk of chunks) {
+    rest += chunk;
+    let nl: number;
+    while ((nl = rest.indexOf("\n")) >= 0) {
+      yield { line: ++line, text: rest.slice(0, nl) };
+      rest = rest.slice(nl + 1);
+    }
+  }
+  if (rest) yield { line: ++line, text: rest };
+}
+
+/** One JSON object per non-blank line. */
+export async function* ndjsonRecords(chunks: AsyncIterable<string>): AsyncGenerator<JsonRecord> {
+  for await (const { line, text } of lines(chunks)) {
+    if (!text.trim()) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      throw new BadRequestError(`line ${line}: not valid JSON (${(e as Error).message})`);
+    }
+    yield asRecord(value, `line ${line}`);
+  }
+}
+
+/** A JSON array of objects; parsed whole, so it is bounded by the body limit. */
+export async function* jsonArrayRecords(chunks: AsyncIterable<string>): AsyncGenerator<JsonRecord> {
+  let text = "";
+  for await (const c of chunks) text += c;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new BadRequestError(`the body is not valid JSON (${(e as Error).message})`);
+  }
+  if (!Array.isArray(value)) throw new BadRequestError("a JSON upload must be an array of objects");
+  for (let i = 0; i < value.length; i++) yield asRecord(value[i], `item ${i}`);
+}
+
+/** Checks a parsed value is an object and normalises an exported `{_id: {$oid}}`. */
+function asRecord(value: unknown, where: string): JsonRecord {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new BadRequestError(`${where}: expected a JSON object`);
+  }
+  const rec = value as JsonRecord;
+  const id = rec._id as { $oid?: unknown } | string | undefined;
+  if (id === undefined || typeof id === "string") return rec;
+  if (id && typeof id === "object" && typeof id.$oid === "string") return { ...rec, _id: id.$oid };
+  throw new BadRequestError(`${where}: _id must be a string`);
+}

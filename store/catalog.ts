@@ -1,0 +1,80 @@
+/**
+ * The dataset catalogue: one record per dataset (id = the collection name, which is the
+ * `dataset_id` / `dataset_name` / `dataset-id` of the specs) naming the database it lives in.
+ */
+import type { CollectionRef, Doc, Store } from "./store.ts";
+import type { ValueType } from "../core/ingest/values.ts";
+
+export interface ColumnInfo {
+  name: string;
+  type: ValueType | "mixed";
+}
+
+export interface Distribution {
+  database: string;
+  collection: string;
+  rows: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DatasetRecord extends Doc {
+  dataset_name: string;
+  database: string;
+  collection: string;
+  rows: number;
+  columns: ColumnInfo[];
+  distributions: Distribution[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** Where the catalogue itself is kept. */
+export const catalogRef = (tesseraDb: string): CollectionRef => ({ db: tesseraDb, collection: "datasets" });
+
+/** The catalogue record of a dataset, or null. */
+export async function findDataset(
+  store: Store,
+  tesseraDb: string,
+  name: string,
+): Promise<DatasetRecord | null> {
+  return (await store.get(catalogRef(tesseraDb), name)) as DatasetRecord | null;
+}
+
+/** Every catalogued dataset, by name. */
+export async function listDatasets(store: Store, tesseraDb: string): Promise<DatasetRecord[]> {
+  const all = (await store.list(catalogRef(tesseraDb))) as DatasetRecord[];
+  return all.sort((a, b) => a.dataset_name.localeCompare(b.dataset_name));
+}
+
+/** Records (or updates) a dataset after an import into `target`. */
+export async function recordImport(
+  store: Store,
+  tesseraDb: string,
+  target: CollectionRef,
+  rows: number,
+  columns: ColumnInfo[],
+): Promise<DatasetRecord> {
+  const now = new Date().toISOString();
+  const prev = await findDataset(store, tesseraDb, target.collection);
+  const dist: Distribution = {
+    database: target.db,
+    collection: target.collection,
+    rows,
+    created_at: prev?.distributions[0]?.created_at ?? now,
+    updated_at: now,
+  };
+  const rec: DatasetRecord = {
+    _id: target.collection,
+    dataset_name: target.collection,
+    database: target.db,
+    collection: target.collection,
+    rows,
+    columns,
+    distributions: [dist],
+    created_at: prev?.created_at ?? now,
+    updated_at: now,
+  };
+  await store.put(catalogRef(tesseraDb), rec);
+  return rec;
+}

@@ -1,0 +1,34 @@
+/** A Tessera app over a fresh embedded store in a temp dir, for tests that go through `app.request()`. */
+import { createApp } from "../../app.ts";
+import { type Config, loadConfig } from "../../config.ts";
+import { KvStore } from "../../store/kv.ts";
+import type { Deps } from "../../routes/env.ts";
+
+export interface TestApp {
+  app: ReturnType<typeof createApp>;
+  store: KvStore;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** Builds the app with auth off unless `deps` brings a verifier; env overrides config variables. */
+export async function testApp(env: Record<string, string> = {}, deps: Partial<Deps> = {}): Promise<TestApp> {
+  const dir = await Deno.makeTempDir({ prefix: "tessera-test-" });
+  const config = loadConfig({ LOG_LEVEL: "silent", AUTH_MODE: "off", ...env });
+  const store = await KvStore.open(`${dir}/t.kv`);
+  const app = createApp({ config, store, verifier: null, ...deps });
+  return {
+    app,
+    store,
+    config,
+    async close() {
+      await store.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** JSON request options. */
+export function jsonBody(method: string, body: unknown): RequestInit {
+  return { method, body: JSON.stringify(body), headers: { "content-type": "application/json" } };
+}
