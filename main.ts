@@ -1,33 +1,58 @@
 /**
  * Reads config, opens the store, builds the app and serves it. `deno task dev` (flag `--dev`) also
- * seeds an empty embedded store with demo data. On Deno Deploy the default export serves.
+ * seeds an empty embedded store with demo data. On Deno Deploy (DENO_DEPLOYMENT_ID set) the platform
+ * picks the port and the store is its managed KV.
  */
 import { loadConfig } from "./config.ts";
 import { createApp } from "./app.ts";
-import { KvStore } from "./store/kv.ts";
-import type { Store } from "./store/store.ts";
+import { openStore } from "./store/open.ts";
+import { isEmpty, seedDemo } from "./store/demo.ts";
+import { setupAuth } from "./routes/auth_setup.ts";
 
 const dev = Deno.args.includes("--dev");
+const onDeploy = Boolean(Deno.env.get("DENO_DEPLOYMENT_ID"));
 const config = loadConfig(Deno.env.toObject(), { dev });
+const store = await openStore(config, onDeploy);
 
-async function openStore(): Promise<Store> {
-  if (config.MONGO_URL) {
-    const { MongoStore } = await import("./store/mongo.ts");
-    return await MongoStore.connect(config.MONGO_URL);
-  }
-  return await KvStore.open(Deno.env.get("DENO_DEPLOYMENT_ID") ? undefined : config.KV_PATH);
+if (dev && await isEmpty(store, config.TESSERA_DB)) {
+  console.log("first start: seeding the demo datasets (a few seconds)...");
+  console.log(`seeded ${JSON.stringify(await seedDemo(store, config.TESSERA_DB))}`);
 }
 
-const store = await openStore();
-const app = createApp({ config, store, verifier: null });
+const auth = await setupAuth(config, store);
+const app = createApp({ config, store, verifier: auth.verifier, extraRoutes: auth.routes });
 
-export default { fetch: app.fetch };
+/** How to get a token, printed at start so the README's first command is enough. */
+function banner(): string {
+  const url = config.publicUrl;
+  const lines = [
+    `Tessera listening on ${url} (store: ${store.kind}, auth: ${config.AUTH_MODE})`,
+    `  docs: ${url}/docs`,
+  ];
+  if (config.AUTH_MODE === "local") {
+    const [client, secret] = [...config.TESSERA_CLIENTS][0] ?? ["<client>", "<secret>"];
+    const [user, pass] = [...config.users][0] ?? ["<user>", "<password>"];
+    lines.push(
+      "  get a token:",
+      `    curl -s -X POST ${url}/realms/${config.TESSERA_REALM}/protocol/openid-connect/token \\`,
+      `      -d client_id=${client} -d client_secret=${secret} -d username=${user} -d password=${pass} -d grant_type=password`,
+    );
+  }
+  return lines.join("\n");
+}
 
-if (import.meta.main) {
+if (onDeploy) {
+  Deno.serve(app.fetch);
+} else if (import.meta.main) {
   const ac = new AbortController();
-  const server = Deno.serve({ port: config.PORT, hostname: config.HOST, signal: ac.signal }, app.fetch);
+  const server = Deno.serve({
+    port: config.PORT,
+    hostname: config.HOST,
+    signal: ac.signal,
+    onListen: () => console.log(banner()),
+  }, app.fetch);
   const stop = async () => {
-    ac.abort();
+    ac.abort(); // stops accepting; in-flight requests finish before `finished` resolves
     await server.finished;
     await store.close();
     Deno.exit(0);

@@ -16,7 +16,10 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header("authorization") ?? "";
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m) {
-    c.header("WWW-Authenticate", header ? challenge("malformed authorization header") : 'Bearer realm="tessera"');
+    c.header(
+      "WWW-Authenticate",
+      challenge(header ? "malformed authorization header" : "missing bearer token"),
+    );
     return c.json({ detail: "Not authenticated" }, 401);
   }
   try {
