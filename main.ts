@@ -44,16 +44,34 @@ function banner(): string {
 if (onDeploy) {
   Deno.serve(app.fetch);
 } else if (import.meta.main) {
-  const ac = new AbortController();
+  // Graceful stop: Deno's server.shutdown() cuts request bodies still being uploaded, so first drain:
+  // refuse new requests, wait for the in-flight ones (30 s at most), then shut down and close the store.
+  let inflight = 0;
+  let draining = false;
   const server = Deno.serve({
     port: config.PORT,
     hostname: config.HOST,
-    signal: ac.signal,
     onListen: () => console.log(banner()),
-  }, app.fetch);
+  }, async (req, info) => {
+    if (draining) {
+      return Response.json({ detail: "shutting down" }, {
+        status: 503,
+        headers: { connection: "close", "retry-after": "1" },
+      });
+    }
+    inflight++;
+    try {
+      return await app.fetch(req, info);
+    } finally {
+      inflight--;
+    }
+  });
   const stop = async () => {
-    ac.abort(); // stops accepting; in-flight requests finish before `finished` resolves
-    await server.finished;
+    if (draining) return;
+    draining = true;
+    const deadline = Date.now() + 30_000;
+    while (inflight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await server.shutdown();
     await store.close();
     Deno.exit(0);
   };
