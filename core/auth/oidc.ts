@@ -1,0 +1,47 @@
+/**
+ * AUTH_MODE=oidc: verifies access tokens of an external OpenID provider (Keycloak, Auth0, Entra...)
+ * against its JWKS, with issuer, audience and asymmetric algorithms pinned.
+ */
+import { createRemoteJWKSet, jwtVerify } from "jose";
+import type { Principal, TokenVerifier } from "./types.ts";
+import {
+  ASYMMETRIC_ALGS,
+  CLOCK_TOLERANCE_S,
+  principalFrom,
+  requireAccessTyp,
+  toAuthError,
+} from "./jwt_checks.ts";
+
+export interface OidcOptions {
+  jwksUrl: string;
+  issuer: string;
+  audience: string;
+  /** Milliseconds to wait for the JWKS before giving up (jose's default is 5000). */
+  timeoutMs?: number;
+}
+
+export class OidcVerifier implements TokenVerifier {
+  /** jose caches the key set and refetches it when a token names an unknown `kid` (key rotation). */
+  private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
+
+  constructor(private readonly options: OidcOptions) {
+    this.jwks = createRemoteJWKSet(new URL(options.jwksUrl), { timeoutDuration: options.timeoutMs ?? 5000 });
+  }
+
+  /** Verifies signature, issuer, audience, expiry, and that the token is an access token. */
+  async verify(token: string): Promise<Principal> {
+    try {
+      const { payload } = await jwtVerify(token, this.jwks, {
+        issuer: this.options.issuer,
+        audience: this.options.audience,
+        algorithms: [...ASYMMETRIC_ALGS],
+        clockTolerance: CLOCK_TOLERANCE_S,
+        requiredClaims: ["exp", "sub"],
+      });
+      requireAccessTyp(payload);
+      return principalFrom(payload);
+    } catch (e) {
+      throw toAuthError(e);
+    }
+  }
+}

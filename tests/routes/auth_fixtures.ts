@@ -1,0 +1,137 @@
+/** Shared fixtures of the authentication tests: the app over a temp KV file, token requests, forged tokens. */
+import assert from "node:assert/strict";
+import { z } from "@hono/zod-openapi";
+import { type JWTPayload, SignJWT } from "jose";
+import { loadConfig } from "../../config.ts";
+import { createApp } from "../../app.ts";
+import { KvStore } from "../../store/kv.ts";
+import { newRouter, securedRoute } from "../../routes/env.ts";
+import { errorResponses, json } from "../../routes/schemas.ts";
+import { setupAuth } from "../../routes/auth_setup.ts";
+
+export const PUBLIC_URL = "http://tessera.test";
+export const ISSUER = `${PUBLIC_URL}/realms/tessera`;
+export const TOKEN_PATH = "/realms/tessera/protocol/openid-connect/token";
+export const BASE_ENV = {
+  AUTH_MODE: "local",
+  PUBLIC_URL,
+  LOG_LEVEL: "silent",
+  TESSERA_USERS: "alice:wonderland,bob:builder",
+  TESSERA_CLIENTS: "tessera:tessera-secret,other:other-secret",
+};
+
+/** A route that only answers with a valid token, echoing the principal. */
+export function protectedRoutes() {
+  const app = newRouter();
+  const route = securedRoute({
+    method: "get",
+    path: "/test/whoami",
+    responses: { 200: json(z.object({ sub: z.string() }).passthrough(), "The caller"), ...errorResponses },
+  });
+  app.openapi(route, (c) => c.json(c.var.principal, 200));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;
+
+/** Builds the whole app over a KV file (a fresh one unless given), runs fn, closes the store. */
+export async function withApp(
+  env: Record<string, string>,
+  fn: (app: App, store: KvStore) => Promise<void>,
+  opts: { kvPath?: string; dev?: boolean } = {},
+): Promise<void> {
+  const tempDir = opts.kvPath ? undefined : await Deno.makeTempDir();
+  const kvPath = opts.kvPath ?? `${tempDir}/auth.kv`;
+  const config = loadConfig(env, { dev: opts.dev });
+  const store = await KvStore.open(kvPath);
+  try {
+    const auth = await setupAuth(config, store);
+    const app = createApp({
+      config,
+      store,
+      verifier: auth.verifier,
+      extraRoutes: [...auth.routes, protectedRoutes()],
+    });
+    await fn(app, store);
+  } finally {
+    await store.close();
+    if (tempDir) await Deno.remove(tempDir, { recursive: true });
+  }
+}
+
+/** POSTs a form to the token endpoint. */
+export function tokenRequest(app: App, form: Record<string, string>, headers: Record<string, string> = {}) {
+  return app.request(TOKEN_PATH, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(form),
+  });
+}
+
+export const passwordForm = (over: Record<string, string> = {}) => ({
+  grant_type: "password",
+  client_id: "tessera",
+  client_secret: "tessera-secret",
+  username: "alice",
+  password: "wonderland",
+  ...over,
+});
+
+/** A fresh access token for alice. */
+export async function login(app: App): Promise<Record<string, unknown>> {
+  const res = await tokenRequest(app, passwordForm());
+  assert.equal(res.status, 200);
+  return await res.json();
+}
+
+export const whoami = (app: App, token?: string) =>
+  app.request("/test/whoami", token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
+
+/** Asserts the RFC 6750 invalid_token answer. */
+export async function assertInvalidToken(res: Response, reason?: RegExp): Promise<void> {
+  assert.equal(res.status, 401);
+  const challenge = res.headers.get("www-authenticate") ?? "";
+  assert.match(challenge, /^Bearer /);
+  assert.match(challenge, /error="invalid_token"/);
+  if (reason) assert.match(challenge, reason);
+  assert.match((await res.json()).detail, /^Invalid token/);
+}
+
+/** Claims a valid local access token for alice would carry. */
+export function goodClaims(): JWTPayload {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    iss: ISSUER,
+    aud: "tessera",
+    sub: "u-1",
+    typ: "Bearer",
+    azp: "tessera",
+    preferred_username: "alice",
+    iat: now,
+    exp: now + 300,
+  };
+}
+
+/** Signs claims as they are (no defaults added) with the given key and header. */
+export function sign(claims: JWTPayload, key: CryptoKey | Uint8Array, header: { alg: string; kid?: string }) {
+  return new SignJWT(claims).setProtectedHeader({ typ: "JWT", ...header }).sign(key);
+}
+
+export const b64url = (s: string) => btoa(s).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+
+/** An unsigned token (`alg: none`), built by hand since jose refuses to make one. */
+export const unsigned = (claims: JWTPayload) =>
+  `${b64url(JSON.stringify({ alg: "none", typ: "JWT" }))}.${b64url(JSON.stringify(claims))}.`;
+
+/** Runs fn while recording console.warn. */
+export async function captureWarnings(fn: () => Promise<void>): Promise<string[]> {
+  const seen: string[] = [];
+  const original = console.warn;
+  console.warn = (...args: unknown[]) => void seen.push(args.join(" "));
+  try {
+    await fn();
+  } finally {
+    console.warn = original;
+  }
+  return seen;
+}

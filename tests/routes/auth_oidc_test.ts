@@ -1,0 +1,83 @@
+/** Authentication with AUTH_MODE=oidc: tokens of an external provider, verified against a JWKS on 127.0.0.1. */
+import assert from "node:assert/strict";
+import { exportJWK, exportSPKI, generateKeyPair, importJWK, type JWK } from "jose";
+import {
+  assertInvalidToken,
+  BASE_ENV,
+  goodClaims,
+  ISSUER,
+  passwordForm,
+  sign,
+  tokenRequest,
+  unsigned,
+  whoami,
+  withApp,
+} from "./auth_fixtures.ts";
+
+/** A JWKS on 127.0.0.1 holding one RS256 public key, as an external OpenID provider would serve it. */
+async function withJwksServer(
+  fn: (url: string, key: CryptoKey, kid: string, publicJwk: JWK) => Promise<void>,
+) {
+  const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
+  const kid = "idp-key-1";
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: "RS256", use: "sig" };
+  const ac = new AbortController();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: ac.signal, onListen: () => {} },
+    () => Response.json({ keys: [publicJwk] }),
+  );
+  try {
+    await fn(`http://127.0.0.1:${server.addr.port}/certs`, privateKey, kid, publicJwk);
+  } finally {
+    ac.abort();
+    await server.finished;
+  }
+}
+
+Deno.test("AUTH_MODE=oidc verifies against a remote JWKS with issuer, audience and algorithm pinned", async () => {
+  await withJwksServer(async (url, idpKey, kid, publicJwk) => {
+    const idpIssuer = "https://idp.test/realms/acme";
+    const env = {
+      ...BASE_ENV,
+      AUTH_MODE: "oidc",
+      OIDC_JWKS_URL: url,
+      OIDC_ISSUER: idpIssuer,
+      OIDC_AUDIENCE: "tessera-api",
+    };
+    await withApp(env, async (app) => {
+      const claims = { ...goodClaims(), iss: idpIssuer, aud: ["tessera-api", "account"], azp: "cleaner" };
+      const hdr = { alg: "RS256", kid };
+      const good = await whoami(app, await sign(claims, idpKey, hdr));
+      assert.equal(good.status, 200);
+      assert.equal((await good.json()).clientId, "cleaner");
+
+      const now = Math.floor(Date.now() / 1000);
+      await assertInvalidToken(
+        await whoami(app, await sign({ ...claims, exp: now - 60 }, idpKey, hdr)),
+        /expired/,
+      );
+      await assertInvalidToken(
+        await whoami(app, await sign({ ...claims, iss: ISSUER }, idpKey, hdr)),
+        /issuer/,
+      );
+      await assertInvalidToken(
+        await whoami(app, await sign({ ...claims, aud: "tessera" }, idpKey, hdr)),
+        /audience/,
+      );
+      await assertInvalidToken(await whoami(app, await sign({ ...claims, typ: "Refresh" }, idpKey, hdr)));
+      await assertInvalidToken(await whoami(app, unsigned(claims)), /algorithm/);
+      const pem = await exportSPKI(await importJWK(publicJwk, "RS256", { extractable: true }) as CryptoKey);
+      for (const secret of [pem, JSON.stringify(publicJwk)]) {
+        const hs = await sign(claims, new TextEncoder().encode(secret), { alg: "HS256", kid });
+        await assertInvalidToken(await whoami(app, hs), /algorithm/);
+      }
+      const stranger = await generateKeyPair("RS256");
+      await assertInvalidToken(await whoami(app, await sign(claims, stranger.privateKey, hdr)), /signature/);
+      await assertInvalidToken(
+        await whoami(app, await sign(claims, stranger.privateKey, { alg: "RS256", kid: "other" })),
+        /unknown signing key/,
+      );
+      assert.equal((await tokenRequest(app, passwordForm())).status, 404, "no local realm in oidc mode");
+    });
+  });
+});
