@@ -8,6 +8,7 @@ import { createApp } from "./app.ts";
 import { openStore } from "./store/open.ts";
 import { isEmpty, seedDemo } from "./store/demo.ts";
 import { setupAuth } from "./routes/auth_setup.ts";
+import { WorkerPool } from "./workers/pool.ts";
 
 const dev = Deno.args.includes("--dev");
 const onDeploy = Boolean(Deno.env.get("DENO_DEPLOYMENT_ID"));
@@ -20,7 +21,8 @@ if (dev && await isEmpty(store, config.TESSERA_DB)) {
 }
 
 const auth = await setupAuth(config, store);
-const app = createApp({ config, store, verifier: auth.verifier, extraRoutes: auth.routes });
+const pool = new WorkerPool(new URL("./workers/worker.ts", import.meta.url));
+const app = createApp({ config, store, pool, verifier: auth.verifier, extraRoutes: auth.routes });
 
 /** How to get a token, printed at start so the README's first command is enough. */
 function banner(): string {
@@ -31,7 +33,7 @@ function banner(): string {
   ];
   if (config.AUTH_MODE === "local") {
     const [client, secret] = [...config.TESSERA_CLIENTS][0] ?? ["<client>", "<secret>"];
-    const [user, pass] = [...config.users][0] ?? ["<user>", "<password>"];
+    const [user, pass] = (config.dev && [...config.users][0]) || ["<user>", "<password>"];
     lines.push(
       "  get a token:",
       `    curl -s -X POST ${url}/realms/${config.TESSERA_REALM}/protocol/openid-connect/token \\`,
@@ -72,6 +74,7 @@ if (onDeploy) {
     const deadline = Date.now() + 30_000;
     while (inflight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     await server.shutdown();
+    pool.close();
     await store.close();
     Deno.exit(0);
   };

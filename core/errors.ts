@@ -30,3 +30,8 @@ export class BadRequestError extends Error {
 export class DisabledError extends Error {
   override name = "DisabledError";
 }
+
+/** Work stopped by its time or work limit before it finished (the message says which limit). */
+export class LimitError extends Error {
+  override name = "LimitError";
+}

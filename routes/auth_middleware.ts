@@ -25,9 +25,15 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   try {
     c.set("principal", await verifier.verify(m[1]));
   } catch (e) {
-    const msg = e instanceof AuthError ? e.message : "token verification failed";
-    c.header("WWW-Authenticate", challenge(msg));
-    return c.json({ detail: `Invalid token: ${msg}` }, 401);
+    if (!(e instanceof AuthError)) {
+      // the provider's keys could not be fetched: not the caller's fault, so no 401
+      console.error(
+        JSON.stringify({ level: "error", request_id: c.var.requestId, error: `token verification: ${e}` }),
+      );
+      return c.json({ detail: "the identity provider's keys are unavailable" }, 503);
+    }
+    c.header("WWW-Authenticate", challenge(e.message));
+    return c.json({ detail: `Invalid token: ${e.message}` }, 401);
   }
   await next();
 });

@@ -3,6 +3,7 @@ import { createRoute, OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { Config } from "../config.ts";
 import type { Store } from "../store/store.ts";
 import type { Principal, TokenVerifier } from "../core/auth/types.ts";
+import type { WorkerPool } from "../workers/pool.ts";
 import { locRoot, validationResponse, zodToDetail } from "./errors.ts";
 import { requireAuth } from "./auth_middleware.ts";
 
@@ -11,6 +12,8 @@ export interface Deps {
   config: Config;
   store: Store;
   verifier: TokenVerifier | null;
+  /** Workers for CPU work of seconds (workers/tasks.ts names what they can run). */
+  pool: WorkerPool;
   /** Extra route groups mounted by main.ts (the local token issuer). */
   extraRoutes?: OpenAPIHono<AppEnv>[];
 }
@@ -30,11 +33,13 @@ export function newRouter(): OpenAPIHono<AppEnv> {
 
 /** A route that needs a bearer token: the middleware runs and the OpenAPI document says so. */
 export function securedRoute<R extends RouteConfig>(config: R) {
-  return createRoute({
-    ...config,
-    middleware: [requireAuth],
-    security: [{ bearerAuth: [] }],
-  } as R & { middleware: typeof requireAuth[]; security: { bearerAuth: never[] }[] });
+  return createRoute(
+    {
+      ...config,
+      middleware: [requireAuth],
+      security: [{ bearerAuth: [] }],
+    } as R & { middleware: typeof requireAuth[]; security: { bearerAuth: never[] }[] },
+  );
 }
 
 /** The `{detail}` body of every non-422 error, for OpenAPI responses. */

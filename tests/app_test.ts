@@ -1,3 +1,4 @@
+import { WorkerPool } from "../workers/pool.ts";
 import assert from "node:assert/strict";
 import { createApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
@@ -67,7 +68,12 @@ Deno.test("errors: a store that is down is a 503 on readyz and on data routes, w
     AUTH_MODE: "off",
     MONGO_URL: `mongodb://127.0.0.1:${port}/`,
   });
-  const app = createApp({ config, store, verifier: null });
+  const app = createApp({
+    config,
+    store,
+    verifier: null,
+    pool: new WorkerPool(new URL("../workers/worker.ts", import.meta.url)),
+  });
   try {
     const t0 = Date.now();
     const ready = await app.request("/readyz");

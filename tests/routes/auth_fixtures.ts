@@ -1,4 +1,5 @@
 /** Shared fixtures of the authentication tests: the app over a temp KV file, token requests, forged tokens. */
+import { WorkerPool } from "../../workers/pool.ts";
 import assert from "node:assert/strict";
 import { z } from "@hono/zod-openapi";
 import { type JWTPayload, SignJWT } from "jose";
@@ -49,6 +50,7 @@ export async function withApp(
     const app = createApp({
       config,
       store,
+      pool: new WorkerPool(new URL("../../workers/worker.ts", import.meta.url)), // no task runs: no worker starts
       verifier: auth.verifier,
       extraRoutes: [...auth.routes, protectedRoutes()],
     });

@@ -3,6 +3,7 @@ import { createApp } from "../../app.ts";
 import { type Config, loadConfig } from "../../config.ts";
 import { KvStore } from "../../store/kv.ts";
 import type { Deps } from "../../routes/env.ts";
+import { WorkerPool } from "../../workers/pool.ts";
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -16,12 +17,14 @@ export async function testApp(env: Record<string, string> = {}, deps: Partial<De
   const dir = await Deno.makeTempDir({ prefix: "tessera-test-" });
   const config = loadConfig({ LOG_LEVEL: "silent", AUTH_MODE: "off", ...env });
   const store = await KvStore.open(`${dir}/t.kv`);
-  const app = createApp({ config, store, verifier: null, ...deps });
+  const pool = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), 2);
+  const app = createApp({ config, store, pool, verifier: null, ...deps });
   return {
     app,
     store,
     config,
     async close() {
+      pool.close();
       await store.close();
       await Deno.remove(dir, { recursive: true });
     },

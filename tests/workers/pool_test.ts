@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { WorkerPool } from "../../workers/pool.ts";
+import { InvalidInputError, LimitError } from "../../core/errors.ts";
+
+const url = new URL("../support/pool_worker.ts", import.meta.url);
+
+Deno.test("pool: results come back, typed arrays included; typed errors keep their type and loc", async () => {
+  const pool = new WorkerPool(url, 2);
+  try {
+    assert.deepEqual(await pool.run("echo", { a: [1, 2] }), { a: [1, 2] });
+    const r = await pool.run<{ total: number; back: Float64Array }>("sum", {
+      xs: new Float64Array([1, 2, 3.5]),
+    });
+    assert.equal(r.total, 6.5);
+    assert.ok(r.back instanceof Float64Array);
+    await assert.rejects(pool.run("fail", {}), (e: Error) => {
+      assert.ok(e instanceof InvalidInputError);
+      assert.deepEqual(e.loc, ["body", "mapping", "y_pred"]);
+      return true;
+    });
+    await assert.rejects(pool.run("nope", {}), /unknown task 'nope'/);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("pool: the event loop stays free while a worker spins; a time limit ends the task, not the pool", async () => {
+  const pool = new WorkerPool(url, 1);
+  try {
+    const t0 = performance.now();
+    const spinning = pool.run("spin", { ms: 600 });
+    const tick = await new Promise<number>((r) => setTimeout(() => r(performance.now() - t0), 50));
+    assert.ok(tick < 400, `timer fired after ${tick} ms`);
+    assert.equal(await spinning, "done");
+
+    await assert.rejects(pool.run("spin", { ms: 5000 }, { timeoutMs: 200 }), (e: Error) => {
+      assert.ok(e instanceof LimitError);
+      assert.match(e.message, /time limit of 0.2 s/);
+      return true;
+    });
+    assert.deepEqual(await pool.run("echo", 7), 7);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("pool: more tasks than workers queue and all finish", async () => {
+  const pool = new WorkerPool(url, 2);
+  try {
+    const out = await Promise.all(Array.from({ length: 6 }, (_, i) => pool.run("echo", i)));
+    assert.deepEqual(out, [0, 1, 2, 3, 4, 5]);
+  } finally {
+    pool.close();
+  }
+});

@@ -1,0 +1,96 @@
+/**
+ * The message protocol between the pool and its workers, and the worker-side dispatcher. A task is a
+ * named function of core over plain (structured-clone) data; typed errors cross the boundary by name.
+ */
+import {
+  BadRequestError,
+  ConflictError,
+  InvalidInputError,
+  LimitError,
+  NotFoundError,
+} from "../core/errors.ts";
+
+// deno-lint-ignore no-explicit-any
+export type TaskFn = (payload: any) => unknown | Promise<unknown>;
+export type TaskTable = Record<string, TaskFn>;
+
+export interface TaskRequest {
+  id: number;
+  task: string;
+  payload: unknown;
+}
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  loc?: (string | number)[];
+  type?: string;
+}
+
+export type TaskReply =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: SerializedError };
+
+/** An error as plain data, keeping what the HTTP layer needs (name, loc, type). */
+export function serializeError(e: unknown): SerializedError {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const out: SerializedError = { name: err.name, message: err.message };
+  if (err instanceof InvalidInputError) Object.assign(out, { loc: err.loc, type: err.type });
+  return out;
+}
+
+/** The typed error again on the pool's side, so `app.onError` maps it as if thrown in place. */
+export function deserializeError(e: SerializedError): Error {
+  switch (e.name) {
+    case "InvalidInputError":
+      return new InvalidInputError(e.message, e.loc, e.type);
+    case "NotFoundError":
+      return new NotFoundError(e.message);
+    case "ConflictError":
+      return new ConflictError(e.message);
+    case "BadRequestError":
+      return new BadRequestError(e.message);
+    case "LimitError":
+      return new LimitError(e.message);
+    default: {
+      const err = new Error(e.message);
+      err.name = e.name;
+      return err;
+    }
+  }
+}
+
+/** Runs one request against a task table (in a worker, or inline where workers are unavailable). */
+export async function runTask(tasks: TaskTable, req: TaskRequest): Promise<TaskReply> {
+  const fn = tasks[req.task];
+  if (!fn) return { id: req.id, ok: false, error: { name: "Error", message: `unknown task '${req.task}'` } };
+  try {
+    return { id: req.id, ok: true, result: await fn(req.payload) };
+  } catch (e) {
+    return { id: req.id, ok: false, error: serializeError(e) };
+  }
+}
+
+/** Typed-array buffers in a result, handed over to the receiver instead of copied. */
+export function transferables(value: unknown, out: Transferable[] = [], depth = 0): Transferable[] {
+  if (depth > 4 || value === null || typeof value !== "object") return out;
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer && !out.includes(value.buffer)) out.push(value.buffer);
+    return out;
+  }
+  for (const v of Object.values(value)) transferables(v, out, depth + 1);
+  return out;
+}
+
+/** Worker entry: answers every TaskRequest posted to this worker from the given table. */
+export function serveTasks(tasks: TaskTable): void {
+  const scope = self as unknown as Worker;
+  scope.onmessage = async (ev: MessageEvent<TaskRequest>) => {
+    const reply = await runTask(tasks, ev.data);
+    try {
+      scope.postMessage(reply, reply.ok ? transferables(reply.result) : []);
+    } catch (e) {
+      scope.postMessage({ id: ev.data.id, ok: false, error: serializeError(e) });
+    }
+  };
+}

@@ -1,0 +1,7 @@
+/**
+ * Every task the worker pool can run: a name and a function of core over plain data. Each feature adds
+ * its entries here; the worker (`worker.ts`) serves exactly this table.
+ */
+import type { TaskTable } from "./protocol.ts";
+
+export const TASKS: TaskTable = {};
