@@ -10,6 +10,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { datasetImportRoutes } from "./routes/datasets.ts";
 import { taskRoutes } from "./routes/tasks.ts";
+import { spatialRoutes } from "./routes/spatial.ts";
 
 /** Request id on every response and one JSON log line per request. */
 function requestLog(level: string) {
@@ -54,7 +55,15 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     bearerFormat: "JWT",
   });
 
-  for (const group of [healthRoutes(), datasetImportRoutes(), taskRoutes(), ...(deps.extraRoutes ?? [])]) {
+  for (
+    const group of [
+      healthRoutes(),
+      datasetImportRoutes(),
+      taskRoutes(),
+      spatialRoutes(),
+      ...(deps.extraRoutes ?? []),
+    ]
+  ) {
     app.route("/", group);
   }
   docsRoutes(app);

@@ -1,0 +1,184 @@
+/**
+ * Builds the typed columns of an audit from a collection's documents, once, batch by batch, and
+ * refuses data a reviewer must fix first with a 422 that says what is wrong and how often.
+ */
+import { InvalidInputError } from "../errors.ts";
+import type { Individuals } from "./types.ts";
+import type { Mapping, MappingKey } from "./mapping.ts";
+
+/** What the caller needs: which optional slots must be present for every individual. */
+export interface LoadNeeds {
+  yTrue: boolean;
+  prob: boolean;
+}
+
+class Growable {
+  buf = new Float64Array(1024);
+  n = 0;
+  push(v: number) {
+    if (this.n === this.buf.length) {
+      const next = new Float64Array(this.buf.length * 2);
+      next.set(this.buf);
+      this.buf = next;
+    }
+    this.buf[this.n++] = v;
+  }
+}
+
+const loc = (key: MappingKey) => ["body", "mapping", key];
+
+/** Accumulates documents into columns; `finish()` validates presence and returns the Individuals. */
+export class IndividualsBuilder {
+  private docIds: string[] = [];
+  private cols = {
+    y_pred: new Growable(),
+    y_true: new Growable(),
+    lat: new Growable(),
+    lon: new Growable(),
+    y_pred_prob: new Growable(),
+  };
+  private regionIds: number[][] = [];
+  private missing: Record<MappingKey, number> = {
+    lat: 0,
+    lon: 0,
+    y_true: 0,
+    y_pred: 0,
+    region_ids: 0,
+    y_pred_prob: 0,
+  };
+
+  constructor(private mapping: Mapping) {}
+
+  /** The projection to ask the store for: only the mapped fields. */
+  fields(): string[] {
+    return [...new Set(Object.values(this.mapping))];
+  }
+
+  /** Adds one batch of documents, in collection order. */
+  add(docs: { _id: string; [k: string]: unknown }[]): void {
+    for (const d of docs) {
+      const i = this.docIds.length;
+      this.docIds.push(d._id);
+      this.binary(d, "y_pred", i);
+      this.binary(d, "y_true", i);
+      this.coordinate(d, "lat", 90, i);
+      this.coordinate(d, "lon", 180, i);
+      this.probability(d, i);
+      this.regions(d, i);
+    }
+  }
+
+  private value(d: Record<string, unknown>, key: MappingKey): unknown {
+    const v = d[this.mapping[key]];
+    if (v === undefined || v === null) this.missing[key]++;
+    return v ?? null;
+  }
+
+  private binary(d: Record<string, unknown>, key: "y_pred" | "y_true", i: number): void {
+    const v = this.value(d, key);
+    if (v === null) return this.cols[key].push(NaN);
+    const n = typeof v === "boolean" ? Number(v) : v;
+    if (n !== 0 && n !== 1) {
+      throw new InvalidInputError(
+        `field '${
+          this.mapping[key]
+        }' (mapped to ${key}) must be 0 or 1; document ${d._id} (position ${i}) has ${JSON.stringify(v)}`,
+        loc(key),
+      );
+    }
+    this.cols[key].push(n);
+  }
+
+  private coordinate(d: Record<string, unknown>, key: "lat" | "lon", bound: number, i: number): void {
+    const v = this.value(d, key);
+    if (v === null) return this.cols[key].push(NaN);
+    if (typeof v !== "number" || !(Math.abs(v) <= bound)) {
+      throw new InvalidInputError(
+        `field '${this.mapping[key]}' (mapped to ${key}) must be a number in [-${bound}, ${bound}]; ` +
+          `document ${d._id} (position ${i}) has ${JSON.stringify(v)}`,
+        loc(key),
+      );
+    }
+    this.cols[key].push(v);
+  }
+
+  private probability(d: Record<string, unknown>, i: number): void {
+    const v = this.value(d, "y_pred_prob");
+    if (v === null) return this.cols.y_pred_prob.push(NaN);
+    if (typeof v !== "number" || !(v >= 0 && v <= 1)) {
+      throw new InvalidInputError(
+        `field '${this.mapping.y_pred_prob}' (mapped to y_pred_prob) must be a probability in [0, 1]; ` +
+          `document ${d._id} (position ${i}) has ${JSON.stringify(v)}`,
+        loc("y_pred_prob"),
+      );
+    }
+    this.cols.y_pred_prob.push(v);
+  }
+
+  private regions(d: Record<string, unknown>, i: number): void {
+    const v = this.value(d, "region_ids");
+    if (v === null) return void this.regionIds.push([]);
+    const list = Array.isArray(v) ? v : [v];
+    if (!list.length || !list.every((r) => Number.isInteger(r) && r >= 0)) {
+      throw new InvalidInputError(
+        `field '${this.mapping.region_ids}' (mapped to region_ids) must be a non-empty list of non-negative ` +
+          `integers; document ${d._id} (position ${i}) has ${JSON.stringify(v)}`,
+        loc("region_ids"),
+      );
+    }
+    this.regionIds.push(list as number[]);
+  }
+
+  /** The Individuals, after checking that every required slot is filled for every document. */
+  finish(needs: LoadNeeds): Individuals {
+    const n = this.docIds.length;
+    if (n === 0) {
+      throw new InvalidInputError("the task's collection holds no documents", [
+        "path",
+        "data_collection_name",
+      ]);
+    }
+    const require = (key: MappingKey, why: string) => {
+      if (this.missing[key]) {
+        throw new InvalidInputError(
+          `field '${this.mapping[key]}' (mapped to ${key}) is missing in ${
+            this.missing[key]
+          } of ${n} documents; ${why}`,
+          loc(key),
+        );
+      }
+    };
+    require("y_pred", "every individual needs a prediction");
+    if (needs.yTrue) require("y_true", "equal_opp=true audits true-positive rates, so y_true is needed");
+    if (needs.prob) require("y_pred_prob", "threshold mitigation needs a probability for every individual");
+    const all = (key: MappingKey) => this.missing[key] === 0;
+    const partial = (key: MappingKey) => this.missing[key] > 0 && this.missing[key] < n;
+    if (!all("region_ids")) {
+      const why = "without region_ids for every individual, every individual needs coordinates";
+      if (partial("lat") || partial("lon")) require(partial("lat") ? "lat" : "lon", why);
+      if (partial("region_ids") && !(all("lat") && all("lon"))) {
+        require("region_ids", "give every individual its regions, or coordinates to every individual");
+      }
+    }
+    const bytes = (g: Growable) => Uint8Array.from(g.buf.subarray(0, n));
+    const hasCoords = all("lat") && all("lon");
+    return {
+      n,
+      docIds: this.docIds,
+      yPred: bytes(this.cols.y_pred),
+      yTrue: this.missing.y_true === 0 ? bytes(this.cols.y_true) : null,
+      lat: hasCoords ? this.cols.lat.buf.slice(0, n) : null,
+      lon: hasCoords ? this.cols.lon.buf.slice(0, n) : null,
+      regionIds: this.missing.region_ids === 0 ? this.regionIds : null,
+      prob: this.missing.y_pred_prob === 0 ? this.cols.y_pred_prob.buf.slice(0, n) : null,
+    };
+  }
+}
+
+/** Positions of the individuals in scope: all (statistical parity) or those with y_true = 1 (equal opportunity). */
+export function scopeOf(ind: Individuals, equalOpp: boolean): Int32Array {
+  if (!equalOpp) return Int32Array.from({ length: ind.n }, (_, i) => i);
+  const out: number[] = [];
+  for (let i = 0; i < ind.n; i++) if (ind.yTrue![i] === 1) out.push(i);
+  return Int32Array.from(out);
+}

@@ -1,0 +1,65 @@
+/**
+ * Spatial HITL routes of spec 2. Each resolves `{data_collection_name}` through its task document,
+ * loads the collection's mapped fields once into typed columns, and hands the CPU work to a worker.
+ */
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { type AppEnv, newRouter, securedRoute } from "./env.ts";
+import { errorResponses, json } from "./schemas.ts";
+import { CollectionName } from "./datasets.ts";
+import { DatasetColumns } from "./spatial_schemas.ts";
+import { DisabledError, NotFoundError } from "../core/errors.ts";
+import { profileFields } from "../core/ingest/profile.ts";
+import { suggestMapping } from "../core/spatial/mapping.ts";
+import type { CollectionRef, Doc } from "../store/store.ts";
+
+export const TaskParams = z.object({ data_collection_name: CollectionName });
+const NotFound = json(z.object({ detail: z.string() }), "No task document for this collection");
+
+/** The collection a task's data lives in (404 without a task document, 503 when tasks are off). */
+export async function taskCollection(
+  c: Context<AppEnv>,
+  name: string,
+): Promise<CollectionRef & { task: Doc }> {
+  const { store, config } = c.var.deps;
+  if (!config.TASKS_ENABLED) {
+    throw new DisabledError("task documents are disabled on this deployment (TASKS_ENABLED=false)");
+  }
+  const task = await store.get({ db: config.TESSERA_DB, collection: "tasks" }, name);
+  if (!task) throw new NotFoundError(`no task document for collection '${name}'`);
+  return { db: String(task.database_name), collection: String(task.data_collection_name), task };
+}
+
+const SAMPLE = 200;
+
+export function spatialRoutes() {
+  const app = newRouter();
+  app.openapi(
+    securedRoute({
+      method: "get",
+      path: "/api/spatial-hitl/task/{data_collection_name}/dataset-columns",
+      tags: ["spatial-hitl"],
+      summary: "Columns available for mapping (from up to 200 sampled documents)",
+      request: { params: TaskParams },
+      responses: {
+        200: json(DatasetColumns, "Fields with type, presence and an example"),
+        404: NotFound,
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const { data_collection_name } = c.req.valid("param");
+      const ref = await taskCollection(c, data_collection_name);
+      const docs = await c.var.deps.store.sample(ref, SAMPLE);
+      const columns = profileFields(docs);
+      return c.json({
+        data_collection_name,
+        database_name: ref.db,
+        sampled: docs.length,
+        columns,
+        mapping_defaults: suggestMapping(columns.map((col) => col.name)),
+      }, 200);
+    },
+  );
+  return app;
+}

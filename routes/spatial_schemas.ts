@@ -1,0 +1,62 @@
+/** Request and response schemas of the spatial HITL routes (spec 2), with the defaults of the notes. */
+import { z } from "@hono/zod-openapi";
+import { MAPPING_KEYS } from "../core/spatial/mapping.ts";
+
+const Point = z.tuple([
+  z.number().min(-180).max(180).openapi({ description: "longitude" }),
+  z.number().min(-90).max(90).openapi({ description: "latitude" }),
+]);
+
+export const RegionPolygon = z.object({
+  polygon: z.array(Point).min(3).openapi({
+    description: "at least 3 `[lon, lat]` points; the ring need not be closed",
+  }),
+}).strict().openapi("RegionPolygon");
+
+export const FieldMapping = z.object(
+  Object.fromEntries(MAPPING_KEYS.map((k) => [k, z.string().min(1).optional()])) as Record<
+    typeof MAPPING_KEYS[number],
+    z.ZodOptional<z.ZodString>
+  >,
+).strict().openapi("FieldMapping", {
+  description: "collection field for each slot; each defaults to its own name",
+});
+
+/** The fields audit, relabel and threshold share. */
+export const auditFields = {
+  n_worlds: z.number().int().min(1).max(100_000).default(400).openapi({
+    description: "Monte Carlo worlds (alternate labelings under the null)",
+  }),
+  signif_level: z.number().gt(0).lt(1).default(0.005),
+  equal_opp: z.boolean().default(true).openapi({
+    description: "true: audit true-positive rates (individuals with y_true = 1); false: statistical parity",
+  }),
+  full_distribution: z.boolean().default(false).openapi({
+    description: "draw every individual in the distribution map (default: at most 10,000 sampled)",
+  }),
+  region: z.array(RegionPolygon).min(1).nullable().optional(),
+  mapping: FieldMapping.optional(),
+  seed: z.number().int().min(0).max(2 ** 32 - 1).default(42).openapi({
+    description: "seed of the Monte Carlo worlds",
+  }),
+  rng: z.enum(["fast", "numpy"]).default("fast").openapi({
+    description: "fast: one exact Binomial draw per membership signature per world; numpy: the reference's " +
+      "MT19937 stream (seed + w per world, one double per individual in collection order) bit for bit",
+  }),
+};
+
+export const AuditRequest = z.object(auditFields).strict().openapi("AuditRequest");
+export type AuditRequest = z.infer<typeof AuditRequest>;
+
+export const DatasetColumns = z.object({
+  data_collection_name: z.string(),
+  database_name: z.string(),
+  sampled: z.number().int(),
+  columns: z.array(z.object({
+    name: z.string(),
+    type: z.string(),
+    count: z.number().int(),
+    example: z.unknown(),
+  })),
+  mapping_defaults: z.record(z.string(), z.string().nullable()),
+}).openapi("DatasetColumns");
