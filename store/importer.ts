@@ -5,7 +5,7 @@
 import type { CollectionRef, Store } from "./store.ts";
 import { type ColumnInfo, findDataset, recordImport } from "./catalog.ts";
 import { ConflictError } from "../core/errors.ts";
-import { type ValueType, valueType, widen } from "../core/ingest/values.ts";
+import { FieldProfiler } from "../core/ingest/profile.ts";
 
 export interface ImportResult {
   inserted: number;
@@ -38,9 +38,7 @@ export async function importRecords(
     );
   }
   const oldIds = opts.replace ? await allIds(store, target) : [];
-  const types = new Map<string, ValueType | "mixed">(
-    opts.replace ? [] : (existing?.columns ?? []).map((c) => [c.name, c.type]),
-  );
+  const profile = new FieldProfiler(opts.replace ? [] : existing?.columns);
   const inserted: string[] = [];
   try {
     let batch: Record<string, unknown>[] = [];
@@ -49,9 +47,7 @@ export async function importRecords(
       batch = [];
     };
     for await (const rec of records) {
-      for (const [k, v] of Object.entries(rec)) {
-        if (k !== "_id") types.set(k, widen(types.get(k) ?? "null", valueType(v)));
-      }
+      profile.add(rec);
       batch.push(rec);
       if (batch.length >= (opts.batchSize ?? 1000)) await flush();
     }
@@ -61,7 +57,7 @@ export async function importRecords(
   }
   if (oldIds.length) await store.deleteMany(target, oldIds);
   const rows = await store.count(target);
-  const columns = [...types].map(([name, type]) => ({ name, type }));
+  const columns = profile.result().map(({ name, type }) => ({ name, type }));
   await recordImport(store, tesseraDb, target, rows, columns);
   return {
     inserted: inserted.length,

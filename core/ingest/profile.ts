@@ -1,4 +1,4 @@
-/** What fields a handful of documents carry: their type, how many have them, an example. */
+/** What fields documents carry: their type, how many have them, an example. */
 import { type ValueType, valueType, widen } from "./values.ts";
 
 export interface FieldProfile {
@@ -8,20 +8,36 @@ export interface FieldProfile {
   example: unknown;
 }
 
-/** Profiles the top-level fields of sampled documents (`_id` left out), in first-seen order. */
-export function profileFields(docs: Record<string, unknown>[]): FieldProfile[] {
-  const out = new Map<string, FieldProfile>();
-  for (const d of docs) {
-    for (const [name, v] of Object.entries(d)) {
+/** Profiles top-level fields (`_id` left out) one document at a time, in first-seen order. */
+export class FieldProfiler {
+  private fields = new Map<string, FieldProfile>();
+
+  /** Starts from known column types (a dataset that grows by another import). */
+  constructor(known: { name: string; type: ValueType | "mixed" }[] = []) {
+    for (const k of known) this.fields.set(k.name, { name: k.name, type: k.type, count: 0, example: null });
+  }
+
+  add(doc: Record<string, unknown>): void {
+    for (const [name, v] of Object.entries(doc)) {
       if (name === "_id") continue;
-      const f = out.get(name) ?? { name, type: "null", count: 0, example: null };
+      let f = this.fields.get(name);
+      if (!f) this.fields.set(name, f = { name, type: "null", count: 0, example: null });
       f.type = widen(f.type, valueType(v));
       if (v !== null && v !== undefined) {
         f.count++;
         if (f.example === null) f.example = v;
       }
-      out.set(name, f);
     }
   }
-  return [...out.values()];
+
+  result(): FieldProfile[] {
+    return [...this.fields.values()];
+  }
+}
+
+/** Profiles a handful of documents at once. */
+export function profileFields(docs: Record<string, unknown>[]): FieldProfile[] {
+  const p = new FieldProfiler();
+  for (const d of docs) p.add(d);
+  return p.result();
 }
