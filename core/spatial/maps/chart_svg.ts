@@ -1,0 +1,88 @@
+/**
+ * The threshold charts of the threshold mitigation: one bar per region (its decision threshold), coloured
+ * by the region's audit map value, with a dashed reference line at default_boundary.
+ */
+import type { AuditResult } from "../types.ts";
+import type { ChartBar, ChartOptions } from "./inputs.ts";
+import { auditMapValues } from "./map_value.ts";
+import { divergingColor } from "./map_value.ts";
+import { svgDocument, svgText } from "./svg.ts";
+import { fmt } from "./text.ts";
+
+/** Image size of a chart. */
+export const CHART_WIDTH = 800;
+export const CHART_HEIGHT = 500;
+
+const [LEFT, RIGHT, TOP, BOTTOM] = [70, 20, 44, 78];
+
+/**
+ * Bars of a threshold chart from an audit and one threshold per region (by region index), so the route
+ * needs no colour logic; `cap` is the before-mitigation colour cap, as for the maps.
+ */
+export function thresholdBars(audit: AuditResult, thresholds: ArrayLike<number>, cap?: number): ChartBar[] {
+  const values = auditMapValues(audit, cap);
+  return audit.stats.map((st, i) => ({
+    label: st.region_id,
+    value: thresholds[st.idx],
+    mapValue: values[i],
+    outlined: st.is_signif,
+  }));
+}
+
+/** "Nice" tick step (1, 2 or 5 × 10^k) giving about `count` ticks over [0, max]. */
+function tickStep(max: number, count: number): number {
+  const raw = max / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const f = raw / mag;
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+/** SVG of a bar chart (the source of barChartPng). */
+export function barChartSvg(bars: ChartBar[], options: ChartOptions): string {
+  const finite = bars.map((b) => (Number.isFinite(b.value) ? b.value : 0));
+  const yMax = options.yMax ?? Math.max(1, options.reference, ...finite);
+  const [w, h] = [CHART_WIDTH - LEFT - RIGHT, CHART_HEIGHT - TOP - BOTTOM];
+  const yOf = (v: number) => TOP + h - (Math.max(0, Math.min(v, yMax)) / yMax) * h;
+  const slot = w / Math.max(1, bars.length);
+  const gap = slot > 4 ? slot * 0.15 : 0;
+  let body = svgText(16, 26, options.title ?? "Decision threshold per region", 16, `font-weight="bold"`);
+  const step = tickStep(yMax, 5);
+  for (let v = 0; v <= yMax + 1e-9; v += step) {
+    const y = yOf(v);
+    body += `<line x1="${LEFT}" x2="${LEFT + w}" y1="${y}" y2="${y}" stroke="#e3e3e3"/>` +
+      svgText(LEFT - 8, y + 4, fmt(v, step < 0.1 ? 2 : 1), 11, `text-anchor="end"`);
+  }
+  bars.forEach((b, i) => {
+    const y = yOf(finite[i]);
+    const stroke = b.outlined ? `stroke="#000" stroke-width="1.5"` : "";
+    body += `<rect x="${LEFT + i * slot + gap / 2}" y="${y}" width="${Math.max(slot - gap, 0.5)}" ` +
+      `height="${TOP + h - y}" fill="${divergingColor(b.mapValue)}" ${stroke}/>`;
+  });
+  const labelEvery = Math.max(1, Math.ceil(bars.length / 40));
+  bars.forEach((b, i) => {
+    if (i % labelEvery !== 0) return;
+    const x = LEFT + (i + 0.5) * slot;
+    body += svgText(
+      x,
+      TOP + h + 14,
+      String(b.label),
+      10,
+      `text-anchor="end" transform="rotate(-45 ${x} ${TOP + h + 14})"`,
+    );
+  });
+  const ry = yOf(options.reference);
+  body += `<line x1="${LEFT}" x2="${LEFT + w}" y1="${ry}" y2="${ry}" stroke="#111" stroke-width="1.5" ` +
+    `stroke-dasharray="6 4"/>` +
+    svgText(LEFT + w - 4, ry - 6, `default boundary ${fmt(options.reference, 2)}`, 11, `text-anchor="end"`) +
+    `<line x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${TOP + h}" stroke="#444"/>` +
+    `<line x1="${LEFT}" x2="${LEFT + w}" y1="${TOP + h}" y2="${TOP + h}" stroke="#444"/>` +
+    svgText(LEFT + w / 2, CHART_HEIGHT - 10, options.xLabel ?? "region", 12, `text-anchor="middle"`) +
+    svgText(
+      18,
+      TOP + h / 2,
+      options.yLabel ?? "decision threshold",
+      12,
+      `text-anchor="middle" transform="rotate(-90 18 ${TOP + h / 2})"`,
+    );
+  return svgDocument(CHART_WIDTH, CHART_HEIGHT, body);
+}

@@ -1,0 +1,102 @@
+/**
+ * The `*_image` maps and threshold charts: the SVGs of svg.ts and chart_svg.ts rasterised on the server by
+ * resvg compiled to WebAssembly (no browser, no native addon), returned as base64 PNG.
+ */
+import { createRequire } from "node:module";
+import { initWasm, Resvg } from "@resvg/resvg-wasm";
+// Importing the package's metadata puts the font package in the module graph, so it is cached with the
+// app (`deno cache main.ts`) and node resolution below can find its .ttf file.
+import interMeta from "@expo-google-fonts/inter/metadata.json" with { type: "json" };
+import type { AuditResult, Regions } from "../types.ts";
+import type { ChartBar, ChartOptions, MapOptions, MapPoints } from "./inputs.ts";
+import { fairMapSvg, FONT_FAMILY, pointsMapSvg } from "./svg.ts";
+import { barChartSvg } from "./chart_svg.ts";
+
+const WASM = "@resvg/resvg-wasm/index_bg.wasm";
+const FONT = "@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf";
+
+/** The renderer, initialised once per isolate: resvg's wasm and the font bytes. */
+let ready: Promise<Uint8Array> | null = null;
+
+/** Loads resvg's wasm and the font from their npm packages, once; later calls share the promise. */
+function renderer(): Promise<Uint8Array> {
+  ready ??= (async () => {
+    if (interMeta.family !== FONT_FAMILY) {
+      throw new Error(`expected font ${FONT_FAMILY}, got ${interMeta.family}`);
+    }
+    const require = createRequire(import.meta.url);
+    const [wasm, font] = await Promise.all([
+      Deno.readFile(require.resolve(WASM)),
+      Deno.readFile(require.resolve(FONT)),
+    ]);
+    await initWasm(wasm);
+    return font;
+  })().catch((e) => {
+    ready = null; // a later call may try again (e.g. after the package cache is filled)
+    throw e;
+  });
+  return ready;
+}
+
+/** Base64 of bytes, chunked so large images do not overflow the argument list of fromCharCode. */
+function toBase64(bytes: Uint8Array): string {
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(bin);
+}
+
+/** Rasterises an SVG document to PNG bytes with the bundled font (no system fonts: same image everywhere). */
+export async function svgToPng(svg: string): Promise<Uint8Array> {
+  const font = await renderer();
+  const resvg = new Resvg(svg, {
+    font: { fontBuffers: [font], loadSystemFonts: false, defaultFontFamily: FONT_FAMILY },
+    shapeRendering: 2,
+    textRendering: 1,
+  });
+  try {
+    const image = resvg.render();
+    try {
+      return image.asPng();
+    } finally {
+      image.free();
+    }
+  } finally {
+    resvg.free();
+  }
+}
+
+/** The audit map as a base64 PNG (800×600), for replies that embed an image rather than a page. */
+export async function fairMapPng(
+  regions: Regions,
+  audit: AuditResult,
+  options: MapOptions = {},
+): Promise<string> {
+  return toBase64(await svgToPng(fairMapSvg(regions, audit, options)));
+}
+
+/** The distribution map as a base64 PNG: the caller's (sampled) dots, coloured by y_pred, over the regions. */
+export async function distributionMapPng(
+  regions: Regions,
+  audit: AuditResult,
+  points: MapPoints,
+  options: MapOptions = {},
+): Promise<string> {
+  return toBase64(await svgToPng(pointsMapSvg("distribution", regions, audit, points, options)));
+}
+
+/** The flips map as a base64 PNG: flipped individuals coloured by their new prediction (direction). */
+export async function flipsMapPng(
+  regions: Regions,
+  audit: AuditResult,
+  flips: MapPoints,
+  options: MapOptions = {},
+): Promise<string> {
+  return toBase64(await svgToPng(pointsMapSvg("flips", regions, audit, flips, options)));
+}
+
+/** A threshold chart as a base64 PNG (800×500): bars per region coloured by map value, reference line. */
+export async function barChartPng(bars: ChartBar[], options: ChartOptions): Promise<string> {
+  return toBase64(await svgToPng(barChartSvg(bars, options)));
+}
