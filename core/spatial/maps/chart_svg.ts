@@ -70,8 +70,8 @@ export function barChartSvg(bars: ChartBar[], options: ChartOptions): string {
       `text-anchor="end" transform="rotate(-45 ${x} ${TOP + h + 14})"`,
     );
   });
-  const ry = yOf(options.reference);
-  body += `<line x1="${LEFT}" x2="${LEFT + w}" y1="${ry}" y2="${ry}" stroke="#111" stroke-width="1.5" ` +
+  const ry = Math.round(yOf(options.reference)); // on a pixel edge, so the 2 px line is solid
+  body += `<line x1="${LEFT}" x2="${LEFT + w}" y1="${ry}" y2="${ry}" stroke="#111" stroke-width="2" ` +
     `stroke-dasharray="6 4"/>` +
     svgText(LEFT + w - 4, ry - 6, `default boundary ${fmt(options.reference, 2)}`, 11, `text-anchor="end"`) +
     `<line x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${TOP + h}" stroke="#444"/>` +

@@ -41,9 +41,15 @@ export function regionFeatures(regions: Regions, audit: AuditResult, cap?: numbe
       signif: st.is_signif,
       value,
       color: divergingColor(value),
-      ring: ring && ring.length >= 3 ? ring : null,
+      ring: drawable(ring) ? ring : null,
     };
   });
+}
+
+/** A ring worth drawing: three or more points, all finite (one NaN would spoil the whole SVG path). */
+function drawable(ring: Ring | null): ring is Ring {
+  return !!ring && ring.length >= 3 &&
+    ring.every(([lon, lat]) => Number.isFinite(lon) && Number.isFinite(lat));
 }
 
 /** True when there is anything to put on a map: a region polygon or a dot. */

@@ -3,10 +3,10 @@
  * browser (Leaflet inlined, base map when online, plain background offline).
  */
 import type { AuditResult, Regions } from "../types.ts";
-import { type RegionFeature, regionFeatures } from "./features.ts";
+import { hasGeometry, type RegionFeature, regionFeatures } from "./features.ts";
 import { DOT_COLORS, type MapOptions, type MapPoints } from "./inputs.ts";
 import { legendHtml, mapPage, regionTable, tablePage } from "./html_parts.ts";
-import { fmt } from "./text.ts";
+import { count, fmt } from "./text.ts";
 
 /** OpenStreetMap's standard tiles; the browser fetches them, never our server. */
 export const DEFAULT_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
@@ -18,10 +18,9 @@ const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 function auditNotes(audit: AuditResult, options: MapOptions): string[] {
   const rate = audit.n_individuals > 0 ? audit.n_positives / audit.n_individuals : null;
   return [
-    `${audit.n_individuals} individuals in scope, ${audit.n_positives} positive (global rate ${
-      fmt(rate, 3)
-    }); ` +
-    `${audit.stats.length} regions, ${audit.total_signif_regions} significant (s ≥ T = ` +
+    `${count(audit.n_individuals)} individuals in scope, ${count(audit.n_positives)} positive ` +
+    `(global rate ${fmt(rate, 3)}); ${count(audit.stats.length)} regions, ` +
+    `${count(audit.total_signif_regions)} significant (s ≥ T = ` +
     `${fmt(audit.signif_thresh, 4)}); SBI ${fmt(audit.sbi_score, 4)}.`,
     ...(options.notes ?? []),
   ];
@@ -65,8 +64,7 @@ function render(
   const features = regionFeatures(regions, audit, options.cap);
   const title = options.title ?? defaults.title;
   const notes = [...auditNotes(audit, options), ...defaults.notes];
-  const drawable = features.some((f) => f.ring) || (points !== null && points.lon.length > 0);
-  if (!drawable) {
+  if (!hasGeometry(features, points)) {
     const why = points === null
       ? "These regions have no geometry (they come from region_ids without coordinates), so there is no map to draw."
       : "No individual has coordinates and the regions have no geometry, so there is no map to draw.";
@@ -78,7 +76,9 @@ function render(
     );
   }
   const missing = features.filter((f) => !f.ring).length;
-  if (missing > 0) notes.push(`${missing} of ${features.length} regions have no geometry and are not drawn.`);
+  if (missing > 0) {
+    notes.push(`${count(missing)} of ${count(features.length)} regions have no geometry and are not drawn.`);
+  }
   const table = `<details style="margin:0 16px 16px"><summary>Regions (table)</summary>${
     regionTable(features)
   }</details>`;
@@ -86,11 +86,13 @@ function render(
   return mapPage(title, notes, legend, table, pageData(features, points, options, defaults.fill));
 }
 
-/** Says when the dots are a sample, so a sampled map is never mistaken for all. */
+/** How many dots are drawn, and of how many when sampled, so a sampled map is never mistaken for all. */
 function sampledNote(drawn: number, of: number | undefined, what: string): string[] {
   return of !== undefined && of > drawn
-    ? [`${drawn} of ${of} ${what} drawn (a seeded sample; the statistics use every individual).`]
-    : [];
+    ? [
+      `${count(drawn)} of ${count(of)} ${what} drawn (a seeded sample; the statistics use every individual).`,
+    ]
+    : [`${count(drawn)} ${what} drawn.`];
 }
 
 /** The audit map page: regions coloured by map value, significant ones outlined, tooltips per region. */
@@ -112,10 +114,7 @@ export function distributionMapHtml(
 ): string {
   return render(regions, audit, points, options, {
     title: "Individuals in scope",
-    notes: [
-      `${points.lon.length} individuals drawn.`,
-      ...sampledNote(points.lon.length, options.drawnOf, "individuals"),
-    ],
+    notes: sampledNote(points.lon.length, options.drawnOf, "individuals"),
     dotLabels: ["y_pred = 0", "y_pred = 1"],
     fill: 0.35,
   });
@@ -133,8 +132,8 @@ export function flipsMapHtml(
   return render(regions, audit, flips, options, {
     title: "Flipped predictions",
     notes: [
-      `${flips.cls.length} flips drawn: ${up} from 0 to 1, ${flips.cls.length - up} from 1 to 0.`,
       ...sampledNote(flips.lon.length, options.drawnOf, "flips"),
+      `Of these, ${count(up)} flipped from 0 to 1 and ${count(flips.cls.length - up)} from 1 to 0.`,
     ],
     dotLabels: ["flipped 1 → 0", "flipped 0 → 1"],
     fill: 0.35,

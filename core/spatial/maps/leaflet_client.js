@@ -32,6 +32,7 @@
     return box;
   }
   const bounds = L.latLngBounds([]);
+  const outline = data.features.length > 400 ? 1.5 : 3; // thinner when regions are a few pixels wide
   const order = data.features.slice().sort(function (a, b) {
     return (a.signif ? 1 : 0) - (b.signif ? 1 : 0);
   });
@@ -39,7 +40,7 @@
     const f = order[i];
     const poly = L.polygon(f.latlngs, {
       color: f.signif ? "#000000" : "#666666",
-      weight: f.signif ? 3 : 1,
+      weight: f.signif ? outline : 1,
       fillColor: f.color,
       fillOpacity: data.fillOpacity,
     }).addTo(map);
@@ -51,7 +52,7 @@
     for (let j = 0; j < pts.lat.length; j++) {
       const ll = [pts.lat[j], pts.lon[j]];
       L.circleMarker(ll, {
-        radius: 3,
+        radius: pts.lat.length > 2000 ? 2 : 3,
         stroke: false,
         fillColor: data.dotColors[pts.cls[j] ? 1 : 0],
         fillOpacity: 0.85,

@@ -7,7 +7,7 @@ import type { AuditResult, Regions } from "../types.ts";
 import { bbox, fitProjection, type RegionFeature, regionFeatures } from "./features.ts";
 import { DOT_COLORS, type MapOptions, type MapPoints } from "./inputs.ts";
 import { DIVERGING_STOPS } from "./map_value.ts";
-import { escapeXml, fmt } from "./text.ts";
+import { count, escapeXml, fmt } from "./text.ts";
 
 /** Family name of the font the PNG renderer loads (Inter, from its npm package). */
 export const FONT_FAMILY = "Inter";
@@ -71,12 +71,13 @@ function regionPaths(
   fill: number,
 ) {
   const drawn = features.filter((f) => f.ring).sort((a, b) => Number(a.signif) - Number(b.signif));
+  const outline = drawn.length > 400 ? 1.2 : 2.2; // thinner when regions are only a few pixels wide
   return drawn.map((f) => {
     const d = f.ring!.map(([lon, lat], i) => {
       const [x, y] = project(lon, lat);
       return `${i ? "L" : "M"}${px(x)} ${px(y)}`;
     }).join("") + "Z";
-    const stroke = f.signif ? `stroke="#000" stroke-width="2.2"` : `stroke="#666" stroke-width="0.5"`;
+    const stroke = f.signif ? `stroke="#000" stroke-width="${outline}"` : `stroke="#666" stroke-width="0.5"`;
     return `<path d="${d}" fill="${f.color}" fill-opacity="${fill}" ${stroke} stroke-linejoin="round"/>`;
   }).join("");
 }
@@ -93,9 +94,7 @@ function dotPaths(points: MapPoints, project: (lon: number, lat: number) => numb
       `M${px(x - r)} ${px(y)}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0`,
     );
   }
-  return parts.map((p, k) =>
-    p.length ? `<path d="${p.join("")}" fill="${DOT_COLORS[k]}" fill-opacity="0.85"/>` : ""
-  )
+  return parts.map((p, k) => p.length ? `<path d="${p.join("")}" fill="${DOT_COLORS[k]}"/>` : "")
     .join("");
 }
 
@@ -137,14 +136,16 @@ function mapSvg(
   points: MapPoints | null,
   title: string,
   dotLabels: [string, string] | null,
+  subtitle = "",
 ): string {
   const box = bbox(features, points);
   const [x, y, w, h] = MAP_BOX;
-  let body = svgText(16, 26, title, 16, `font-weight="bold"`);
+  let body = svgText(16, 26, title, 16, `font-weight="bold"`) +
+    svgText(x + w, 26, subtitle, 11, `text-anchor="end" fill="#555"`);
   if (box) {
     const project = fitProjection(box, x + 8, y + 8, w - 16, h - 16);
     body += `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="#e8edf1"/>` +
-      regionPaths(features, project, points ? 0.45 : 0.85) + (points ? dotPaths(points, project) : "");
+      regionPaths(features, project, points ? 0.45 : 1) + (points ? dotPaths(points, project) : "");
   } else body += swatchGrid(features);
   return svgDocument(MAP_WIDTH, MAP_HEIGHT, body + legend(audit.signif_thresh, dotLabels));
 }
@@ -167,5 +168,14 @@ export function pointsMapSvg(
   const flips = kind === "flips";
   const title = options.title ?? (flips ? "Flipped predictions" : "Individuals in scope");
   const labels: [string, string] = flips ? ["flipped 1 → 0", "flipped 0 → 1"] : ["y_pred = 0", "y_pred = 1"];
-  return mapSvg(features, audit, points, title, labels);
+  const n = points.lon.length;
+  const of = options.drawnOf !== undefined && options.drawnOf > n ? ` of ${count(options.drawnOf)}` : "";
+  return mapSvg(
+    features,
+    audit,
+    points,
+    title,
+    labels,
+    `${count(n)}${of} ${flips ? "flips" : "individuals"} drawn`,
+  );
 }

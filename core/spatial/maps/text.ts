@@ -28,3 +28,8 @@ export function jsonForScript(value: unknown): string {
 export function fmt(x: number | null | undefined, digits: number): string {
   return x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(digits);
 }
+
+/** A count with thousands separators ("206,418"), the same on every server locale. */
+export function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
