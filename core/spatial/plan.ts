@@ -1,0 +1,82 @@
+/**
+ * Everything a Monte Carlo kernel needs, as flat typed arrays built once per audit: membership
+ * signatures, the regions a world can score on, the x·ln x table, and the sampler's constants. A plan
+ * is plain data (structured-clone friendly), so one plan can be handed to several workers, each running
+ * its own range of worlds.
+ */
+import { type AliasTables, binomialTables } from "./binomial.ts";
+import { type NumpyBernoulli, numpyBernoulli } from "./mt19937.ts";
+import { signatures } from "./signatures.ts";
+import { xlogxTable } from "./statistic.ts";
+import type { Regions, RngMode } from "./types.ts";
+
+/** Worlds handled together in one pass over the incidence list (one count per world in adjacent lanes). */
+export const LANES = 16;
+
+export interface AuditPlan {
+  rng: RngMode;
+  /** Individuals in scope, and positives among them. */
+  n: number;
+  positives: number;
+  /** Positives of each region (by region index) in the observed labels. */
+  observed: Int32Array;
+  /** Regions a world can score on (0 < n < N), as region indices; the kernels number them 0..K-1. */
+  scored: Int32Array;
+  /** Per scored region: its size n, and t[n] + t[N - n]. */
+  scoredN: Int32Array;
+  scoredC: Float64Array;
+  /** Individuals per signature; signature of each individual (numpy mode only, else empty). */
+  sigCount: Int32Array;
+  sigOf: Int32Array;
+  /** Signature s lies in scored regions sigRegs[sigRegStart[s] .. sigRegStart[s+1]). */
+  sigRegStart: Int32Array;
+  sigRegs: Int32Array;
+  /** x·ln x for x = 0..n. */
+  xlx: Float64Array;
+  /** Binomial(count, P/N) samplers (fast mode; null in numpy mode or when P is 0 or N). */
+  tables: AliasTables | null;
+  /** numpy's Bernoulli(P/N) constants (numpy mode; null in fast mode or when P is 0 or N). */
+  bernoulli: NumpyBernoulli | null;
+}
+
+/** Builds the plan of an audit of `labels` (y of the individuals in scope) over `regions`. */
+export function planAudit(labels: Uint8Array, regions: Regions, rng: RngMode): AuditPlan {
+  const n = labels.length;
+  let positives = 0;
+  for (let i = 0; i < n; i++) positives += labels[i];
+  const observed = new Int32Array(regions.members.length);
+  const scoredList: number[] = [];
+  regions.members.forEach((m, r) => {
+    let p = 0;
+    for (let j = 0; j < m.length; j++) p += labels[m[j]];
+    observed[r] = p;
+    if (m.length > 0 && m.length < n) scoredList.push(r);
+  });
+  const scored = Int32Array.from(scoredList);
+  const xlx = xlogxTable(n);
+  const scoredN = new Int32Array(scored.length), scoredC = new Float64Array(scored.length);
+  for (let k = 0; k < scored.length; k++) {
+    const size = regions.members[scored[k]].length;
+    scoredN[k] = size;
+    scoredC[k] = xlx[size] + xlx[n - size];
+  }
+  const sig = signatures(n, Array.from(scored, (r) => regions.members[r]));
+  const degenerate = positives === 0 || positives === n;
+  const p = positives / n;
+  return {
+    rng,
+    n,
+    positives,
+    observed,
+    scored,
+    scoredN,
+    scoredC,
+    sigCount: sig.count,
+    sigOf: rng === "numpy" ? sig.of : new Int32Array(0),
+    sigRegStart: sig.regStart,
+    sigRegs: sig.regs,
+    xlx,
+    tables: rng === "fast" && !degenerate ? binomialTables(sig.count, p) : null,
+    bernoulli: rng === "numpy" && !degenerate ? numpyBernoulli(p) : null,
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Typed loader of the Monte Carlo kernel (wasm/audit.ts compiled to audit.wasm): copies a plan into
+ * the module's linear memory and runs a range of worlds. Each worker isolate has its own instance (the
+ * import is per isolate), so two workers run two ranges at once.
+ */
+import * as kernel from "./audit.wasm";
+import { type AuditPlan, LANES } from "../core/spatial/plan.ts";
+
+const exports = kernel as unknown as {
+  memory: WebAssembly.Memory;
+  heapBase(): number;
+  worlds(...args: number[]): void;
+};
+
+const MT_WORDS = 624;
+
+/** Bump allocation above the module's static data, 16-byte aligned (the SIMD rows are 64 bytes). */
+class Layout {
+  private top: number;
+  constructor(base: number) {
+    this.top = align(base);
+  }
+  take(bytes: number): number {
+    const at = this.top;
+    this.top = align(at + bytes);
+    return at;
+  }
+  get end(): number {
+    return this.top;
+  }
+}
+
+const align = (x: number) => (x + 15) & ~15;
+
+function concat(parts: Int32Array[]): Int32Array {
+  const out = new Int32Array(parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) (out.set(p, at), at += p.length);
+  return out;
+}
+
+/** World maxima of s for worlds w0 .. w1-1, computed by the WebAssembly kernel. */
+export function worldsWasm(plan: AuditPlan, seed: number, w0: number, w1: number): Float64Array {
+  const out = new Float64Array(w1 - w0);
+  if (plan.positives === 0 || plan.positives === plan.n || w1 <= w0) return out;
+  const nSig = plan.sigCount.length, K = plan.scored.length;
+  const tb = plan.tables, bern = plan.bernoulli;
+  const empty = new Int32Array(0);
+  const inputs: [Int32Array | Float64Array, number][] = [];
+  const lay = new Layout(exports.heapBase());
+  const put = (a: Int32Array | Float64Array) => {
+    const at = lay.take(a.byteLength);
+    inputs.push([a, at]);
+    return at;
+  };
+  const sigOf = put(plan.sigOf), sigRegStart = put(plan.sigRegStart), sigRegs = put(plan.sigRegs);
+  const scoredN = put(plan.scoredN), scoredC = put(plan.scoredC), xlx = put(plan.xlx);
+  // The sampler as three blocks: [table of each signature | start | size | lo], cells' prob, alias.
+  const tables = put(
+    tb ? concat([tb.tableOf, tb.start, tb.size, tb.lo]) : empty,
+  );
+  const cells = put(tb?.prob ?? new Float64Array(0)), alias = put(tb?.alias ?? empty);
+  const X = lay.take(nSig * LANES * 4), acc = lay.take(K * LANES * 4), tot = lay.take(LANES * 4);
+  const mt = lay.take(MT_WORDS * 4), res = lay.take(out.byteLength);
+
+  const mem = exports.memory;
+  const need = lay.end - mem.buffer.byteLength;
+  if (need > 0) mem.grow(Math.ceil(need / 65536));
+  const buf = mem.buffer;
+  for (const [a, at] of inputs) {
+    new Uint8Array(buf, at, a.byteLength).set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  }
+  exports.worlds(
+    plan.rng === "numpy" ? 1 : 0,
+    plan.n,
+    nSig,
+    K,
+    tb?.start.length ?? 0,
+    seed >>> 0,
+    w0,
+    w1,
+    sigOf,
+    sigRegStart,
+    sigRegs,
+    scoredN,
+    scoredC,
+    xlx,
+    tables,
+    cells,
+    alias,
+    bern?.qn ?? 0,
+    bern?.px ?? 0,
+    bern?.flip ? 1 : 0,
+    X,
+    acc,
+    tot,
+    mt,
+    res,
+  );
+  out.set(new Float64Array(mem.buffer, res, out.length));
+  return out;
+}
