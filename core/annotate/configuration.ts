@@ -1,0 +1,41 @@
+/**
+ * How a dataset's stored configuration (`POST /configuration`, field `methods`) feeds a run. `methods`
+ * is free JSON; two shapes are read, any other is stored but gives no defaults:
+ * - an object by function name: `{"concept_mapping": {"data_model_id": "WeatherObserved"}, "profile": {}}`
+ * - a list of names or of `{"name": ..., "params": {...}}` objects: `["profile", {"name": ...}]`.
+ */
+
+export type ParamsSource = "request" | "configuration" | "request+configuration" | "defaults";
+
+/** The parameters `methods` configures for one function (null when it configures none). */
+export function configuredParams(methods: unknown, fn: string): Record<string, unknown> | null {
+  const asParams = (v: unknown) => (isObject(v) ? v : {});
+  if (Array.isArray(methods)) {
+    for (const m of methods) {
+      if (m === fn) return {};
+      if (isObject(m) && (m.name ?? m.function ?? m.annotation_function) === fn) return asParams(m.params);
+    }
+    return null;
+  }
+  if (isObject(methods) && fn in methods) return asParams(methods[fn]);
+  return null;
+}
+
+/**
+ * The parameters of a run: the configured ones, overridden key by key by the request's. A request with
+ * params null, absent or `{}` runs on the configuration alone.
+ */
+export function mergeParams(
+  requested: unknown,
+  configured: Record<string, unknown> | null,
+): { params: unknown; source: ParamsSource } {
+  const given = requested !== null && requested !== undefined &&
+    !(isObject(requested) && Object.keys(requested).length === 0);
+  const fromConfig = configured !== null && Object.keys(configured).length > 0;
+  if (!given) return { params: configured ?? {}, source: fromConfig ? "configuration" : "defaults" };
+  if (!fromConfig || !isObject(requested)) return { params: requested, source: "request" };
+  return { params: { ...configured, ...requested }, source: "request+configuration" };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
