@@ -38,6 +38,7 @@ const schema = z.object({
   TASKS_ENABLED: bool.default(true),
   BODY_LIMIT_MB: z.coerce.number().positive().default(256),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  MODELS_DIR: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof schema> & { dev: boolean; publicUrl: string; users: Map<string, string> };
