@@ -1,0 +1,173 @@
+/**
+ * Regions over the individuals in scope, by the first of the notes' four rules that applies:
+ * 1. region_ids (overlap allowed); 2. coordinates + polygons (point in polygon); 3. coordinates alone
+ * (k-means, convex hulls for display); 4. otherwise a 422. Region index = position in the sorted list
+ * of distinct region ids; with polygons the ids are the polygon positions, so an empty polygon keeps
+ * its index instead of shifting the others (the reference's defect).
+ */
+import { InvalidInputError } from "../errors.ts";
+import { convexHull } from "./hull.ts";
+import { kmeans, mergeSmall } from "./kmeans.ts";
+import type { Individuals, Regions, Ring } from "./types.ts";
+
+/** Clusters of fewer points than this join their nearest larger neighbour (rule 3). */
+export const MIN_CLUSTER = 3;
+
+/** k of rule 3: max(5, floor(sqrt(N)/2)). */
+export function clusterCount(n: number): number {
+  return Math.max(5, Math.floor(Math.sqrt(n) / 2));
+}
+
+/**
+ * Even-odd (crossing number) test of the point (x, y) = (lon, lat) against a ring of [lon, lat]
+ * vertices; the ring may be closed or not (a repeated first vertex adds a zero-length edge, which
+ * never crosses). Points exactly on an edge follow the half-open rule of the test, so a point on the
+ * edge shared by two adjacent polygons falls in one of them.
+ */
+export function pointInRing(x: number, y: number, ring: Ring): boolean {
+  let inside = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i], [xj, yj] = ring[j];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/** Member lists from per-individual lists of region indices (each list may repeat or overlap). */
+function fromLists(scope: Int32Array, lists: number[][], indexOf: (id: number) => number, R: number) {
+  const seen = new Int32Array(R).fill(-1), size = new Int32Array(R);
+  for (let j = 0; j < scope.length; j++) {
+    for (const id of lists[scope[j]]) {
+      const r = indexOf(id);
+      if (seen[r] !== j) (seen[r] = j, size[r]++);
+    }
+  }
+  const members = Array.from(size, (s) => new Int32Array(s)), fill = new Int32Array(R);
+  seen.fill(-1);
+  for (let j = 0; j < scope.length; j++) {
+    for (const id of lists[scope[j]]) {
+      const r = indexOf(id);
+      if (seen[r] !== j) (seen[r] = j, members[r][fill[r]++] = j);
+    }
+  }
+  return members;
+}
+
+/** Rule 1: the individuals' own region ids; with polygons, ids index the polygon list. */
+function byRegionIds(ind: Individuals, scope: Int32Array, polygons: Ring[] | null): Regions {
+  const lists = ind.regionIds!;
+  if (polygons) {
+    const L = polygons.length;
+    for (const i of scope) {
+      for (const id of lists[i]) {
+        if (!(Number.isInteger(id) && id >= 0 && id < L)) {
+          throw new InvalidInputError(
+            `region id ${id} of document ${ind.docIds[i]} (position ${i}) is beyond the polygon list ` +
+              `(${L} polygons, ids 0..${L - 1})`,
+            ["body", "region"],
+          );
+        }
+      }
+    }
+    const ids = Array.from({ length: L }, (_, r) => r);
+    return {
+      source: "region_ids",
+      ids,
+      members: fromLists(scope, lists, (id) => id, L),
+      polygons,
+      unassigned: 0,
+    };
+  }
+  const distinct = new Set<number>();
+  for (const i of scope) for (const id of lists[i]) distinct.add(id);
+  const ids = [...distinct].sort((a, b) => a - b);
+  const index = new Map(ids.map((id, r) => [id, r]));
+  const members = fromLists(scope, lists, (id) => index.get(id)!, ids.length);
+  return { source: "region_ids", ids, members, polygons: null, unassigned: 0 };
+}
+
+/** Scope positions bucketed on a grid over their bounding box, so a polygon visits only nearby points. */
+function pointGrid(x: Float64Array, y: Float64Array) {
+  const n = x.length;
+  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  for (let j = 0; j < n; j++) {
+    x0 = Math.min(x0, x[j]), x1 = Math.max(x1, x[j]), y0 = Math.min(y0, y[j]), y1 = Math.max(y1, y[j]);
+  }
+  const G = Math.max(1, Math.min(1024, Math.floor(Math.sqrt(n / 8))));
+  const fx = G / (x1 - x0 || 1), fy = G / (y1 - y0 || 1);
+  const cellX = (v: number) => Math.min(G - 1, Math.max(0, Math.floor((v - x0) * fx)));
+  const cellY = (v: number) => Math.min(G - 1, Math.max(0, Math.floor((v - y0) * fy)));
+  const start = new Int32Array(G * G + 1), cell = new Int32Array(n);
+  for (let j = 0; j < n; j++) start[(cell[j] = cellY(y[j]) * G + cellX(x[j])) + 1]++;
+  for (let c = 0; c < G * G; c++) start[c + 1] += start[c];
+  const order = new Int32Array(n), fill = start.slice(0, G * G);
+  for (let j = 0; j < n; j++) order[fill[cell[j]]++] = j;
+  return { G, start, order, cellX, cellY };
+}
+
+/** Rule 2: every polygon containing a point counts it (overlapping polygons overlap as regions). */
+function byPolygons(x: Float64Array, y: Float64Array, polygons: Ring[]): Regions {
+  const n = x.length, grid = pointGrid(x, y), covered = new Uint8Array(n);
+  const members = polygons.map((ring) => {
+    let bx0 = Infinity, bx1 = -Infinity, by0 = Infinity, by1 = -Infinity;
+    for (const [lon, lat] of ring) {
+      bx0 = Math.min(bx0, lon), bx1 = Math.max(bx1, lon), by0 = Math.min(by0, lat), by1 = Math.max(by1, lat);
+    }
+    const hits: number[] = [];
+    for (let gy = grid.cellY(by0); gy <= grid.cellY(by1); gy++) {
+      for (let gx = grid.cellX(bx0); gx <= grid.cellX(bx1); gx++) {
+        const c = gy * grid.G + gx;
+        for (let t = grid.start[c]; t < grid.start[c + 1]; t++) {
+          const j = grid.order[t];
+          if (x[j] < bx0 || x[j] > bx1 || y[j] < by0 || y[j] > by1) continue;
+          if (pointInRing(x[j], y[j], ring)) (hits.push(j), covered[j] = 1);
+        }
+      }
+    }
+    return Int32Array.from(hits).sort();
+  });
+  let unassigned = 0;
+  for (let j = 0; j < n; j++) unassigned += 1 - covered[j];
+  const ids = polygons.map((_, r) => r);
+  return { source: "polygons", ids, members, polygons, unassigned };
+}
+
+/** Rule 3: k-means clusters (seeded), small clusters merged, convex hulls as display polygons. */
+function byClusters(x: Float64Array, y: Float64Array, seed: number): Regions {
+  const members = mergeSmall(kmeans(x, y, clusterCount(x.length), seed), MIN_CLUSTER);
+  const polygons = members.map((m) => convexHull(x, y, m));
+  return { source: "kmeans", ids: members.map((_, r) => r), members, polygons, unassigned: 0 };
+}
+
+/**
+ * The regions of an audit over the individuals at positions `scope` (ascending, into `ind`); member
+ * lists hold scope positions (0..scope.length-1). `seed` seeds k-means. Rule 2 counts the points that
+ * fall in no polygon in `unassigned`: they stay in the audit (in N and P), in no region.
+ */
+export function buildRegions(
+  ind: Individuals,
+  scope: Int32Array,
+  polygons: Ring[] | null,
+  seed: number,
+): Regions {
+  if (scope.length === 0) {
+    throw new InvalidInputError(
+      "no individuals in scope (with equal_opp=true only individuals with y_true = 1 are audited)",
+      ["body", "equal_opp"],
+    );
+  }
+  const polys = polygons && polygons.length ? polygons : null;
+  if (ind.regionIds && scope.every((i) => ind.regionIds![i]?.length > 0)) {
+    return byRegionIds(ind, scope, polys);
+  }
+  if (ind.lat && ind.lon) {
+    const x = Float64Array.from(scope, (i) => ind.lon![i]), y = Float64Array.from(scope, (i) => ind.lat![i]);
+    if (x.every(Number.isFinite) && y.every(Number.isFinite)) {
+      return polys ? byPolygons(x, y, polys) : byClusters(x, y, seed);
+    }
+  }
+  throw new InvalidInputError(
+    "neither regions nor coordinates: map region_ids, or lat and lon, for every individual in scope",
+    ["body", "mapping"],
+  );
+}

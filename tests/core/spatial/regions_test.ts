@@ -1,0 +1,136 @@
+import assert from "node:assert/strict";
+import { buildRegions, clusterCount, pointInRing } from "../../../core/spatial/regions.ts";
+import { convexHull } from "../../../core/spatial/hull.ts";
+import { kmeans, mergeSmall } from "../../../core/spatial/kmeans.ts";
+import { InvalidInputError } from "../../../core/errors.ts";
+import { Rng } from "../../../core/random.ts";
+import type { Individuals, Ring } from "../../../core/spatial/types.ts";
+
+function people(o: { lon?: number[]; lat?: number[]; regionIds?: number[][]; n?: number }): Individuals {
+  const n = o.n ?? o.lon?.length ?? o.regionIds!.length;
+  return {
+    n,
+    docIds: Array.from({ length: n }, (_, i) => `d${i}`),
+    yPred: new Uint8Array(n),
+    yTrue: null,
+    lat: o.lat ? Float64Array.from(o.lat) : null,
+    lon: o.lon ? Float64Array.from(o.lon) : null,
+    regionIds: o.regionIds ?? null,
+    prob: null,
+  };
+}
+const all = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
+const lists = (m: Int32Array[]) => m.map((a) => Array.from(a));
+
+const square: Ring = [[0, 0], [2, 0], [2, 2], [0, 2]]; // unclosed
+const closedTriangle: Ring = [[10, 10], [14, 10], [10, 14], [10, 10]];
+
+Deno.test("pointInRing: inside, outside, unclosed and closed rings, a concave ring", () => {
+  assert.equal(pointInRing(1, 1, square), true);
+  assert.equal(pointInRing(3, 1, square), false);
+  assert.equal(pointInRing(-0.5, 1, square), false);
+  assert.equal(pointInRing(11, 11, closedTriangle), true);
+  assert.equal(pointInRing(13, 13, closedTriangle), false); // beyond the hypotenuse x + y = 24
+  const u: Ring = [[0, 0], [3, 0], [3, 3], [2, 3], [2, 1], [1, 1], [1, 3], [0, 3]]; // a U
+  assert.equal(pointInRing(1.5, 2, u), false); // in the notch
+  assert.equal(pointInRing(0.5, 2, u), true);
+  assert.equal(pointInRing(2.5, 2, u), true);
+});
+
+Deno.test("rule 2: point in polygon; a point in no polygon is counted; an empty polygon keeps its index", () => {
+  // lon/lat: p0 in the square, p1 in the triangle, p2 in neither, p3 in the square.
+  const ind = people({ lon: [1, 11, 50, 0.5], lat: [1, 11, 50, 1.5] });
+  const empty: Ring = [[100, 80], [101, 80], [101, 81]];
+  const r = buildRegions(ind, all(4), [empty, square, closedTriangle], 1);
+  assert.equal(r.source, "polygons");
+  assert.deepEqual(r.ids, [0, 1, 2]);
+  assert.deepEqual(lists(r.members), [[], [0, 3], [1]]);
+  assert.equal(r.unassigned, 1);
+  assert.equal(r.polygons![1], square);
+});
+
+Deno.test("rule 2: overlapping polygons both count a point in their overlap; scope positions, not ids", () => {
+  const ind = people({ lon: [9, 1, 1.5, 5], lat: [9, 1, 1.5, 5] });
+  const big: Ring = [[0, 0], [6, 0], [6, 6], [0, 6]];
+  // Scope: individuals 1, 2, 3 (individual 0 out of scope) -> scope positions 0, 1, 2.
+  const r = buildRegions(ind, Int32Array.of(1, 2, 3), [square, big], 1);
+  assert.deepEqual(lists(r.members), [[0, 1], [0, 1, 2]]);
+  assert.equal(r.unassigned, 0);
+});
+
+Deno.test("rule 1: region ids, sorted and overlapping; with polygons they index the polygon list", () => {
+  const ind = people({ regionIds: [[7], [3, 7], [3], [12, 3, 3]] });
+  const r = buildRegions(ind, all(4), null, 1);
+  assert.equal(r.source, "region_ids");
+  assert.deepEqual(r.ids, [3, 7, 12]);
+  assert.deepEqual(lists(r.members), [[1, 2, 3], [0, 1], [3]]);
+  const withPolys = buildRegions(people({ regionIds: [[0], [2], [2]] }), all(3), [square, square, square], 1);
+  assert.deepEqual(withPolys.ids, [0, 1, 2]); // polygon 1 is empty and keeps its index
+  assert.deepEqual(lists(withPolys.members), [[0], [], [1, 2]]);
+  assert.throws(
+    () => buildRegions(people({ regionIds: [[0], [3]] }), all(2), [square, square], 1),
+    (e: Error) =>
+      e instanceof InvalidInputError && /region id 3 .* beyond the polygon list \(2 polygons/.test(e.message),
+  );
+});
+
+Deno.test("rule 4: neither regions nor coordinates is a 422; so is an empty scope", () => {
+  assert.throws(() => buildRegions(people({ n: 3 }), all(3), null, 1), (e: Error) => {
+    assert.ok(e instanceof InvalidInputError);
+    assert.match(e.message, /neither regions nor coordinates/);
+    return true;
+  });
+  assert.throws(() => buildRegions(people({ n: 3 }), new Int32Array(0), null, 1), /no individuals in scope/);
+});
+
+Deno.test("rule 3: k-means finds well-separated blobs; k = max(5, floor(sqrt(N)/2))", () => {
+  assert.equal(clusterCount(10), 5);
+  assert.equal(clusterCount(400), 10);
+  assert.equal(clusterCount(1_000_000), 500);
+  // 5 blobs of 40 points (sd 0.01) at distinct centres: N = 200 gives k = max(5, 7) = 7, so some blobs
+  // split; every cluster must still lie within one blob, and every blob be covered.
+  const rng = new Rng(4), centres = [[0, 0], [5, 5], [10, 0], [0, 10], [10, 10]];
+  const lon: number[] = [], lat: number[] = [], blob: number[] = [];
+  centres.forEach(([cx, cy], b) => {
+    for (let i = 0; i < 40; i++) {
+      (lon.push(cx + 0.01 * rng.normal()), lat.push(cy + 0.01 * rng.normal()), blob.push(b));
+    }
+  });
+  const r = buildRegions(people({ lon, lat }), all(200), null, 42);
+  assert.equal(r.source, "kmeans");
+  const covered = new Set<number>();
+  for (const m of r.members) {
+    const bs = new Set(Array.from(m, (i) => blob[i]));
+    assert.equal(bs.size, 1, "a cluster spans two blobs");
+    covered.add([...bs][0]);
+  }
+  assert.equal(covered.size, 5);
+  assert.equal(r.members.reduce((s, m) => s + m.length, 0), 200);
+  assert.deepEqual(r.ids, r.members.map((_, i) => i));
+  // Same seed, same clusters.
+  assert.deepEqual(lists(buildRegions(people({ lon, lat }), all(200), null, 42).members), lists(r.members));
+});
+
+Deno.test("rule 3: clusters of fewer than 3 points join the nearest larger cluster", () => {
+  // Hand-made clustering: cluster 0 = 4 points near (0,0), cluster 1 = 2 points near (1,0),
+  // cluster 2 = 5 points near (10,0), cluster 3 empty. Cluster 1 is nearer to 0 than to 2.
+  const assign = Int32Array.of(0, 0, 0, 0, 1, 1, 2, 2, 2, 2, 2);
+  const km = { assign, cx: Float64Array.of(0, 1, 10, 50), cy: Float64Array.of(0, 0, 0, 0), iterations: 1 };
+  assert.deepEqual(lists(mergeSmall(km, 3)), [[0, 1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]);
+  // Through k-means: 2 outliers far from 3 tight groups of 30 end up inside some larger cluster.
+  const x = Float64Array.from(
+    { length: 92 },
+    (_, i) => (i < 90 ? Math.floor(i / 30) * 10 + (i % 30) * 1e-3 : 100),
+  );
+  const y = Float64Array.from({ length: 92 }, (_, i) => (i < 90 ? 0 : i === 90 ? 0 : 0.001));
+  const members = mergeSmall(kmeans(x, y, 5, 1), 3);
+  for (const m of members) assert.ok(m.length >= 3, `cluster of ${m.length}`);
+  assert.equal(members.reduce((s, m) => s + m.length, 0), 92);
+});
+
+Deno.test("convex hull: a square with inner points and a duplicate, counter-clockwise", () => {
+  const x = Float64Array.of(0, 2, 2, 0, 1, 0.5, 1.5, 2), y = Float64Array.of(0, 0, 2, 2, 1, 0.5, 1, 0);
+  assert.deepEqual(convexHull(x, y, [0, 1, 2, 3, 4, 5, 6, 7]), [[0, 0], [2, 0], [2, 2], [0, 2]]);
+  assert.deepEqual(convexHull(x, y, [4]), [[1, 1]]);
+  assert.deepEqual(convexHull(x, y, [0, 2]), [[0, 0], [2, 2]]);
+});
