@@ -1,0 +1,107 @@
+/**
+ * HTTP tests over both stores: `storeTest` registers one test per backend, running the same body on the
+ * embedded store (a temp KV file) and, when TEST_MONGO_URL is set (`deno task test` sets it), on MongoDB
+ * with databases of its own that it drops afterwards. Without TEST_MONGO_URL the Mongo run is ignored.
+ */
+import { MongoClient } from "mongodb";
+import { createApp } from "../../app.ts";
+import { type Config, loadConfig } from "../../config.ts";
+import { KvStore } from "../../store/kv.ts";
+import { MongoStore } from "../../store/mongo.ts";
+import type { Store } from "../../store/store.ts";
+import { setupAuth } from "../../routes/auth_setup.ts";
+import { WorkerPool } from "../../workers/pool.ts";
+
+const MONGO_URL = Deno.env.get("TEST_MONGO_URL");
+
+export interface StoreApp {
+  app: ReturnType<typeof createApp>;
+  store: Store;
+  config: Config;
+  /** A database name for the test's datasets, unique to this run. */
+  db: string;
+}
+
+export interface StoreTestOptions {
+  /** Configuration variables over the defaults (LOG_LEVEL=silent, AUTH_MODE=off). */
+  env?: Record<string, string>;
+  /** AUTH_MODE=local with user alice:wonderland and the realm's token endpoint mounted. */
+  auth?: boolean;
+}
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+
+async function build(store: Store, opts: StoreTestOptions, names: { tessera: string; db: string }) {
+  const auth = opts.auth ? { AUTH_MODE: "local", TESSERA_USERS: "alice:wonderland" } : {};
+  const config = loadConfig({
+    LOG_LEVEL: "silent",
+    AUTH_MODE: "off",
+    TESSERA_DB: names.tessera,
+    ...auth,
+    ...opts.env,
+  });
+  const { verifier, routes } = opts.auth ? await setupAuth(config, store) : { verifier: null, routes: [] };
+  // Workers start lazily: a pool nobody asks for costs nothing, and close() is still called.
+  const pool = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), 1);
+  const app = createApp({ config, store, pool, verifier, extraRoutes: routes });
+  return { app, store, config, db: names.db, pool };
+}
+
+/** Registers `name [kv]` and `name [mongo]`, each running `fn` on a fresh app over that store. */
+export function storeTest(
+  name: string,
+  fn: (t: StoreApp) => Promise<void>,
+  opts: StoreTestOptions = {},
+): void {
+  Deno.test(`${name} [kv]`, async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tessera-test-" });
+    const store = await KvStore.open(`${dir}/t.kv`);
+    try {
+      const t = await build(store, opts, { tessera: "tessera", db: "testdb" });
+      await fn(t).finally(() => t.pool.close());
+    } finally {
+      await store.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+  Deno.test({
+    name: `${name} [mongo]`,
+    ignore: !MONGO_URL,
+    async fn() {
+      const id = unique();
+      const names = { tessera: `tessera_t_${id}`, db: `data_t_${id}` };
+      const store = await MongoStore.connect(MONGO_URL!);
+      try {
+        const t = await build(store, opts, names);
+        await fn(t).finally(() => t.pool.close());
+      } finally {
+        await store.close();
+        const client = new MongoClient(MONGO_URL!);
+        try {
+          for (const db of Object.values(names)) await client.db(db).dropDatabase();
+        } finally {
+          await client.close();
+        }
+      }
+    },
+  });
+}
+
+/** JSON request options, with a bearer token when given. */
+export function jsonRequest(method: string, body: unknown, token?: string): RequestInit {
+  return {
+    method,
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json", ...(token && { authorization: `Bearer ${token}` }) },
+  };
+}
+
+/** Imports CSV text as dataset `collection` of database `db`; asserts it worked. */
+export async function importCsv(t: StoreApp, collection: string, csv: string): Promise<void> {
+  const res = await t.app.request(`/api/datasets/${t.db}/${collection}`, {
+    method: "POST",
+    body: csv,
+    headers: { "content-type": "text/csv" },
+  });
+  if (res.status !== 200) throw new Error(`import failed: ${res.status} ${await res.text()}`);
+}
