@@ -1,0 +1,150 @@
+/**
+ * A dataset as typed columns, built batch by batch from stored documents (what pandas'
+ * `DataFrame(list(collection.find()))` gave the reference, `_id` dropped): columns in first-seen
+ * order, a missing field or null is a gap. Numbers and booleans (as 0/1) make numeric columns;
+ * a column with any string becomes text (numbers in it read as their text); arrays and objects
+ * make a column nothing can use.
+ */
+
+/** A numeric column: NaN marks a gap. `boolean` when every value was true/false. */
+export interface NumericColumn {
+  name: string;
+  kind: "numeric";
+  values: Float64Array;
+  boolean: boolean;
+}
+
+/** A text column as codes into `levels` (in first-seen order); -1 marks a gap. */
+export interface TextColumn {
+  name: string;
+  kind: "text";
+  codes: Int32Array;
+  levels: string[];
+}
+
+/** A column that holds arrays or objects, or only gaps. */
+export interface OtherColumn {
+  name: string;
+  kind: "other";
+}
+
+export type Column = NumericColumn | TextColumn | OtherColumn;
+
+export interface Frame {
+  rows: number;
+  columns: Column[];
+}
+
+/** Makes the buffers of the columns (shared memory when workers will read them). */
+export type Alloc = (bytes: number) => ArrayBufferLike;
+
+class Builder {
+  kind: "numeric" | "text" | "other" = "numeric";
+  values = new Float64Array(1024).fill(NaN);
+  codes = new Int32Array(0);
+  levels: string[] = [];
+  index = new Map<string, number>();
+  seen = 0;
+  onlyBoolean = true;
+
+  constructor(readonly name: string) {}
+
+  set(row: number, v: unknown): void {
+    if (v === null || v === undefined || this.kind === "other") return;
+    const t = typeof v;
+    if (t === "object") {
+      this.kind = "other";
+      return;
+    }
+    this.seen++;
+    if (this.kind === "numeric" && (t === "number" || t === "boolean")) {
+      this.grow(row);
+      this.values[row] = t === "boolean" ? (v ? 1 : 0) : (v as number);
+      if (t === "number") this.onlyBoolean = false;
+      return;
+    }
+    if (this.kind === "numeric") this.toText(row);
+    this.grow(row);
+    this.codes[row] = this.code(t === "string" ? (v as string) : String(v));
+  }
+
+  private code(s: string): number {
+    let c = this.index.get(s);
+    if (c === undefined) {
+      c = this.levels.length;
+      this.levels.push(s);
+      this.index.set(s, c);
+    }
+    return c;
+  }
+
+  /** A string arrived: every number so far becomes its text. */
+  private toText(rows: number): void {
+    this.kind = "text";
+    this.codes = new Int32Array(this.values.length).fill(-1);
+    for (let r = 0; r < Math.min(rows, this.values.length); r++) {
+      const v = this.values[r];
+      if (v === v) this.codes[r] = this.code(this.onlyBoolean ? String(v === 1) : String(v));
+    }
+    this.values = new Float64Array(0);
+  }
+
+  private grow(row: number): void {
+    const cap = this.kind === "numeric" ? this.values.length : this.codes.length;
+    if (row < cap) return;
+    let next = cap * 2;
+    while (next <= row) next *= 2;
+    if (this.kind === "numeric") {
+      const v = new Float64Array(next).fill(NaN);
+      v.set(this.values);
+      this.values = v;
+    } else {
+      const c = new Int32Array(next).fill(-1);
+      c.set(this.codes);
+      this.codes = c;
+    }
+  }
+
+  finish(rows: number, alloc: Alloc): Column {
+    if (this.kind === "other" || this.seen === 0) return { name: this.name, kind: "other" };
+    if (this.kind === "text") {
+      const codes = new Int32Array(alloc(4 * rows)).fill(-1);
+      codes.set(this.codes.subarray(0, Math.min(rows, this.codes.length)));
+      return { name: this.name, kind: "text", codes, levels: this.levels };
+    }
+    const values = new Float64Array(alloc(8 * rows)).fill(NaN);
+    values.set(this.values.subarray(0, Math.min(rows, this.values.length)));
+    return { name: this.name, kind: "numeric", values, boolean: this.onlyBoolean };
+  }
+}
+
+/** Accumulates documents into columns; `finish()` gives the frame. */
+export class FrameBuilder {
+  private cols = new Map<string, Builder>();
+  private rows = 0;
+
+  /** Adds one batch of documents, in collection order (`_id` is left out). */
+  add(docs: Record<string, unknown>[]): void {
+    for (const doc of docs) {
+      for (const key in doc) {
+        if (key === "_id") continue;
+        let b = this.cols.get(key);
+        if (!b) this.cols.set(key, b = new Builder(key));
+        b.set(this.rows, doc[key]);
+      }
+      this.rows++;
+    }
+  }
+
+  /** The frame, its buffers from `alloc` (plain ArrayBuffers by default). */
+  finish(alloc: Alloc = (bytes) => new ArrayBuffer(bytes)): Frame {
+    return { rows: this.rows, columns: [...this.cols.values()].map((b) => b.finish(this.rows, alloc)) };
+  }
+}
+
+/** The frame of a list of documents, for tests and small inputs. */
+export function frameOf(docs: Record<string, unknown>[]): Frame {
+  const b = new FrameBuilder();
+  b.add(docs);
+  return b.finish();
+}
