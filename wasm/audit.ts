@@ -2,107 +2,98 @@
 // AssemblyScript source of the Monte Carlo kernel (built by `deno task build:wasm` into audit.wasm).
 // It mirrors core/spatial/kernel_ts.ts operation for operation, so both give bit-identical world
 // maxima; only the pass over the incidence list differs: here 16 worlds move through it as four
-// i32x4 vectors (WASM SIMD). Memory is laid out by the loader (wasm/audit_loader.ts) above heapBase().
+// i32x4 vectors (WASM SIMD). Each world fills its own row of X (contiguous writes); the pass gathers
+// one signature's 16 counts from the rows. Memory is laid out by the loader (wasm/audit_loader.ts) above heapBase().
 
 const LANES: i32 = 16;
 const MT_N: i32 = 624;
 const MT_M: i32 = 397;
+// 2^-53: multiplying by it is exact, the same double as numpy's division by 2^53.
+const TWO_M53: f64 = 1.1102230246251565e-16;
 
 /** First free byte of linear memory: the loader places every array above it. */
 export function heapBase(): usize {
   return __heap_base;
 }
 
-// sfc32 state of the world being filled (a = 0, b = seed, c = w, d = 1, then 12 rounds).
-let sa: u32 = 0;
-let sb: u32 = 0;
-let sc: u32 = 0;
-let sd: u32 = 0;
-
-function sfc32(): u32 {
-  const t = sa + sb + sd;
-  sd += 1;
-  sa = sb ^ (sb >>> 9);
-  sb = sc + (sc << 3);
-  sc = ((sc << 21) | (sc >>> 11)) + t;
-  return t;
-}
-
-// The sampler's tables (set by worlds()): table of each signature; per table start, size, lo; cells.
-let tableOf: usize = 0;
-let tStart: usize = 0;
-let tSize: usize = 0;
-let tLo: usize = 0;
+// The sampler, per signature (set by worlds()): 16 bytes [size m, first cell, lo, 0] of its table;
+// per cell: acceptance probability (f64) and alias (i32).
+let sigTab: usize = 0;
 let tProb: usize = 0;
 let tAlias: usize = 0;
 
-function fillFast(nSig: i32, seed: u32, w: u32, X: usize, l: i32): void {
-  sa = 0;
-  sb = seed;
-  sc = w;
-  sd = 1;
-  for (let i = 0; i < 12; i++) sfc32();
+// One world's Binomial draws, one per signature, into its row Xl of X (lane-major: rows of nSig). sfc32 (a = 0, b = seed, c = w,
+// d = 1, then 12 rounds) is kept in locals; the arithmetic is kernel_ts.ts's, step for step.
+function fillFast(nSig: i32, seed: u32, w: u32, Xl: usize): void {
+  let a: u32 = 0, b: u32 = seed, c: u32 = w, d: u32 = 1, t: u32 = 0;
+  for (let r = 0; r < 12; r++) {
+    t = a + b + d;
+    d += 1;
+    a = b ^ (b >>> 9);
+    b = c + (c << 3);
+    c = ((c << 21) | (c >>> 11)) + t;
+  }
   for (let s = 0; s < nSig; s++) {
-    const x = sfc32() >>> 5;
-    const y = sfc32() >>> 6;
-    const u = (<f64> x * 67108864.0 + <f64> y) / 9007199254740992.0;
-    const t = load<i32>(tableOf + (<usize> s << 2));
-    const m = load<i32>(tSize + (<usize> t << 2));
+    t = a + b + d;
+    d += 1;
+    a = b ^ (b >>> 9);
+    b = c + (c << 3);
+    c = ((c << 21) | (c >>> 11)) + t;
+    const x = t >>> 5;
+    t = a + b + d;
+    d += 1;
+    a = b ^ (b >>> 9);
+    b = c + (c << 3);
+    c = ((c << 21) | (c >>> 11)) + t;
+    const u = (<f64> x * 67108864.0 + <f64> (t >>> 6)) * TWO_M53;
+    const e = sigTab + (<usize> s << 4);
+    const m = load<i32>(e);
     const v = u * <f64> m;
     let i = <i32> v;
     if (i >= m) i = m - 1;
-    const at = <usize> (load<i32>(tStart + (<usize> t << 2)) + i);
-    const k = v - <f64> i < load<f64>(tProb + (at << 3)) ? i : load<i32>(tAlias + (at << 2));
-    store<i32>(X + ((<usize> s * LANES + l) << 2), load<i32>(tLo + (<usize> t << 2)) + k);
+    const at = <usize> (load<i32>(e, 4) + i);
+    const k = select<i32>(i, load<i32>(tAlias + (at << 2)), v - <f64> i < load<f64>(tProb + (at << 3)));
+    store<i32>(Xl + (<usize> s << 2), load<i32>(e, 8) + k);
   }
 }
 
-// MT19937 (numpy's legacy RandomState), state at mt, position in mti.
-let mti: i32 = MT_N;
-
+// MT19937 (numpy's legacy RandomState): state at mt, its tempered outputs at mt + 2496.
 function mtSeed(mt: usize, seed: u32): void {
   store<u32>(mt, seed);
   for (let i = 1; i < MT_N; i++) {
     const prev = load<u32>(mt + ((<usize> i - 1) << 2));
     store<u32>(mt + (<usize> i << 2), 1812433253 * (prev ^ (prev >>> 30)) + <u32> i);
   }
-  mti = MT_N;
 }
 
+// Regenerates the 624 words and writes their tempered outputs (genrand_int32's, in order).
 function mtTwist(mt: usize): void {
   for (let k = 0; k < MT_N; k++) {
+    const k1 = k + 1 < MT_N ? k + 1 : 0, km = k + MT_M < MT_N ? k + MT_M : k + MT_M - MT_N;
     const y = (load<u32>(mt + (<usize> k << 2)) & 0x80000000) |
-      (load<u32>(mt + (<usize> ((k + 1) % MT_N) << 2)) & 0x7fffffff);
+      (load<u32>(mt + (<usize> k1 << 2)) & 0x7fffffff);
     store<u32>(
       mt + (<usize> k << 2),
-      load<u32>(mt + (<usize> ((k + MT_M) % MT_N) << 2)) ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0),
+      load<u32>(mt + (<usize> km << 2)) ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0),
     );
   }
-  mti = 0;
+  const out = mt + (<usize> MT_N << 2);
+  for (let k = 0; k < MT_N; k++) {
+    let y = load<u32>(mt + (<usize> k << 2));
+    y ^= y >>> 11;
+    y ^= (y << 7) & 0x9d2c5680;
+    y ^= (y << 15) & 0xefc60000;
+    y ^= y >>> 18;
+    store<u32>(out + (<usize> k << 2), y);
+  }
 }
 
-function mtNext(mt: usize): u32 {
-  if (mti >= MT_N) mtTwist(mt);
-  let y = load<u32>(mt + (<usize> mti << 2));
-  mti++;
-  y ^= y >>> 11;
-  y ^= (y << 7) & 0x9d2c5680;
-  y ^= (y << 15) & 0xefc60000;
-  y ^= y >>> 18;
-  return y;
-}
-
-function mtDouble(mt: usize): f64 {
-  const a = mtNext(mt) >>> 5;
-  const b = mtNext(mt) >>> 6;
-  return (<f64> a * 67108864.0 + <f64> b) / 9007199254740992.0;
-}
-
+// One world's labels by numpy's inversion rule (see core/spatial/mt19937.ts), counted per signature
+// into its row Xl of X. The stream position is a local; a double takes two consecutive outputs.
 function fillNumpy(
   n: i32,
   seed: u32,
-  X: usize,
-  l: i32,
+  Xl: usize,
   sigOf: usize,
   mt: usize,
   qn: f64,
@@ -110,11 +101,19 @@ function fillNumpy(
   flip: i32,
 ): void {
   mtSeed(mt, seed);
+  const out = mt + (<usize> MT_N << 2);
+  let pos = MT_N;
   const one = flip ? 0 : 1;
   for (let i = 0; i < n; i++) {
     let label = 0;
     for (;;) {
-      let u = mtDouble(mt);
+      if (pos >= MT_N) (mtTwist(mt), pos = 0);
+      const a = load<u32>(out + (<usize> pos << 2)) >>> 5;
+      pos++;
+      if (pos >= MT_N) (mtTwist(mt), pos = 0);
+      const b = load<u32>(out + (<usize> pos << 2)) >>> 6;
+      pos++;
+      let u = (<f64> a * 67108864.0 + <f64> b) * TWO_M53;
       if (u <= qn) {
         label = 1 - one;
         break;
@@ -126,22 +125,29 @@ function fillNumpy(
       }
     }
     if (label) {
-      const at = X + ((<usize> load<i32>(sigOf + (<usize> i << 2)) * LANES + l) << 2);
+      const at = Xl + (<usize> load<i32>(sigOf + (<usize> i << 2)) << 2);
       store<i32>(at, load<i32>(at) + 1);
     }
   }
 }
 
+// Lanes 4 worlds apart in X's rows: the counts of one signature in 4 consecutive worlds.
+function gather4(p: usize, stride: usize): v128 {
+  let v = i32x4.splat(load<i32>(p));
+  v = i32x4.replace_lane(v, 1, load<i32>(p + stride));
+  v = i32x4.replace_lane(v, 2, load<i32>(p + 2 * stride));
+  return i32x4.replace_lane(v, 3, load<i32>(p + 3 * stride));
+}
+
 /**
  * World maxima of s for worlds w0 .. w1-1 into out (f64). mode 0: fast (alias tables), 1: numpy.
- * X (nSig × 16 i32), acc (K × 16 i32), tot (16 i32) and mt (624 u32) are scratch.
+ * X (16 rows of nSig i32, one per world of the block), acc (K × 16 i32), tot (16 i32) and mt (2 × 624 u32) are scratch.
  */
 export function worlds(
   mode: i32,
   N: i32,
   nSig: i32,
   K: i32,
-  nTables: i32,
   seed: u32,
   w0: i32,
   w1: i32,
@@ -151,7 +157,7 @@ export function worlds(
   scoredN: usize,
   scoredC: usize,
   xlx: usize,
-  tables: usize,
+  sampler: usize,
   cells: usize,
   alias: usize,
   qn: f64,
@@ -163,25 +169,24 @@ export function worlds(
   mt: usize,
   out: usize,
 ): void {
-  tableOf = tables;
-  tStart = tables + (<usize> nSig << 2);
-  tSize = tStart + (<usize> nTables << 2);
-  tLo = tSize + (<usize> nTables << 2);
+  sigTab = sampler;
   tProb = cells;
   tAlias = alias;
+  const stride = <usize> nSig << 2;
   for (let wb = w0; wb < w1; wb += LANES) {
     const nb = min(LANES, w1 - wb);
     memory.fill(X, 0, <usize> nSig * LANES * 4);
     for (let l = 0; l < nb; l++) {
-      if (mode == 1) fillNumpy(N, seed + <u32> (wb + l), X, l, sigOf, mt, qn, px, flip);
-      else fillFast(nSig, seed, <u32> (wb + l), X, l);
+      if (mode == 1) fillNumpy(N, seed + <u32> (wb + l), X + <usize> l * stride, sigOf, mt, qn, px, flip);
+      else fillFast(nSig, seed, <u32> (wb + l), X + <usize> l * stride);
     }
     memory.fill(acc, 0, <usize> K * LANES * 4);
     let t0 = i32x4.splat(0), t1 = i32x4.splat(0), t2 = i32x4.splat(0), t3 = i32x4.splat(0);
     let j = load<i32>(sigRegStart);
     for (let s = 0; s < nSig; s++) {
-      const xb = X + (<usize> s << 6);
-      const x0 = v128.load(xb, 0), x1 = v128.load(xb, 16), x2 = v128.load(xb, 32), x3 = v128.load(xb, 48);
+      const xs = X + (<usize> s << 2);
+      const x0 = gather4(xs, stride), x1 = gather4(xs + 4 * stride, stride);
+      const x2 = gather4(xs + 8 * stride, stride), x3 = gather4(xs + 12 * stride, stride);
       t0 = i32x4.add(t0, x0);
       t1 = i32x4.add(t1, x1);
       t2 = i32x4.add(t2, x2);

@@ -5,6 +5,7 @@
  */
 import * as kernel from "./audit.wasm";
 import { type AuditPlan, LANES } from "../core/spatial/plan.ts";
+import type { AliasTables } from "../core/spatial/binomial.ts";
 
 const exports = kernel as unknown as {
   memory: WebAssembly.Memory;
@@ -32,10 +33,10 @@ class Layout {
 
 const align = (x: number) => (x + 15) & ~15;
 
-function concat(parts: Int32Array[]): Int32Array {
-  const out = new Int32Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) (out.set(p, at), at += p.length);
+/** Each signature's table as [size, first cell, lo, 0], so a draw reads one 16-byte record. */
+function perSignature(tb: AliasTables): Int32Array {
+  const out = new Int32Array(tb.tableOf.length * 4);
+  tb.tableOf.forEach((t, s) => out.set([tb.size[t], tb.start[t], tb.lo[t]], 4 * s));
   return out;
 }
 
@@ -55,13 +56,11 @@ export function worldsWasm(plan: AuditPlan, seed: number, w0: number, w1: number
   };
   const sigOf = put(plan.sigOf), sigRegStart = put(plan.sigRegStart), sigRegs = put(plan.sigRegs);
   const scoredN = put(plan.scoredN), scoredC = put(plan.scoredC), xlx = put(plan.xlx);
-  // The sampler as three blocks: [table of each signature | start | size | lo], cells' prob, alias.
-  const tables = put(
-    tb ? concat([tb.tableOf, tb.start, tb.size, tb.lo]) : empty,
-  );
+  // The sampler per signature: [size, first cell, lo, 0] of its table, then the cells' prob and alias.
+  const sampler = put(tb ? perSignature(tb) : empty);
   const cells = put(tb?.prob ?? new Float64Array(0)), alias = put(tb?.alias ?? empty);
   const X = lay.take(nSig * LANES * 4), acc = lay.take(K * LANES * 4), tot = lay.take(LANES * 4);
-  const mt = lay.take(MT_WORDS * 4), res = lay.take(out.byteLength);
+  const mt = lay.take(2 * MT_WORDS * 4), res = lay.take(out.byteLength);
 
   const mem = exports.memory;
   const need = lay.end - mem.buffer.byteLength;
@@ -75,7 +74,6 @@ export function worldsWasm(plan: AuditPlan, seed: number, w0: number, w1: number
     plan.n,
     nSig,
     K,
-    tb?.start.length ?? 0,
     seed >>> 0,
     w0,
     w1,
@@ -85,7 +83,7 @@ export function worldsWasm(plan: AuditPlan, seed: number, w0: number, w1: number
     scoredN,
     scoredC,
     xlx,
-    tables,
+    sampler,
     cells,
     alias,
     bern?.qn ?? 0,

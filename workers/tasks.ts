@@ -3,5 +3,8 @@
  * its entries here; the worker (`worker.ts`) serves exactly this table.
  */
 import type { TaskTable } from "./protocol.ts";
+import { SPATIAL_TASKS } from "./spatial.ts";
 
-export const TASKS: TaskTable = {};
+export const TASKS: TaskTable = {
+  ...SPATIAL_TASKS, // "spatial.prepare", "spatial.worlds", "spatial.audit"
+};

@@ -1,11 +1,14 @@
 /**
  * The Monte Carlo kernel in plain TypeScript: the reference implementation that the WebAssembly kernel
  * (wasm/audit.ts) mirrors operation for operation, kept for tests that compare the two and for the
- * benchmark ratio. Worlds are filled LANES at a time, then one pass over the (signature → region)
- * incidence list adds every world's counts together.
+ * benchmark ratio. Each of LANES worlds fills its own row of X (counts per signature), then one pass
+ * over the (signature → region) incidence list adds the LANES worlds' counts together.
  */
 import { type AuditPlan, LANES } from "./plan.ts";
 import { MT19937, numpyLabel } from "./mt19937.ts";
+
+/** 2^-53: multiplying by it is exact, so it gives the same double as numpy's division by 2^53. */
+const TWO_M53 = 1.1102230246251565e-16;
 
 /** sfc32 state of world w: a = 0, b = seed, c = w, d = 1, then 12 rounds (the generator's own seeding). */
 export function worldState(seed: number, w: number): Uint32Array {
@@ -30,24 +33,25 @@ function fillFast(plan: AuditPlan, seed: number, w: number, X: Int32Array, l: nu
   const tb = plan.tables!;
   const { tableOf, start, size, lo, prob, alias } = tb;
   const st = worldState(seed, w);
-  for (let s = 0; s < plan.sigCount.length; s++) {
+  const nSig = plan.sigCount.length;
+  for (let s = 0; s < nSig; s++) {
     const x = sfc32(st) >>> 5, y = sfc32(st) >>> 6;
-    const u = (x * 67108864 + y) / 9007199254740992;
+    const u = (x * 67108864 + y) * TWO_M53;
     const t = tableOf[s], m = size[t];
     const v = u * m;
     let i = Math.floor(v);
     if (i >= m) i = m - 1;
     const at = start[t] + i;
-    X[s * LANES + l] = lo[t] + (v - i < prob[at] ? i : alias[at]);
+    X[l * nSig + s] = lo[t] + (v - i < prob[at] ? i : alias[at]);
   }
 }
 
 /** Counts of positives per signature of world w (numpy mode: MT19937(seed + w), one label per individual). */
 function fillNumpy(plan: AuditPlan, seed: number, w: number, X: Int32Array, l: number): void {
   const mt = new MT19937(seed + w);
-  const b = plan.bernoulli!, of = plan.sigOf;
+  const b = plan.bernoulli!, of = plan.sigOf, row = l * plan.sigCount.length;
   for (let i = 0; i < plan.n; i++) {
-    if (numpyLabel(mt, b)) X[of[i] * LANES + l]++;
+    if (numpyLabel(mt, b)) X[row + of[i]]++;
   }
 }
 
@@ -58,7 +62,8 @@ export function worldsTs(plan: AuditPlan, seed: number, w0: number, w1: number):
   if (plan.positives === 0 || plan.positives === N) return out;
   const nSig = plan.sigCount.length, K = plan.scored.length;
   const { sigRegStart, sigRegs, scoredN, scoredC, xlx } = plan;
-  const X = new Int32Array(nSig * LANES), acc = new Int32Array(K * LANES), tot = new Int32Array(LANES);
+  const X = new Int32Array(nSig * LANES), acc = new Int32Array(K * LANES);
+  const tot = new Int32Array(LANES), x = new Int32Array(LANES);
   for (let wb = w0; wb < w1; wb += LANES) {
     const nb = Math.min(LANES, w1 - wb);
     X.fill(0);
@@ -69,11 +74,11 @@ export function worldsTs(plan: AuditPlan, seed: number, w0: number, w1: number):
     acc.fill(0);
     tot.fill(0);
     for (let s = 0; s < nSig; s++) {
-      const xb = s * LANES;
-      for (let l = 0; l < LANES; l++) tot[l] += X[xb + l];
+      for (let l = 0; l < LANES; l++) x[l] = X[l * nSig + s];
+      for (let l = 0; l < LANES; l++) tot[l] += x[l];
       for (let j = sigRegStart[s]; j < sigRegStart[s + 1]; j++) {
         const rb = sigRegs[j] * LANES;
-        for (let l = 0; l < LANES; l++) acc[rb + l] += X[xb + l];
+        for (let l = 0; l < LANES; l++) acc[rb + l] += x[l];
       }
     }
     for (let l = 0; l < nb; l++) {

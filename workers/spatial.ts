@@ -1,0 +1,185 @@
+/**
+ * The spatial audit over the worker pool, using every worker: one task builds scope, regions and the
+ * Monte Carlo plan (into SharedArrayBuffers, so every worker reads the same plan without a copy), then
+ * each worker runs its own range of worlds (a world depends only on seed and its number, so the split
+ * never changes the answer), and the summary (sorting W maxima, R comparisons) runs here.
+ * The route calls `spatialAudit(pool, request)`; the event loop stays free throughout.
+ */
+import type { WorkerPool } from "./pool.ts";
+import {
+  type AuditOutput,
+  type AuditPlan,
+  checkAuditParams,
+  type Kernel,
+  planAudit,
+  runAudit,
+  simulateWorlds,
+  summarizeAudit,
+} from "../core/spatial/audit.ts";
+import { buildRegions } from "../core/spatial/regions.ts";
+import { scopeOf } from "../core/spatial/load.ts";
+import { LANES } from "../core/spatial/plan.ts";
+import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
+
+export interface SpatialAuditRequest {
+  /** Every individual of the collection, in insertion order (only the audit's columns are sent on). */
+  individuals: Individuals;
+  equalOpp: boolean;
+  /** The request's `region` polygons as rings of [lon, lat], or null. */
+  polygons: Ring[] | null;
+  nWorlds: number;
+  signifLevel: number;
+  seed: number;
+  rng: RngMode;
+  kernel?: Kernel;
+  /** Predictions to audit instead of individuals.yPred (same indexing), e.g. after a mitigation. */
+  yPred?: Uint8Array;
+  /** Scope and regions of an earlier audit of the same individuals, to skip building them again. */
+  prepared?: { scope: Int32Array; regions: Regions };
+}
+
+export interface SpatialAuditReply {
+  audit: AuditOutput;
+  /** Regions over scope positions (for the maps); scope = positions of the audited individuals. */
+  regions: Regions;
+  scope: Int32Array;
+}
+
+/** What the prepare task needs (typed arrays are copied, since the pool transfers them). */
+interface PreparePayload {
+  ind: Individuals;
+  equalOpp: boolean;
+  polygons: Ring[] | null;
+  seed: number;
+  rng: RngMode;
+  prepared: { scope: Int32Array; regions: Regions } | null;
+}
+
+interface Prepared {
+  scope: Int32Array;
+  regions: Regions;
+  plan: AuditPlan;
+}
+
+/** A copy of a typed array in shared memory: posted to several workers, it is shared, not moved. */
+function shared<T extends Int32Array | Float64Array>(a: T): T {
+  const Ctor = a.constructor as new (b: SharedArrayBuffer) => T;
+  const out = new Ctor(new SharedArrayBuffer(a.byteLength));
+  (out as Int32Array | Float64Array).set(a);
+  return out;
+}
+
+function sharePlan(plan: AuditPlan): AuditPlan {
+  const t = plan.tables;
+  return {
+    ...plan,
+    observed: shared(plan.observed),
+    scored: shared(plan.scored),
+    scoredN: shared(plan.scoredN),
+    scoredC: shared(plan.scoredC),
+    sigCount: shared(plan.sigCount),
+    sigOf: shared(plan.sigOf),
+    sigRegStart: shared(plan.sigRegStart),
+    sigRegs: shared(plan.sigRegs),
+    xlx: shared(plan.xlx),
+    tables: t && {
+      tableOf: shared(t.tableOf),
+      start: shared(t.start),
+      size: shared(t.size),
+      lo: shared(t.lo),
+      prob: shared(t.prob),
+      alias: shared(t.alias),
+    },
+  };
+}
+
+/** Scope, regions (built, or as prepared earlier) and the labels in scope. */
+function scoped(p: PreparePayload) {
+  const scope = p.prepared?.scope ?? scopeOf(p.ind, p.equalOpp);
+  const regions = p.prepared?.regions ?? buildRegions(p.ind, scope, p.polygons, p.seed);
+  return { scope, regions, labels: Uint8Array.from(scope, (i) => p.ind.yPred[i]) };
+}
+
+/** Worker task "spatial.prepare": scope, regions and a shared plan. */
+function prepare(p: PreparePayload): Prepared {
+  const { scope, regions, labels } = scoped(p);
+  return { scope, regions, plan: sharePlan(planAudit(labels, regions, p.rng)) };
+}
+
+/** Worker task "spatial.audit": the whole audit in one worker (for callers without a pool to spare). */
+function auditOne(p: PreparePayload & { nWorlds: number; signifLevel: number; kernel?: Kernel }) {
+  const { scope, regions, labels } = scoped(p);
+  return { audit: runAudit({ ...p, labels, regions }), regions, scope };
+}
+
+/** Entries for workers/tasks.ts. */
+export const SPATIAL_TASKS = {
+  "spatial.prepare": prepare,
+  "spatial.worlds": (p: { plan: AuditPlan; seed: number; w0: number; w1: number; kernel?: Kernel }) =>
+    simulateWorlds(p.plan, p.seed, p.w0, p.w1, p.kernel),
+  "spatial.audit": auditOne,
+};
+
+/** The payload of prepare: copies of what the pool would otherwise move out of the caller's hands. */
+function preparePayload(req: SpatialAuditRequest): PreparePayload {
+  const ind = req.individuals;
+  const copyRegions = (r: Regions): Regions => ({ ...r, members: r.members.map((m) => m.slice()) });
+  return {
+    ind: {
+      n: ind.n,
+      // document ids only serve the message of a region id beyond the polygon list
+      docIds: req.polygons && ind.regionIds && !req.prepared ? ind.docIds : [],
+      yPred: (req.yPred ?? ind.yPred).slice(),
+      yTrue: ind.yTrue?.slice() ?? null,
+      lat: req.prepared ? null : ind.lat?.slice() ?? null,
+      lon: req.prepared ? null : ind.lon?.slice() ?? null,
+      regionIds: req.prepared ? null : ind.regionIds,
+      prob: null,
+    },
+    equalOpp: req.equalOpp,
+    polygons: req.polygons,
+    seed: req.seed,
+    rng: req.rng,
+    prepared: req.prepared
+      ? { scope: req.prepared.scope.slice(), regions: copyRegions(req.prepared.regions) }
+      : null,
+  };
+}
+
+/** Splits worlds 0..W-1 into one range per worker, in whole blocks of LANES worlds where possible. */
+export function worldRanges(W: number, parts: number): [number, number][] {
+  const per = Math.ceil(Math.ceil(W / parts) / LANES) * LANES;
+  const out: [number, number][] = [];
+  for (let w0 = 0; w0 < W; w0 += per) out.push([w0, Math.min(W, w0 + per)]);
+  return out;
+}
+
+/** The audit of a request over every worker of the pool (see the module comment). */
+export async function spatialAudit(
+  pool: WorkerPool,
+  req: SpatialAuditRequest,
+  opts: { timeoutMs?: number } = {},
+): Promise<SpatialAuditReply> {
+  const kernel = req.kernel ?? "wasm";
+  checkAuditParams(req.nWorlds, req.signifLevel, req.seed, req.rng);
+  const t0 = performance.now();
+  const prep = await pool.run<Prepared>("spatial.prepare", preparePayload(req), opts);
+  const t1 = performance.now();
+  const parts = await Promise.all(
+    worldRanges(req.nWorlds, pool.size).map(([w0, w1]) =>
+      pool.run<Float64Array>("spatial.worlds", { plan: prep.plan, seed: req.seed, w0, w1, kernel }, opts)
+    ),
+  );
+  const worldMax = new Float64Array(req.nWorlds);
+  let at = 0;
+  for (const part of parts) (worldMax.set(part, at), at += part.length);
+  const t2 = performance.now();
+  const summary = summarizeAudit(prep.plan, prep.regions, worldMax, {
+    signifLevel: req.signifLevel,
+    seed: req.seed,
+    rng: req.rng,
+    kernel,
+  });
+  const timing_ms = { plan: t1 - t0, worlds: t2 - t1, summary: performance.now() - t2 };
+  return { audit: { ...summary, timing_ms }, regions: prep.regions, scope: prep.scope };
+}
