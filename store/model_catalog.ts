@@ -2,7 +2,7 @@
  * The data-model catalogue: one JSON file per model, the shipped ones in `catalog/models/` and any in
  * the folder MODELS_DIR names (a file there replaces a shipped model of the same id). Files are read
  * at each request, so a model dropped into the folder is served without a restart; a file that is not
- * a valid model is skipped with one warning.
+ * a valid model is skipped, with one warning per version of the file.
  */
 import { DataModel } from "../core/annotate/data_model.ts";
 
@@ -36,16 +36,17 @@ async function readFolder(dir: URL | string): Promise<DataModel[]> {
   for (const entry of entries.filter((e) => e.isFile && e.name.endsWith(".json")).sort(byName)) {
     const path = typeof base === "string" ? base + entry.name : new URL(entry.name, base);
     const text = await Deno.readTextFile(path);
+    const version = `${path} (modified ${(await Deno.stat(path)).mtime?.toISOString()})`;
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (e) {
-      warnOnce(`${path}`, `not JSON: ${(e as Error).message}`);
+      warnOnce(version, `not JSON: ${(e as Error).message}`);
       continue;
     }
     const parsed = DataModel.safeParse(json);
     if (parsed.success) out.push(parsed.data);
-    else warnOnce(`${path}`, parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+    else warnOnce(version, parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   }
   return out;
 }

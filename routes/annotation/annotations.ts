@@ -5,9 +5,9 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { type AppEnv, newRouter } from "../env.ts";
+import type { AppEnv } from "../env.ts";
 import { json } from "../schemas.ts";
-import { annotationRoute as route, jsonBody, notFound } from "./openapi.ts";
+import { annotationRoute as route, annotationRouter, jsonBody, notFound } from "./openapi.ts";
 import { zodToDetail } from "../errors.ts";
 import {
   describeProcedures,
@@ -59,7 +59,7 @@ async function rowsToAnnotate(c: Context<AppEnv>, item: Item, selection: Selecti
 }
 
 export function annotationRunRoutes() {
-  const app = newRouter();
+  const app = annotationRouter();
 
   app.openapi(
     route({
@@ -89,7 +89,7 @@ export function annotationRunRoutes() {
         recordId(item.dataset_id),
       );
       const merged = mergeParams(item.params, configuredParams(configuration?.methods, proc.name));
-      const parsed = proc.params.safeParse(merged.params);
+      const parsed = proc.params.safeParse(merged.params, { reportInput: true });
       if (!parsed.success) {
         const detail = zodToDetail(parsed.error, "body").map((d) => ({
           ...d,

@@ -4,9 +4,8 @@
  * models of the catalogue folder and MODELS_DIR).
  */
 import { z } from "@hono/zod-openapi";
-import { newRouter } from "../env.ts";
 import { json } from "../schemas.ts";
-import { annotationRoute as route, notFound } from "./openapi.ts";
+import { annotationRoute as route, annotationRouter, notFound } from "./openapi.ts";
 import { type DatasetRecord, listDatasets } from "../../store/catalog.ts";
 import { listModels } from "../../store/model_catalog.ts";
 import { DataModelOut, DatasetOut, PathName } from "./schemas.ts";
@@ -22,7 +21,7 @@ const datasetOut = ({ _id, collection: _, ...d }: DatasetRecord): z.infer<typeof
 });
 
 export function annotationCatalogueRoutes() {
-  const app = newRouter();
+  const app = annotationRouter();
 
   app.openapi(
     route({

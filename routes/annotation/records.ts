@@ -5,10 +5,9 @@
  * GET of something never set is a 404. The dataset must be catalogued.
  */
 import { z } from "@hono/zod-openapi";
-import { newRouter } from "../env.ts";
 import { json } from "../schemas.ts";
 import { NotFoundError } from "../../core/errors.ts";
-import { annotationRoute, jsonBody, notFound } from "./openapi.ts";
+import { annotationRoute, annotationRouter, jsonBody, notFound } from "./openapi.ts";
 import {
   ConfigurationItem,
   ConfigurationRecord,
@@ -38,7 +37,7 @@ const route = <R extends Parameters<typeof annotationRoute>[0]>(r: R) =>
   annotationRoute({ ...r, responses: { ...r.responses, 404: missing } });
 
 export function annotationRecordRoutes() {
-  const app = newRouter();
+  const app = annotationRouter();
 
   app.openapi(
     route({

@@ -27,7 +27,8 @@ export const AnnotateItem = z.object({
 
 export const ConfigurationItem = z.object({
   dataset_id: z.string(),
-  methods: z.unknown().openapi({
+  // nonoptional: the key must be there (null is a value), and the OpenAPI document says so
+  methods: z.unknown().nonoptional().openapi({
     description: "The annotation methods of the dataset: free JSON, null allowed. An object by function " +
       'name (`{"profile": {"top": 3}}`) or a list of names or `{name, params}` objects gives ' +
       "POST /annotations its default params.",
