@@ -16,7 +16,7 @@ import {
   simulateWorlds,
   summarizeAudit,
 } from "../core/spatial/audit.ts";
-import { buildRegions } from "../core/spatial/regions.ts";
+import { buildRegions, flattenRegionIds, type RegionLists } from "../core/spatial/regions.ts";
 import { scopeOf } from "../core/spatial/load.ts";
 import { LANES } from "../core/spatial/plan.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
@@ -48,6 +48,7 @@ export interface SpatialAuditReply {
 /** What the prepare task needs (typed arrays are copied, since the pool transfers them). */
 interface PreparePayload {
   ind: Individuals;
+  lists: RegionLists | null;
   equalOpp: boolean;
   polygons: Ring[] | null;
   seed: number;
@@ -96,7 +97,7 @@ function sharePlan(plan: AuditPlan): AuditPlan {
 /** Scope, regions (built, or as prepared earlier) and the labels in scope. */
 function scoped(p: PreparePayload) {
   const scope = p.prepared?.scope ?? scopeOf(p.ind, p.equalOpp);
-  const regions = p.prepared?.regions ?? buildRegions(p.ind, scope, p.polygons, p.seed);
+  const regions = p.prepared?.regions ?? buildRegions(p.ind, scope, p.polygons, p.seed, p.lists);
   return { scope, regions, labels: Uint8Array.from(scope, (i) => p.ind.yPred[i]) };
 }
 
@@ -133,9 +134,10 @@ function preparePayload(req: SpatialAuditRequest): PreparePayload {
       yTrue: ind.yTrue?.slice() ?? null,
       lat: req.prepared ? null : ind.lat?.slice() ?? null,
       lon: req.prepared ? null : ind.lon?.slice() ?? null,
-      regionIds: req.prepared ? null : ind.regionIds,
+      regionIds: null, // sent flattened, as `lists`
       prob: null,
     },
+    lists: ind.regionIds && !req.prepared ? flattenRegionIds(ind.regionIds) : null,
     equalOpp: req.equalOpp,
     polygons: req.polygons,
     seed: req.seed,

@@ -33,20 +33,35 @@ export function pointInRing(x: number, y: number, ring: Ring): boolean {
   return inside;
 }
 
-/** Member lists from per-individual lists of region indices (each list may repeat or overlap). */
-function fromLists(scope: Int32Array, lists: number[][], indexOf: (id: number) => number, R: number) {
+/** Every individual's region ids, flattened: individual i has ids[start[i] .. start[i+1]). */
+export interface RegionLists {
+  start: Int32Array;
+  ids: Float64Array;
+}
+
+/** Flattens per-individual region id lists (cheap to post to a worker, unlike a million small arrays). */
+export function flattenRegionIds(lists: number[][]): RegionLists {
+  const start = new Int32Array(lists.length + 1);
+  for (let i = 0; i < lists.length; i++) start[i + 1] = start[i] + lists[i].length;
+  const ids = new Float64Array(start[lists.length]);
+  for (let i = 0; i < lists.length; i++) ids.set(lists[i], start[i]);
+  return { start, ids };
+}
+
+/** Member lists from the individuals' region indices (a list may repeat an id; regions may overlap). */
+function fromLists(scope: Int32Array, L: RegionLists, indexOf: (id: number) => number, R: number) {
   const seen = new Int32Array(R).fill(-1), size = new Int32Array(R);
   for (let j = 0; j < scope.length; j++) {
-    for (const id of lists[scope[j]]) {
-      const r = indexOf(id);
+    for (let t = L.start[scope[j]]; t < L.start[scope[j] + 1]; t++) {
+      const r = indexOf(L.ids[t]);
       if (seen[r] !== j) (seen[r] = j, size[r]++);
     }
   }
   const members = Array.from(size, (s) => new Int32Array(s)), fill = new Int32Array(R);
   seen.fill(-1);
   for (let j = 0; j < scope.length; j++) {
-    for (const id of lists[scope[j]]) {
-      const r = indexOf(id);
+    for (let t = L.start[scope[j]]; t < L.start[scope[j] + 1]; t++) {
+      const r = indexOf(L.ids[t]);
       if (seen[r] !== j) (seen[r] = j, members[r][fill[r]++] = j);
     }
   }
@@ -54,35 +69,37 @@ function fromLists(scope: Int32Array, lists: number[][], indexOf: (id: number) =
 }
 
 /** Rule 1: the individuals' own region ids; with polygons, ids index the polygon list. */
-function byRegionIds(ind: Individuals, scope: Int32Array, polygons: Ring[] | null): Regions {
-  const lists = ind.regionIds!;
+function byRegionIds(ind: Individuals, scope: Int32Array, L: RegionLists, polygons: Ring[] | null): Regions {
   if (polygons) {
-    const L = polygons.length;
+    const P = polygons.length;
     for (const i of scope) {
-      for (const id of lists[i]) {
-        if (!(Number.isInteger(id) && id >= 0 && id < L)) {
+      for (let t = L.start[i]; t < L.start[i + 1]; t++) {
+        const id = L.ids[t];
+        if (!(Number.isInteger(id) && id >= 0 && id < P)) {
           throw new InvalidInputError(
-            `region id ${id} of document ${ind.docIds[i]} (position ${i}) is beyond the polygon list ` +
-              `(${L} polygons, ids 0..${L - 1})`,
+            `region id ${id} of document ${
+              ind.docIds[i] ?? "?"
+            } (position ${i}) is beyond the polygon list ` +
+              `(${P} polygons, ids 0..${P - 1})`,
             ["body", "region"],
           );
         }
       }
     }
-    const ids = Array.from({ length: L }, (_, r) => r);
+    const ids = Array.from({ length: P }, (_, r) => r);
     return {
       source: "region_ids",
       ids,
-      members: fromLists(scope, lists, (id) => id, L),
+      members: fromLists(scope, L, (id) => id, P),
       polygons,
       unassigned: 0,
     };
   }
-  const distinct = new Set<number>();
-  for (const i of scope) for (const id of lists[i]) distinct.add(id);
-  const ids = [...distinct].sort((a, b) => a - b);
+  const seen = new Set<number>();
+  for (const i of scope) for (let t = L.start[i]; t < L.start[i + 1]; t++) seen.add(L.ids[t]);
+  const ids = [...seen].sort((a, b) => a - b);
   const index = new Map(ids.map((id, r) => [id, r]));
-  const members = fromLists(scope, lists, (id) => index.get(id)!, ids.length);
+  const members = fromLists(scope, L, (id) => index.get(id)!, ids.length);
   return { source: "region_ids", ids, members, polygons: null, unassigned: 0 };
 }
 
@@ -142,13 +159,15 @@ function byClusters(x: Float64Array, y: Float64Array, seed: number): Regions {
 /**
  * The regions of an audit over the individuals at positions `scope` (ascending, into `ind`); member
  * lists hold scope positions (0..scope.length-1). `seed` seeds k-means. Rule 2 counts the points that
- * fall in no polygon in `unassigned`: they stay in the audit (in N and P), in no region.
+ * fall in no polygon in `unassigned`: they stay in the audit (in N and P), in no region. `lists` may
+ * carry ind.regionIds already flattened (flattenRegionIds), as the worker task receives them.
  */
 export function buildRegions(
   ind: Individuals,
   scope: Int32Array,
   polygons: Ring[] | null,
   seed: number,
+  lists: RegionLists | null = ind.regionIds ? flattenRegionIds(ind.regionIds) : null,
 ): Regions {
   if (scope.length === 0) {
     throw new InvalidInputError(
@@ -157,8 +176,8 @@ export function buildRegions(
     );
   }
   const polys = polygons && polygons.length ? polygons : null;
-  if (ind.regionIds && scope.every((i) => ind.regionIds![i]?.length > 0)) {
-    return byRegionIds(ind, scope, polys);
+  if (lists && scope.every((i) => lists.start[i + 1] > lists.start[i])) {
+    return byRegionIds(ind, scope, lists, polys);
   }
   if (ind.lat && ind.lon) {
     const x = Float64Array.from(scope, (i) => ind.lon![i]), y = Float64Array.from(scope, (i) => ind.lat![i]);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildRegions, clusterCount, pointInRing } from "../../../core/spatial/regions.ts";
+import { buildRegions, clusterCount, flattenRegionIds, pointInRing } from "../../../core/spatial/regions.ts";
 import { convexHull } from "../../../core/spatial/hull.ts";
 import { kmeans, mergeSmall } from "../../../core/spatial/kmeans.ts";
 import { InvalidInputError } from "../../../core/errors.ts";
@@ -133,4 +133,20 @@ Deno.test("convex hull: a square with inner points and a duplicate, counter-cloc
   assert.deepEqual(convexHull(x, y, [0, 1, 2, 3, 4, 5, 6, 7]), [[0, 0], [2, 0], [2, 2], [0, 2]]);
   assert.deepEqual(convexHull(x, y, [4]), [[1, 1]]);
   assert.deepEqual(convexHull(x, y, [0, 2]), [[0, 0], [2, 2]]);
+});
+
+Deno.test("region ids flattened for a worker give the same regions; a partial list falls back to coordinates", () => {
+  assert.deepEqual(flattenRegionIds([[1, 2], [3], []]), {
+    start: Int32Array.of(0, 2, 3, 3),
+    ids: Float64Array.of(1, 2, 3),
+  });
+  const ind = people({ regionIds: [[7], [3, 7], [3], [12, 3, 3]] });
+  const flat = flattenRegionIds(ind.regionIds!);
+  const viaFlat = buildRegions({ ...ind, regionIds: null }, all(4), null, 1, flat);
+  assert.deepEqual(lists(viaFlat.members), lists(buildRegions(ind, all(4), null, 1).members));
+  // Individual 2 has no region id: rule 1 does not apply, and without coordinates it is rule 4.
+  const partial = people({ regionIds: [[7], [3], [], [3]] });
+  assert.throws(() => buildRegions(partial, all(4), null, 1), /neither regions nor coordinates/);
+  // Out of scope, the missing list does not matter.
+  assert.deepEqual(buildRegions(partial, Int32Array.of(0, 1, 3), null, 1).ids, [3, 7]);
 });
