@@ -7,7 +7,8 @@ import type { Context } from "hono";
 import { type AppEnv, newRouter, securedRoute } from "./env.ts";
 import { errorResponses, json } from "./schemas.ts";
 import { CollectionName } from "./datasets.ts";
-import { DatasetColumns } from "./spatial_schemas.ts";
+import { AuditRequest, AuditResponse, DatasetColumns } from "./spatial_schemas.ts";
+import { auditMaps, auditOf, auditPayload, loadIndividuals, mappingOf } from "./spatial_run.ts";
 import { DisabledError, NotFoundError } from "../core/errors.ts";
 import { profileFields } from "../core/ingest/profile.ts";
 import { suggestMapping } from "../core/spatial/mapping.ts";
@@ -59,6 +60,38 @@ export function spatialRoutes() {
         columns,
         mapping_defaults: suggestMapping(columns.map((col) => col.name)),
       }, 200);
+    },
+  );
+
+  app.openapi(
+    securedRoute({
+      method: "post",
+      path: "/api/spatial-hitl/task/{data_collection_name}/audit",
+      tags: ["spatial-hitl"],
+      summary: "Spatial bias audit (likelihood-ratio scan statistic with Monte Carlo significance)",
+      description:
+        "Individuals are the collection's documents in insertion order (document ids ascending); " +
+        "`idx` in `stats` is a region's position in the sorted list of region ids. rng=numpy reproduces the " +
+        "reference's numpy stream, which depends on that order.",
+      request: {
+        params: TaskParams,
+        body: { content: { "application/json": { schema: AuditRequest } }, required: true },
+      },
+      responses: { 200: json(AuditResponse, "The audit with its maps"), 404: NotFound, ...errorResponses },
+    }),
+    async (c) => {
+      const t0 = performance.now();
+      const { data_collection_name } = c.req.valid("param");
+      const body = c.req.valid("json");
+      const ref = await taskCollection(c, data_collection_name);
+      const ind = await loadIndividuals(c, ref, mappingOf(body), { yTrue: body.equal_opp, prob: false });
+      const reply = await auditOf(c, ind, body);
+      const maps = await auditMaps(c, ind, reply, ind.yPred, {
+        full: body.full_distribution,
+        seed: body.seed,
+        title: `Spatial audit of ${data_collection_name}`,
+      });
+      return c.json({ ...auditPayload(reply, maps), elapsed_ms: Math.round(performance.now() - t0) }, 200);
     },
   );
   return app;

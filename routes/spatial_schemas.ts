@@ -60,3 +60,35 @@ export const DatasetColumns = z.object({
   })),
   mapping_defaults: z.record(z.string(), z.string().nullable()),
 }).openapi("DatasetColumns");
+
+export const RegionStatSchema = z.object({
+  idx: z.number().int(),
+  region_id: z.number().int(),
+  n: z.number().int(),
+  p: z.number().int(),
+  rate: z.number().nullable(),
+  raw_stat: z.number(),
+  stat: z.number().openapi({ description: "normalised statistic s = (l1 - l0)/|l0| in [0, 1]" }),
+  p_value: z.number().openapi({ description: "Monte Carlo p-value (1 + #{w: M_w >= s}) / (W + 1)" }),
+  is_signif: z.boolean(),
+}).openapi("RegionStat");
+
+export const AuditResponse = z.object({
+  sbi_score: z.number(),
+  signif_thresh: z.number(),
+  total_signif_regions: z.number().int(),
+  stats: z.array(RegionStatSchema),
+  n_individuals: z.number().int(),
+  n_positives: z.number().int(),
+  rng: z.enum(["fast", "numpy"]),
+  seed: z.number().int(),
+  n_worlds: z.number().int(),
+  signif_level: z.number(),
+  regions_source: z.enum(["region_ids", "polygons", "kmeans"]),
+  unassigned_individuals: z.number().int().openapi({ description: "individuals in scope inside no polygon" }),
+  fair_map_html: z.string(),
+  fair_map_image: z.string().openapi({ description: "PNG, base64" }),
+  distribution_map_html: z.string(),
+  distribution_map_image: z.string().openapi({ description: "PNG, base64" }),
+  elapsed_ms: z.number(),
+}).openapi("AuditResponse");

@@ -4,7 +4,9 @@
  */
 import type { TaskTable } from "./protocol.ts";
 import { SPATIAL_TASKS } from "./spatial.ts";
+import { MAP_TASKS } from "./maps.ts";
 
 export const TASKS: TaskTable = {
   ...SPATIAL_TASKS, // "spatial.prepare", "spatial.worlds", "spatial.audit"
+  ...MAP_TASKS, // "maps.audit", "maps.flips"
 };

@@ -1,0 +1,51 @@
+/**
+ * Map rendering as a worker task: the PNGs go through resvg (WebAssembly, ~100 ms each at scale),
+ * so they are drawn off the event loop like the rest of the audit.
+ */
+import { distributionMapHtml, fairMapHtml, flipsMapHtml } from "../core/spatial/maps/html.ts";
+import { distributionMapPng, fairMapPng, flipsMapPng } from "../core/spatial/maps/png.ts";
+import type { MapOptions, MapPoints } from "../core/spatial/maps/inputs.ts";
+import type { AuditResult, Regions } from "../core/spatial/types.ts";
+
+export interface AuditMapsPayload {
+  regions: Regions;
+  audit: AuditResult;
+  /** Dots of the distribution map (already sampled); null when individuals have no coordinates. */
+  points: MapPoints | null;
+  options: MapOptions;
+}
+
+export interface AuditMaps {
+  fair_map_html: string;
+  fair_map_image: string;
+  distribution_map_html: string;
+  distribution_map_image: string;
+}
+
+const NO_POINTS: MapPoints = { lon: [], lat: [], cls: [] };
+
+/** The four maps of an audit reply. */
+async function auditMaps(p: AuditMapsPayload): Promise<AuditMaps> {
+  const points = p.points ?? NO_POINTS;
+  return {
+    fair_map_html: fairMapHtml(p.regions, p.audit, p.options),
+    fair_map_image: await fairMapPng(p.regions, p.audit, p.options),
+    distribution_map_html: distributionMapHtml(p.regions, p.audit, points, p.options),
+    distribution_map_image: await distributionMapPng(p.regions, p.audit, points, p.options),
+  };
+}
+
+/** The flips map of a mitigation reply (regions coloured by the audit after it). */
+async function flipsMaps(p: AuditMapsPayload): Promise<{ flips_map_html: string; flips_map_image: string }> {
+  const points = p.points ?? NO_POINTS;
+  return {
+    flips_map_html: flipsMapHtml(p.regions, p.audit, points, p.options),
+    flips_map_image: await flipsMapPng(p.regions, p.audit, points, p.options),
+  };
+}
+
+/** Entries for workers/tasks.ts. */
+export const MAP_TASKS = {
+  "maps.audit": auditMaps,
+  "maps.flips": flipsMaps,
+};
