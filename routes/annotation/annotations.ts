@@ -5,6 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env.ts";
 import { json } from "../schemas.ts";
 import { annotationRoute as route, annotationRouter, jsonBody, notFound } from "./openapi.ts";
@@ -46,6 +47,19 @@ function requireProcedure(name: string): Procedure {
   );
 }
 
+/**
+ * The params of a run: the request's merged over the dataset's configuration, checked by the function's
+ * schema; a 422 with every problem under `body.params`.
+ */
+async function runParams(c: Context<AppEnv>, item: Item, proc: Procedure) {
+  const configuration = await records<ConfigurationRecord>(c, "configuration").get(recordId(item.dataset_id));
+  const merged = mergeParams(item.params, configuredParams(configuration?.methods, proc.name));
+  const parsed = proc.params.safeParse(merged.params, { reportInput: true });
+  if (parsed.success) return { params: parsed.data, source: merged.source };
+  const detail = zodToDetail(parsed.error, "params").map((d) => ({ ...d, loc: ["body", ...d.loc] }));
+  throw new HTTPException(422, { res: Response.json({ detail }, { status: 422 }) });
+}
+
 /** The rows a run annotates: the inline ones when the request has them, else the stored dataset's. */
 async function rowsToAnnotate(c: Context<AppEnv>, item: Item, selection: Selection, columns?: string[]) {
   const inline = inlineRows(item.data, item.items);
@@ -85,43 +99,27 @@ export function annotationRunRoutes() {
     async (c) => {
       const item = c.req.valid("json");
       const proc = requireProcedure(item.annotation_function);
-      const configuration = await records<ConfigurationRecord>(c, "configuration").get(
-        recordId(item.dataset_id),
-      );
-      const merged = mergeParams(item.params, configuredParams(configuration?.methods, proc.name));
-      const parsed = proc.params.safeParse(merged.params, { reportInput: true });
-      if (!parsed.success) {
-        const detail = zodToDetail(parsed.error, "body").map((d) => ({
-          ...d,
-          loc: ["body", "params", ...d.loc.slice(1)],
-        }));
-        return c.json({ detail }, 422);
-      }
-      const params = parsed.data;
+      const { params, source: paramsSource } = await runParams(c, item, proc);
       const selection = parseSampleId(item.sample_id, ROW_CAP);
       const { source, rows, truncated } = await rowsToAnnotate(c, item, selection, params.columns);
       const table = toTable(rows, params.columns);
-      const model = proc.modelId &&
-        await requireModel(c, proc.modelId(params), ["body", "params", "data_model_id"]);
-      const result = proc.run(table, params, { model: model || undefined });
-      const saved = await save<AnnotationRecord>(
-        c,
-        "annotations",
-        [item.dataset_id, item.identifier],
-        {
-          dataset_id: item.dataset_id,
-          identifier: item.identifier,
-          annotation_function: proc.name,
-          params,
-          params_source: merged.source,
-          source,
-          sample_id: item.sample_id ?? null,
-          rows: rows.length,
-          truncated,
-          columns: table.columns.map((col) => col.name),
-          result,
-        },
-      );
+      const model = proc.modelId
+        ? await requireModel(c, proc.modelId(params), ["body", "params", "data_model_id"])
+        : undefined;
+      const result = proc.run(table, params, { model });
+      const saved = await save<AnnotationRecord>(c, "annotations", [item.dataset_id, item.identifier], {
+        dataset_id: item.dataset_id,
+        identifier: item.identifier,
+        annotation_function: proc.name,
+        params,
+        params_source: paramsSource,
+        source,
+        sample_id: item.sample_id ?? null,
+        rows: rows.length,
+        truncated,
+        columns: table.columns.map((col) => col.name),
+        result,
+      });
       return c.json(saved, 200);
     },
   );
