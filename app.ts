@@ -11,6 +11,7 @@ import { docsRoutes } from "./routes/docs.ts";
 import { datasetImportRoutes } from "./routes/datasets.ts";
 import { taskRoutes } from "./routes/tasks.ts";
 import { spatialRoutes } from "./routes/spatial.ts";
+import { spatialWritebackRoutes } from "./routes/spatial_writeback.ts";
 import { annotationRoutes } from "./routes/annotation.ts";
 
 /** Request id on every response and one JSON log line per request. */

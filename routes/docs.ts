@@ -13,7 +13,8 @@ const page = `<!doctype html>
 <body><div id="ui"></div><script src="/docs/swagger-ui-bundle.js"></script>
 <script src="/docs/init.js"></script></body></html>`;
 
-const init = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#ui", persistAuthorization: true });`;
+const init =
+  `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#ui", persistAuthorization: true });`;
 
 /** Adds the OpenAPI document and the reference pages to the app. */
 export function docsRoutes(app: OpenAPIHono<AppEnv>): void {
@@ -29,7 +30,10 @@ export function docsRoutes(app: OpenAPIHono<AppEnv>): void {
   });
   const cache = { "cache-control": "public, max-age=86400" };
   app.get("/docs", (c) => c.html(page));
-  app.get("/docs/swagger-ui-bundle.js", (c) => c.body(bundle, 200, { ...cache, "content-type": "text/javascript" }));
+  app.get(
+    "/docs/swagger-ui-bundle.js",
+    (c) => c.body(bundle, 200, { ...cache, "content-type": "text/javascript" }),
+  );
   app.get("/docs/swagger-ui.css", (c) => c.body(css, 200, { ...cache, "content-type": "text/css" }));
   app.get("/docs/init.js", (c) => c.body(init, 200, { "content-type": "text/javascript" }));
 }

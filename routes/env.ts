@@ -26,7 +26,12 @@ export type AppEnv = {
 export function newRouter(): OpenAPIHono<AppEnv> {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
-      if (!result.success) return validationResponse(c, zodToDetail(result.error, locRoot(result.target)));
+      if (!result.success) {
+        return validationResponse(
+          c,
+          zodToDetail(result.error, locRoot(result.target), (result as { data?: unknown }).data),
+        );
+      }
     },
   });
 }

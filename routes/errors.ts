@@ -5,7 +5,13 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { z } from "zod";
-import { BadRequestError, ConflictError, DisabledError, InvalidInputError, NotFoundError } from "../core/errors.ts";
+import {
+  BadRequestError,
+  ConflictError,
+  DisabledError,
+  InvalidInputError,
+  NotFoundError,
+} from "../core/errors.ts";
 import { StoreUnavailableError } from "../store/store.ts";
 
 export type Loc = (string | number)[];
@@ -29,12 +35,26 @@ export function locRoot(target: string): string {
   return target === "json" || target === "form" ? "body" : target === "param" ? "path" : target;
 }
 
-/** Turns zod issues into FastAPI's `detail` items, with pydantic's type names where one exists. */
-export function zodToDetail(error: z.ZodError, root: string): ValidationItem[] {
+/** The value at `path` inside `input`, or undefined when any step of it is absent. */
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let v = input;
+  for (const key of path) {
+    v = typeof v === "object" && v !== null ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+  }
+  return v;
+}
+
+/**
+ * Turns zod issues into FastAPI's `detail` items, with pydantic's type names where one exists. zod 4
+ * leaves an issue's input out, so it is looked up in the validated `input` to tell an absent key
+ * (`missing`) from one of the wrong type.
+ */
+export function zodToDetail(error: z.ZodError, root: string, input?: unknown): ValidationItem[] {
   const out: ValidationItem[] = [];
   for (const issue of error.issues) {
     const loc: Loc = [root, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))];
     const i = issue as z.core.$ZodIssue & Record<string, unknown>;
+    if (!("input" in i)) (i as Record<string, unknown>).input = valueAt(input, issue.path);
     switch (i.code) {
       case "invalid_type": {
         if (i.input === undefined) out.push({ loc, msg: "Field required", type: "missing" });
@@ -56,7 +76,9 @@ export function zodToDetail(error: z.ZodError, root: string): ValidationItem[] {
         const bound = big ? i.maximum : i.minimum;
         if (i.origin === "number" || i.origin === "int" || i.origin === "bigint") {
           const type = `${big ? "less_than" : "greater_than"}${incl ? "_equal" : ""}`;
-          const msg = `Input should be ${big ? "less" : "greater"} than ${incl ? "or equal to " : ""}${bound}`;
+          const msg = `Input should be ${big ? "less" : "greater"} than ${
+            incl ? "or equal to " : ""
+          }${bound}`;
           out.push({ loc, msg, type });
         } else {
           out.push({ loc, msg: i.message, type: big ? "too_long" : "too_short" });
@@ -113,6 +135,8 @@ export function onError(err: Error, c: Context): Response {
     if (res.headers.get("content-type")?.includes("json")) return res;
     return c.json({ detail: err.message || res.statusText }, { status: err.status, headers: res.headers });
   }
-  console.error(JSON.stringify({ level: "error", request_id: requestId, error: String(err), stack: err.stack }));
+  console.error(
+    JSON.stringify({ level: "error", request_id: requestId, error: String(err), stack: err.stack }),
+  );
   return c.json({ detail: "internal server error", request_id: requestId }, 500);
 }

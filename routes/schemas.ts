@@ -11,7 +11,9 @@ export const ValidationError = z
   })
   .openapi("ValidationError");
 
-export const HTTPValidationError = z.object({ detail: z.array(ValidationError) }).openapi("HTTPValidationError");
+export const HTTPValidationError = z.object({ detail: z.array(ValidationError) }).openapi(
+  "HTTPValidationError",
+);
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,

@@ -92,3 +92,19 @@ export const AuditResponse = z.object({
   distribution_map_image: z.string().openapi({ description: "PNG, base64" }),
   elapsed_ms: z.number(),
 }).openapi("AuditResponse");
+
+export const WritebackRequest = z.object({
+  new_field: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).max(128),
+  preds: z.array(
+    z.object({ doc_id: z.string().min(1), y_pred: z.union([z.literal(0), z.literal(1)]) }).strict(),
+  )
+    .min(1),
+}).strict().openapi("WritebackRequest");
+
+export const WritebackResponse = z.object({
+  new_field: z.string(),
+  matched: z.number().int(),
+  modified: z.number().int(),
+  not_found: z.array(z.string()),
+  written_at: z.string(),
+}).openapi("WritebackResponse");

@@ -3,12 +3,13 @@
  * (or on inline rows) and stores the result under its identifier, `GET /annotations/{dataset_id}` lists
  * what is stored.
  */
+import { newRouter } from "../env.ts";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env.ts";
 import { json } from "../schemas.ts";
-import { annotationRoute as route, annotationRouter, jsonBody, notFound } from "./openapi.ts";
+import { annotationRoute as route, jsonBody, notFound } from "./openapi.ts";
 import { zodToDetail } from "../errors.ts";
 import {
   describeProcedures,
@@ -73,7 +74,7 @@ async function rowsToAnnotate(c: Context<AppEnv>, item: Item, selection: Selecti
 }
 
 export function annotationRunRoutes() {
-  const app = annotationRouter();
+  const app = newRouter();
 
   app.openapi(
     route({

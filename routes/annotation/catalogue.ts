@@ -3,9 +3,10 @@
  * distributions in the DCAT sense: the collections it was imported into) and `GET /model` (the data
  * models of the catalogue folder and MODELS_DIR).
  */
+import { newRouter } from "../env.ts";
 import { z } from "@hono/zod-openapi";
 import { json } from "../schemas.ts";
-import { annotationRoute as route, annotationRouter, notFound } from "./openapi.ts";
+import { annotationRoute as route, notFound } from "./openapi.ts";
 import { type DatasetRecord, listDatasets } from "../../store/catalog.ts";
 import { listModels } from "../../store/model_catalog.ts";
 import { DataModelOut, DatasetOut, PathName } from "./schemas.ts";
@@ -21,7 +22,7 @@ const datasetOut = ({ _id, collection: _, ...d }: DatasetRecord): z.infer<typeof
 });
 
 export function annotationCatalogueRoutes() {
-  const app = annotationRouter();
+  const app = newRouter();
 
   app.openapi(
     route({

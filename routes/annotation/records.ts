@@ -4,10 +4,11 @@
  * the whole dataset when distribution_id is null). A POST replaces what it finds, never duplicates; a
  * GET of something never set is a 404. The dataset must be catalogued.
  */
+import { newRouter } from "../env.ts";
 import { z } from "@hono/zod-openapi";
 import { json } from "../schemas.ts";
 import { NotFoundError } from "../../core/errors.ts";
-import { annotationRoute, annotationRouter, jsonBody, notFound } from "./openapi.ts";
+import { annotationRoute, jsonBody, notFound } from "./openapi.ts";
 import {
   ConfigurationItem,
   ConfigurationRecord,
@@ -37,7 +38,7 @@ const route = <R extends Parameters<typeof annotationRoute>[0]>(r: R) =>
   annotationRoute({ ...r, responses: { ...r.responses, 404: missing } });
 
 export function annotationRecordRoutes() {
-  const app = annotationRouter();
+  const app = newRouter();
 
   app.openapi(
     route({
