@@ -57,18 +57,16 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     bearerFormat: "JWT",
   });
 
-  for (
-    const group of [
-      healthRoutes(),
-      datasetImportRoutes(),
-      taskRoutes(),
-      spatialRoutes(),
-      annotationRoutes(),
-      ...(deps.extraRoutes ?? []),
-    ]
-  ) {
-    app.route("/", group);
-  }
+  const groups = [
+    healthRoutes(),
+    datasetImportRoutes(),
+    taskRoutes(),
+    spatialRoutes(),
+    spatialWritebackRoutes(),
+    annotationRoutes(),
+    ...(deps.extraRoutes ?? []),
+  ];
+  for (const group of groups) app.route("/", group);
   docsRoutes(app);
   app.notFound((c) => c.json({ detail: "Not Found" }, 404));
   app.onError(onError);
