@@ -1,9 +1,12 @@
 // deno-lint-ignore-file
 // AssemblyScript source of the Monte Carlo kernel (built by `deno task build:wasm` into audit.wasm).
-// It mirrors core/spatial/kernel_ts.ts operation for operation, so both give bit-identical world
-// maxima; only the pass over the incidence list differs: here 16 worlds move through it as four
-// i32x4 vectors (WASM SIMD). Each world fills its own row of X (contiguous writes); the pass gathers
-// one signature's 16 counts from the rows. Memory is laid out by the loader (wasm/audit_loader.ts) above heapBase().
+// Its arithmetic is core/spatial/kernel_ts.ts's, operation for operation, so both give bit-identical
+// world maxima; what differs is how the work moves, 16 worlds at a time (WASM SIMD):
+// - fast mode: the 16 worlds' sfc32 streams advance together as i32x4 vectors and their uniforms are
+//   formed in f64x2; each signature's 16 draws fill one 64-byte row of X;
+// - numpy mode: each world's MT19937 stream fills its own row of per-signature counts;
+// - then one pass over the (signature -> region) incidence list adds the 16 counts as four i32x4.
+// Memory is laid out by the loader (wasm/audit_loader.ts) above heapBase().
 
 const LANES: i32 = 16;
 const MT_N: i32 = 624;
@@ -22,38 +25,78 @@ let sigTab: usize = 0;
 let tProb: usize = 0;
 let tAlias: usize = 0;
 
-// One world's Binomial draws, one per signature, into its row Xl of X (lane-major: rows of nSig). sfc32 (a = 0, b = seed, c = w,
-// d = 1, then 12 rounds) is kept in locals; the arithmetic is kernel_ts.ts's, step for step.
-function fillFast(nSig: i32, seed: u32, w: u32, Xl: usize): void {
-  let a: u32 = 0, b: u32 = seed, c: u32 = w, d: u32 = 1, t: u32 = 0;
+// sfc32 seeding of world w: a = 0, b = seed, c = w, d = 1, then 12 rounds; lane l of the 4-word state
+// block st (word k of lanes 4g..4g+3 is the v128 at st + 16·(4g + k)).
+function seedLane(st: usize, l: i32, seed: u32, w: u32): void {
+  let a: u32 = 0, b: u32 = seed, c: u32 = w, d: u32 = 1;
   for (let r = 0; r < 12; r++) {
-    t = a + b + d;
+    const t = a + b + d;
     d += 1;
     a = b ^ (b >>> 9);
     b = c + (c << 3);
     c = ((c << 21) | (c >>> 11)) + t;
   }
+  const at = st + (<usize> (l >> 2) << 6) + (<usize> (l & 3) << 2);
+  store<u32>(at, a);
+  store<u32>(at, b, 16);
+  store<u32>(at, c, 32);
+  store<u32>(at, d, 48);
+}
+
+// The alias draw of kernel_ts.ts for one lane, given its cell index as a double v = u·m.
+function pick(X: usize, v: f64, m: i32, start: i32, lo: i32): void {
+  let i = <i32> v;
+  if (i >= m) i = m - 1;
+  const at = <usize> (start + i);
+  const k = select<i32>(i, load<i32>(tAlias + (at << 2)), v - <f64> i < load<f64>(tProb + (at << 3)));
+  store<i32>(X, lo + k);
+}
+
+// Binomial draws of 16 worlds at once, one per signature, into X (signature-major: 16 counts a row).
+// The 16 sfc32 streams advance as four i32x4 vectors a word; the uniforms are formed two lanes at a
+// time in f64x2, with exactly the scalar operations (IEEE per lane, no fused multiply-add in wasm).
+function fillFast(nSig: i32, seed: u32, wb: i32, X: usize, st: usize): void {
+  for (let l = 0; l < LANES; l++) seedLane(st, l, seed, <u32> (wb + l));
+  const one = i32x4.splat(1), scale = f64x2.splat(67108864.0), unit = f64x2.splat(TWO_M53);
   for (let s = 0; s < nSig; s++) {
-    t = a + b + d;
-    d += 1;
-    a = b ^ (b >>> 9);
-    b = c + (c << 3);
-    c = ((c << 21) | (c >>> 11)) + t;
-    const x = t >>> 5;
-    t = a + b + d;
-    d += 1;
-    a = b ^ (b >>> 9);
-    b = c + (c << 3);
-    c = ((c << 21) | (c >>> 11)) + t;
-    const u = (<f64> x * 67108864.0 + <f64> (t >>> 6)) * TWO_M53;
     const e = sigTab + (<usize> s << 4);
-    const m = load<i32>(e);
-    const v = u * <f64> m;
-    let i = <i32> v;
-    if (i >= m) i = m - 1;
-    const at = <usize> (load<i32>(e, 4) + i);
-    const k = select<i32>(i, load<i32>(tAlias + (at << 2)), v - <f64> i < load<f64>(tProb + (at << 3)));
-    store<i32>(Xl + (<usize> s << 2), load<i32>(e, 8) + k);
+    const m = load<i32>(e), start = load<i32>(e, 4), lo = load<i32>(e, 8);
+    const mf = f64x2.splat(<f64> m);
+    for (let g = 0; g < 4; g++) {
+      const sg = st + (<usize> g << 6);
+      let a = v128.load(sg, 0), b = v128.load(sg, 16), c = v128.load(sg, 32), d = v128.load(sg, 48);
+      let t = i32x4.add(i32x4.add(a, b), d);
+      d = i32x4.add(d, one);
+      a = v128.xor(b, i32x4.shr_u(b, 9));
+      b = i32x4.add(c, i32x4.shl(c, 3));
+      c = i32x4.add(v128.or(i32x4.shl(c, 21), i32x4.shr_u(c, 11)), t);
+      const x = i32x4.shr_u(t, 5);
+      t = i32x4.add(i32x4.add(a, b), d);
+      d = i32x4.add(d, one);
+      a = v128.xor(b, i32x4.shr_u(b, 9));
+      b = i32x4.add(c, i32x4.shl(c, 3));
+      c = i32x4.add(v128.or(i32x4.shl(c, 21), i32x4.shr_u(c, 11)), t);
+      const y = i32x4.shr_u(t, 6);
+      v128.store(sg, a, 0);
+      v128.store(sg, b, 16);
+      v128.store(sg, c, 32);
+      v128.store(sg, d, 48);
+      const xh = i32x4.shuffle(x, x, 2, 3, 0, 1), yh = i32x4.shuffle(y, y, 2, 3, 0, 1);
+      const u01 = f64x2.mul(
+        f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_u(x), scale), f64x2.convert_low_i32x4_u(y)),
+        unit,
+      );
+      const u23 = f64x2.mul(
+        f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_u(xh), scale), f64x2.convert_low_i32x4_u(yh)),
+        unit,
+      );
+      const v01 = f64x2.mul(u01, mf), v23 = f64x2.mul(u23, mf);
+      const row = X + (<usize> s << 6) + (<usize> g << 4);
+      pick(row, f64x2.extract_lane(v01, 0), m, start, lo);
+      pick(row + 4, f64x2.extract_lane(v01, 1), m, start, lo);
+      pick(row + 8, f64x2.extract_lane(v23, 0), m, start, lo);
+      pick(row + 12, f64x2.extract_lane(v23, 1), m, start, lo);
+    }
   }
 }
 
@@ -175,18 +218,22 @@ export function worlds(
   const stride = <usize> nSig << 2;
   for (let wb = w0; wb < w1; wb += LANES) {
     const nb = min(LANES, w1 - wb);
-    memory.fill(X, 0, <usize> nSig * LANES * 4);
-    for (let l = 0; l < nb; l++) {
-      if (mode == 1) fillNumpy(N, seed + <u32> (wb + l), X + <usize> l * stride, sigOf, mt, qn, px, flip);
-      else fillFast(nSig, seed, <u32> (wb + l), X + <usize> l * stride);
-    }
+    if (mode == 1) {
+      memory.fill(X, 0, <usize> nSig * LANES * 4);
+      for (let l = 0; l < nb; l++) {
+        fillNumpy(N, seed + <u32> (wb + l), X + <usize> l * stride, sigOf, mt, qn, px, flip);
+      }
+    } else fillFast(nSig, seed, wb, X, mt);
     memory.fill(acc, 0, <usize> K * LANES * 4);
     let t0 = i32x4.splat(0), t1 = i32x4.splat(0), t2 = i32x4.splat(0), t3 = i32x4.splat(0);
     let j = load<i32>(sigRegStart);
     for (let s = 0; s < nSig; s++) {
-      const xs = X + (<usize> s << 2);
-      const x0 = gather4(xs, stride), x1 = gather4(xs + 4 * stride, stride);
-      const x2 = gather4(xs + 8 * stride, stride), x3 = gather4(xs + 12 * stride, stride);
+      // numpy mode fills one row per world (lane-major), fast mode one row per signature.
+      const xs = mode == 1 ? X + (<usize> s << 2) : X + (<usize> s << 6);
+      const x0 = mode == 1 ? gather4(xs, stride) : v128.load(xs, 0);
+      const x1 = mode == 1 ? gather4(xs + 4 * stride, stride) : v128.load(xs, 16);
+      const x2 = mode == 1 ? gather4(xs + 8 * stride, stride) : v128.load(xs, 32);
+      const x3 = mode == 1 ? gather4(xs + 12 * stride, stride) : v128.load(xs, 48);
       t0 = i32x4.add(t0, x0);
       t1 = i32x4.add(t1, x1);
       t2 = i32x4.add(t2, x2);
