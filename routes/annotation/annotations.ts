@@ -19,7 +19,6 @@ import {
 } from "../../core/annotate/procedures.ts";
 import { configuredParams, mergeParams } from "../../core/annotate/configuration.ts";
 import { inlineRows, parseSampleId, type Selection, selectRows } from "../../core/annotate/sample.ts";
-import { toTable } from "../../core/annotate/table.ts";
 import { InvalidInputError } from "../../core/errors.ts";
 import { loadRows, ROW_CAP } from "../../store/dataset_rows.ts";
 import {
@@ -103,11 +102,13 @@ export function annotationRunRoutes() {
       const { params, source: paramsSource } = await runParams(c, item, proc);
       const selection = parseSampleId(item.sample_id, ROW_CAP);
       const { source, rows, truncated } = await rowsToAnnotate(c, item, selection, params.columns);
-      const table = toTable(rows, params.columns);
       const model = proc.modelId
         ? await requireModel(c, proc.modelId(params), ["body", "params", "data_model_id"])
         : undefined;
-      const result = proc.run(table, params, { model });
+      const { result, columns } = await c.var.deps.pool.run<{ result: unknown; columns: string[] }>(
+        "annotate.run",
+        { name: proc.name, rows, columns: params.columns, params, model },
+      );
       const saved = await save<AnnotationRecord>(c, "annotations", [item.dataset_id, item.identifier], {
         dataset_id: item.dataset_id,
         identifier: item.identifier,
@@ -118,7 +119,7 @@ export function annotationRunRoutes() {
         sample_id: item.sample_id ?? null,
         rows: rows.length,
         truncated,
-        columns: table.columns.map((col) => col.name),
+        columns,
         result,
       });
       return c.json(saved, 200);
