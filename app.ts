@@ -13,6 +13,7 @@ import { taskRoutes } from "./routes/tasks.ts";
 import { spatialRoutes } from "./routes/spatial.ts";
 import { spatialWritebackRoutes } from "./routes/spatial_writeback.ts";
 import { annotationRoutes } from "./routes/annotation.ts";
+import { valuationRoutes } from "./routes/valuation.ts";
 
 /** Request id on every response and one JSON log line per request. */
 function requestLog(level: string) {
@@ -64,6 +65,7 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     spatialRoutes(),
     spatialWritebackRoutes(),
     annotationRoutes(),
+    valuationRoutes(),
     ...(deps.extraRoutes ?? []),
   ];
   for (const group of groups) app.route("/", group);

@@ -6,9 +6,11 @@ import type { TaskTable } from "./protocol.ts";
 import { SPATIAL_TASKS } from "./spatial.ts";
 import { MAP_TASKS } from "./maps.ts";
 import { ANNOTATE_TASKS } from "./annotate.ts";
+import { VALUATION_TASKS } from "./valuation.ts";
 
 export const TASKS: TaskTable = {
   ...SPATIAL_TASKS, // "spatial.prepare", "spatial.worlds", "spatial.audit"
   ...MAP_TASKS, // "maps.audit", "maps.flips"
   ...ANNOTATE_TASKS, // "annotate.run"
+  ...VALUATION_TASKS, // "valuation.correlation_*", "valuation.importance_*"
 };

@@ -8,7 +8,8 @@
  * `pairCoefficients` over a share of the pairs, O(n) per pair for Pearson and Spearman and
  * O(n log n) for Kendall. Pairs of gap-free columns reduce to dot products.
  */
-import { type Alloc, rankColumn, type Ranking, RankingBuffers, restrict } from "./ranks.ts";
+import { rankColumn, type Ranking, RankingBuffers, restrict } from "./ranks.ts";
+import { type Alloc, localAlloc } from "../memory.ts";
 import { centredRanks, spearmanPair } from "./spearman.ts";
 import { KendallScratch, kendallTauB } from "./kendall.ts";
 
@@ -41,13 +42,11 @@ export interface PreparedColumn {
   ss: number;
 }
 
-const local: Alloc = (bytes) => new ArrayBuffer(bytes);
-
 /** One column's sort, ranks and standardisation, the per-column half of the work, done once. */
 export function prepareColumn(
   values: Float64Array,
   methods: readonly Method[],
-  alloc = local,
+  alloc: Alloc = localAlloc,
 ): PreparedColumn {
   const n = values.length;
   let gaps = 0;

@@ -5,6 +5,7 @@
  * a column with any string becomes text (numbers in it read as their text); arrays and objects
  * make a column nothing can use.
  */
+import { type Alloc, localAlloc } from "../memory.ts";
 
 /** A numeric column: NaN marks a gap. `boolean` when every value was true/false. */
 export interface NumericColumn {
@@ -34,9 +35,6 @@ export interface Frame {
   rows: number;
   columns: Column[];
 }
-
-/** Makes the buffers of the columns (shared memory when workers will read them). */
-export type Alloc = (bytes: number) => ArrayBufferLike;
 
 class Builder {
   kind: "numeric" | "text" | "other" = "numeric";
@@ -137,7 +135,7 @@ export class FrameBuilder {
   }
 
   /** The frame, its buffers from `alloc` (plain ArrayBuffers by default). */
-  finish(alloc: Alloc = (bytes) => new ArrayBuffer(bytes)): Frame {
+  finish(alloc: Alloc = localAlloc): Frame {
     return { rows: this.rows, columns: [...this.cols.values()].map((b) => b.finish(this.rows, alloc)) };
   }
 }

@@ -4,6 +4,7 @@
  * column's one sorted order while skipping the other column's gaps gives them in O(n), no new sort.
  */
 import { argsortPresent } from "./sort.ts";
+import { type Alloc, localAlloc } from "../memory.ts";
 
 /** A row filter: `keep[row] === 1` keeps the row; null keeps every row. */
 export type Keep = Uint8Array | null;
@@ -21,11 +22,8 @@ export interface Ranking {
   tiedPairs: number;
 }
 
-/** Makes the typed arrays that outlive a call (a worker passes shared memory). */
-export type Alloc = (bytes: number) => ArrayBufferLike;
-
 /** The ranking of a column's present rows, computed once per column and shared by its pairs. */
-export function rankColumn(values: Float64Array, alloc: Alloc = (b) => new ArrayBuffer(b)): Ranking {
+export function rankColumn(values: Float64Array, alloc: Alloc = localAlloc): Ranking {
   const sorted = argsortPresent(values);
   const { hi, lo } = sorted;
   const m = sorted.rows.length;
