@@ -9,6 +9,7 @@
  * c: as a, rng numpy (goal < 30 s)
  * kmeans: rule 3 regions for N = 1,000,000 points in 100 clusters (k = 500)
  * ratio: the WASM kernel against the TypeScript kernel, worlds only, one thread, on a, b and c
+ * export DIR: writes a's labels and member lists for bench/reference_audit.py (numpy), and nothing else
  * Timed: the whole audit over the 2-worker pool as the route runs it (regions from region_ids, plan,
  * worlds, summary), without making the data or loading it from a store.
  */
@@ -87,6 +88,26 @@ function ratio(name: string, ind: Individuals, rng: RngMode) {
         }`,
     );
   })();
+}
+
+/** a's audit input as flat binary files: labels (u8), members_start and members (i32, CSR). */
+function exportFixture(dir: string) {
+  const ind = overlappingSquares();
+  const scope = Int32Array.from({ length: ind.n }, (_, i) => i);
+  const { members } = buildRegions(ind, scope, null, 42);
+  const start = new Int32Array(members.length + 1);
+  members.forEach((m, r) => (start[r + 1] = start[r] + m.length));
+  const flat = new Int32Array(start[members.length]);
+  members.forEach((m, r) => flat.set(m, start[r]));
+  Deno.mkdirSync(dir, { recursive: true });
+  Deno.writeFileSync(`${dir}/labels.u8`, ind.yPred);
+  Deno.writeFileSync(`${dir}/members_start.i32`, new Uint8Array(start.buffer));
+  Deno.writeFileSync(`${dir}/members.i32`, new Uint8Array(flat.buffer));
+}
+
+if (args[0] === "export") {
+  exportFixture(args[1]);
+  Deno.exit(0);
 }
 
 const pool = new WorkerPool(new URL("../workers/worker.ts", import.meta.url), 2);

@@ -125,6 +125,10 @@ export const SPATIAL_TASKS = {
 function preparePayload(req: SpatialAuditRequest): PreparePayload {
   const ind = req.individuals;
   const copyRegions = (r: Regions): Regions => ({ ...r, members: r.members.map((m) => m.slice()) });
+  const lists = ind.regionIds && !req.prepared ? flattenRegionIds(ind.regionIds) : null;
+  // Coordinates only matter when regions come from them (rules 2 and 3): a list for everyone is rule 1.
+  const needCoords = !req.prepared &&
+    !(lists && lists.start.every((v, i) => i === 0 || v > lists.start[i - 1]));
   return {
     ind: {
       n: ind.n,
@@ -132,12 +136,12 @@ function preparePayload(req: SpatialAuditRequest): PreparePayload {
       docIds: req.polygons && ind.regionIds && !req.prepared ? ind.docIds : [],
       yPred: (req.yPred ?? ind.yPred).slice(),
       yTrue: ind.yTrue?.slice() ?? null,
-      lat: req.prepared ? null : ind.lat?.slice() ?? null,
-      lon: req.prepared ? null : ind.lon?.slice() ?? null,
+      lat: needCoords ? ind.lat?.slice() ?? null : null,
+      lon: needCoords ? ind.lon?.slice() ?? null : null,
       regionIds: null, // sent flattened, as `lists`
       prob: null,
     },
-    lists: ind.regionIds && !req.prepared ? flattenRegionIds(ind.regionIds) : null,
+    lists,
     equalOpp: req.equalOpp,
     polygons: req.polygons,
     seed: req.seed,

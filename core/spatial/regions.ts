@@ -48,12 +48,12 @@ export function flattenRegionIds(lists: number[][]): RegionLists {
   return { start, ids };
 }
 
-/** Member lists from the individuals' region indices (a list may repeat an id; regions may overlap). */
-function fromLists(scope: Int32Array, L: RegionLists, indexOf: (id: number) => number, R: number) {
+/** Member lists from each membership's region index `reg` (aligned with L.ids; repeats count once). */
+function fromLists(scope: Int32Array, L: RegionLists, reg: Int32Array, R: number) {
   const seen = new Int32Array(R).fill(-1), size = new Int32Array(R);
   for (let j = 0; j < scope.length; j++) {
     for (let t = L.start[scope[j]]; t < L.start[scope[j] + 1]; t++) {
-      const r = indexOf(L.ids[t]);
+      const r = reg[t];
       if (seen[r] !== j) (seen[r] = j, size[r]++);
     }
   }
@@ -61,11 +61,37 @@ function fromLists(scope: Int32Array, L: RegionLists, indexOf: (id: number) => n
   seen.fill(-1);
   for (let j = 0; j < scope.length; j++) {
     for (let t = L.start[scope[j]]; t < L.start[scope[j] + 1]; t++) {
-      const r = indexOf(L.ids[t]);
+      const r = reg[t];
       if (seen[r] !== j) (seen[r] = j, members[r][fill[r]++] = j);
     }
   }
   return members;
+}
+
+/**
+ * The sorted distinct ids in scope and each membership's index among them: through a dense table when
+ * the ids are small integers (the usual case, one pass each), else through a Map.
+ */
+function indexIds(scope: Int32Array, L: RegionLists): { ids: number[]; reg: Int32Array } {
+  const reg = new Int32Array(L.ids.length);
+  let max = 0, count = 0;
+  for (const i of scope) {
+    for (let t = L.start[i]; t < L.start[i + 1]; t++) (max = Math.max(max, L.ids[t]), count++);
+  }
+  if (max <= 4 * count + 1024 && L.ids.every(Number.isInteger)) {
+    const dense = new Int32Array(max + 1).fill(-1);
+    for (const i of scope) for (let t = L.start[i]; t < L.start[i + 1]; t++) dense[L.ids[t]] = 0;
+    const ids: number[] = [];
+    for (let id = 0; id <= max; id++) if (dense[id] === 0) (dense[id] = ids.length, ids.push(id));
+    for (const i of scope) for (let t = L.start[i]; t < L.start[i + 1]; t++) reg[t] = dense[L.ids[t]];
+    return { ids, reg };
+  }
+  const seen = new Set<number>();
+  for (const i of scope) for (let t = L.start[i]; t < L.start[i + 1]; t++) seen.add(L.ids[t]);
+  const ids = [...seen].sort((a, b) => a - b);
+  const index = new Map(ids.map((id, r) => [id, r]));
+  for (const i of scope) for (let t = L.start[i]; t < L.start[i + 1]; t++) reg[t] = index.get(L.ids[t])!;
+  return { ids, reg };
 }
 
 /** Rule 1: the individuals' own region ids; with polygons, ids index the polygon list. */
@@ -77,30 +103,25 @@ function byRegionIds(ind: Individuals, scope: Int32Array, L: RegionLists, polygo
         const id = L.ids[t];
         if (!(Number.isInteger(id) && id >= 0 && id < P)) {
           throw new InvalidInputError(
-            `region id ${id} of document ${
-              ind.docIds[i] ?? "?"
-            } (position ${i}) is beyond the polygon list ` +
-              `(${P} polygons, ids 0..${P - 1})`,
+            `region id ${id} of document ${ind.docIds[i] ?? "?"} (position ${i}) is beyond the polygon ` +
+              `list (${P} polygons, ids 0..${P - 1})`,
             ["body", "region"],
           );
         }
       }
     }
     const ids = Array.from({ length: P }, (_, r) => r);
-    return {
-      source: "region_ids",
-      ids,
-      members: fromLists(scope, L, (id) => id, P),
-      polygons,
-      unassigned: 0,
-    };
+    const members = fromLists(scope, L, Int32Array.from(L.ids), P);
+    return { source: "region_ids", ids, members, polygons, unassigned: 0 };
   }
-  const seen = new Set<number>();
-  for (const i of scope) for (let t = L.start[i]; t < L.start[i + 1]; t++) seen.add(L.ids[t]);
-  const ids = [...seen].sort((a, b) => a - b);
-  const index = new Map(ids.map((id, r) => [id, r]));
-  const members = fromLists(scope, L, (id) => index.get(id)!, ids.length);
-  return { source: "region_ids", ids, members, polygons: null, unassigned: 0 };
+  const { ids, reg } = indexIds(scope, L);
+  return {
+    source: "region_ids",
+    ids,
+    members: fromLists(scope, L, reg, ids.length),
+    polygons: null,
+    unassigned: 0,
+  };
 }
 
 /** Scope positions bucketed on a grid over their bounding box, so a polygon visits only nearby points. */

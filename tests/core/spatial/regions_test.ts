@@ -64,6 +64,10 @@ Deno.test("rule 1: region ids, sorted and overlapping; with polygons they index 
   assert.equal(r.source, "region_ids");
   assert.deepEqual(r.ids, [3, 7, 12]);
   assert.deepEqual(lists(r.members), [[1, 2, 3], [0, 1], [3]]);
+  // Large ids (a Map instead of a dense table) sort the same way.
+  const big = buildRegions(people({ regionIds: [[4e9], [5, 4e9], [5]] }), all(3), null, 1);
+  assert.deepEqual(big.ids, [5, 4e9]);
+  assert.deepEqual(lists(big.members), [[1, 2], [0, 1]]);
   const withPolys = buildRegions(people({ regionIds: [[0], [2], [2]] }), all(3), [square, square, square], 1);
   assert.deepEqual(withPolys.ids, [0, 1, 2]); // polygon 1 is empty and keeps its index
   assert.deepEqual(lists(withPolys.members), [[0], [], [1, 2]]);
