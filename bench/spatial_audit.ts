@@ -47,8 +47,8 @@ async function timeIt(
 }
 
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
-const line = (what: string, r: { best: number; median: number }, extra = "") =>
-  console.log(`${what}: best ${fmt(r.best)}, median ${fmt(r.median)} (${RUNS} runs)${extra}`);
+const line = (what: string, r: { best: number; median: number }, extra = "", runs = RUNS) =>
+  console.log(`${what}: best ${fmt(r.best)}, median ${fmt(r.median)} (${runs} runs)${extra}`);
 
 async function pooled(name: string, ind: Individuals, rng: RngMode, pool: WorkerPool) {
   let last = "";
@@ -63,9 +63,9 @@ async function pooled(name: string, ind: Individuals, rng: RngMode, pool: Worker
       rng,
     });
     const t = out.audit.timing_ms;
-    last = `; last run: prepare ${fmt(t.plan)}, worlds ${fmt(t.worlds)}, T = ${
-      out.audit.signif_thresh.toPrecision(4)
-    }, ${out.audit.total_signif_regions} significant of ${out.regions.members.length}`;
+    last = `; last run: prepare ${fmt(t.plan)}, worlds ${
+      fmt(t.worlds)
+    }, T = ${out.audit.signif_thresh}, ${out.audit.total_signif_regions} significant of ${out.regions.members.length}`;
   });
   line(
     `${name} (N = ${ind.n}, W = 1000, rng ${rng}, 2 workers)`,
@@ -122,7 +122,7 @@ try {
     const scope = Int32Array.from({ length: pts.n }, (_, i) => i);
     let k = 0;
     const r = await timeIt(() => (k = buildRegions(pts, scope, null, 42).members.length), 1);
-    line(`kmeans regions (N = 1,000,000 in 100 blobs, k = 500, one thread)`, r, `; ${k} clusters`);
+    line(`kmeans regions (N = 1,000,000 in 100 blobs, k = 500, one thread)`, r, `; ${k} clusters`, 1);
   }
   if (want("ratio")) {
     await ratio("a", a!, "fast");
