@@ -7,7 +7,9 @@
  */
 import { Rng } from "../random.ts";
 
+/** Lloyd passes at most: bounds the work on data that never settles. */
 export const MAX_ITER = 100;
+/** scikit-learn's default relative tolerance, so our clusters stop where the reference's would. */
 export const TOL = 1e-4;
 const SAMPLE = 20_000;
 
