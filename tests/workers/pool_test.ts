@@ -53,3 +53,16 @@ Deno.test("pool: more tasks than workers queue and all finish", async () => {
     pool.close();
   }
 });
+
+Deno.test("pool: payload arrays are copied unless the caller hands them over", async () => {
+  const pool = new WorkerPool(url, 1);
+  try {
+    const xs = new Float64Array([1, 2]);
+    await pool.run("sum", { xs });
+    assert.equal(xs.length, 2);
+    await pool.run("sum", { xs }, { transfer: true });
+    assert.equal(xs.length, 0);
+  } finally {
+    pool.close();
+  }
+});
