@@ -108,3 +108,36 @@ export const WritebackResponse = z.object({
   not_found: z.array(z.string()),
   written_at: z.string(),
 }).openapi("WritebackResponse");
+
+/** The fields relabel and threshold add to the audit's. */
+export const mitigationFields = {
+  ...auditFields,
+  approx: z.boolean().default(true).openapi({
+    description: "true: PROMIS-Approx, a linear program solved by HiGHS; false: PROMIS-Exact, the minimum " +
+      "of the summed scan statistic over integer flips (proven optimal, or the best found at the limit)",
+  }),
+  budget_constr: z.number().min(0).default(0.2).openapi({
+    description: "flip budget: a value ≤ 1 is a fraction of the individuals in scope (C = floor(fraction·N)); " +
+      "a value > 1 is an absolute number of flips",
+  }),
+  pr_constr: z.number().min(0).max(1).default(0.1).openapi({
+    description: "relative tolerance of the positive rate (of the true-positive rate under equal_opp): the " +
+      "new rate stays within [(1-s)·rate, (1+s)·rate]",
+  }),
+  work_limit: z.number().min(1).max(3600).default(30).openapi({
+    description: "seconds of solver time (HiGHS time_limit; for the exact method, the wall-clock limit of " +
+      "its search); reaching it answers the best solution found with a 'limit reached' status",
+  }),
+};
+
+export const RelabelRequest = z.object(mitigationFields).strict().openapi("RelabelRequest");
+export type RelabelRequest = z.infer<typeof RelabelRequest>;
+
+export const ThresholdRequest = z.object({
+  ...mitigationFields,
+  default_boundary: z.number().min(0).max(1).default(0.5).openapi({ description: "the base model's threshold t0" }),
+  train_ratio: z.number().gt(0).lt(1).default(0.7),
+  stratified: z.boolean().default(true).openapi({ description: "stratify the split on y_true (else y_pred)" }),
+  random_state: z.number().int().min(0).max(2 ** 32 - 1).default(42),
+}).strict().openapi("ThresholdRequest");
+export type ThresholdRequest = z.infer<typeof ThresholdRequest>;
