@@ -1,0 +1,201 @@
+/**
+ * PROMIS-Exact for disjoint regions, the two pieces: the exact optimum for one fixed newP (greedy over
+ * marginal gains) and a rigorous lower bound over an interval of newP (Lagrangian relaxation).
+ *
+ * Groups: the regions, plus one group R for the individuals in no region (no statistic of their own;
+ * flipping them moves newP). For a fixed P' = newP the objective Σ_g φ_g(x_g, P'), x_g = positives
+ * of group g after the flips, φ_g = l1_g - l0 (the raw statistic; 0 for groups with n = 0, n = N or
+ * no region), is separable and convex in the integer x_g:
+ *   φ_g(x) = [x ln x + (n-x) ln(n-x)] + [q ln q + (M-q) ln(M-q)] + const, q = P' - x, M = N - n,
+ * a sum of x ln x terms of affine functions of x. Why the greedy is exact: write δ_g = a_g - b_g with
+ * a_g, b_g ≥ 0 (up and down flips), cost G+_g(a) = φ_g(p+a) - φ_g(p) and G-_g(b) = φ_g(p-b) - φ_g(p),
+ * both convex and 0 at 0. By convexity G+(a) + G-(b) ≥ φ(p+a-b) - φ(p) (the pair {p+a, p-b}
+ * majorises {p+a-b, p}), with equality when min(a, b) = 0, so this split problem has the same optimum
+ * as the original, and its solution maps to one at least as good using no more budget. In the split
+ * problem, for a total of A up flips the best is the A smallest up marginals over all groups (each
+ * group's marginals increase, so the A smallest form a prefix per group): F+(A) is convex in A, and
+ * so is F-(B). With A - B = D and A + B ≤ C the cost F+(A) + F-(A - D) is convex in A: take the
+ * forced |D| flips, then pairs (one up, one down) while the pair lowers the cost and the budget allows.
+ */
+import { KeyedHeap } from "./heap.ts";
+import type { MitigationProblem } from "./problem.ts";
+
+/** Per group (regions, then "no region"): size, positives, flip capacities, and whether φ counts. */
+export interface Groups {
+  N: number;
+  P: number;
+  C: number;
+  n: Int32Array;
+  p: Int32Array;
+  up: Int32Array;
+  down: Int32Array;
+  /** 1 when the group has a statistic (a region with 0 < n < N). */
+  active: Uint8Array;
+  /** x·ln x for 0..N (statistic.ts xlogxTable). */
+  t: Float64Array;
+}
+
+/** Groups of a problem with disjoint regions. */
+export function groupsOf(pr: MitigationProblem, t: Float64Array): Groups {
+  const R = pr.n.length, G = R + 1;
+  const n = new Int32Array(G), p = new Int32Array(G), up = new Int32Array(G), down = new Int32Array(G);
+  for (let u = 0; u < pr.unitSign.length; u++) {
+    const g = pr.unitRegStart[u + 1] > pr.unitRegStart[u] ? pr.unitRegions[pr.unitRegStart[u]] : R;
+    const c = pr.unitCount[u];
+    n[g] += c;
+    if (pr.unitSign[u] > 0) up[g] = c;
+    else (down[g] = c, p[g] = c);
+  }
+  const active = new Uint8Array(G);
+  for (let g = 0; g < R; g++) active[g] = n[g] > 0 && n[g] < pr.N ? 1 : 0;
+  return { N: pr.N, P: pr.P, C: pr.C, n, p, up, down, active, t };
+}
+
+/** The exact optimum at one D: positives per group, objective, and Lagrange multipliers (λ, μ ≥ 0). */
+export interface FixedSolution {
+  D: number;
+  x: Int32Array;
+  value: number;
+  lambda: number;
+  mu: number;
+}
+
+/** φ_g(x) - the x-free constant, from the table; Infinity outside x's feasible range at P'. */
+function phiPart(G: Groups, g: number, x: number, Pp: number): number {
+  const n = G.n[g], M = G.N - n, q = Pp - x, t = G.t;
+  if (x < 0 || x > n || q < 0 || q > M) return Infinity;
+  return t[x] + t[n - x] + (t[q] + t[M - q]);
+}
+
+/** Objective Σ_g φ_g(x_g, P') (the raw statistics summed, each clamped at 0 like rawStat). */
+export function objectiveOf(G: Groups, x: Int32Array, Pp: number): number {
+  const t = G.t, N = G.N, l0 = t[Pp] + t[N - Pp] - t[N];
+  let sum = 0;
+  for (let g = 0; g < x.length; g++) {
+    if (!G.active[g]) continue;
+    const n = G.n[g], m = N - n, q = Pp - x[g];
+    const s = t[x[g]] + t[n - x[g]] + (t[q] + t[m - q]) - (t[n] + t[m]) - l0;
+    if (s > 0) sum += s;
+  }
+  return sum;
+}
+
+const mid = (lo: number, hi: number) =>
+  Number.isFinite(lo) && Number.isFinite(hi)
+    ? (lo + hi) / 2
+    : Number.isFinite(lo)
+    ? lo
+    : Number.isFinite(hi)
+    ? hi
+    : 0;
+
+/**
+ * The exact optimum at newP = P + D (see the module comment), or null when no flips reach D or the
+ * deadline (performance.now() ms) passes first.
+ */
+export function solveFixedD(G: Groups, D: number, deadline = Infinity): FixedSolution | null {
+  if (Math.abs(D) > G.C) return null;
+  const Pp = G.P + D, nG = G.n.length;
+  const xu = G.p.slice(), xd = G.p.slice();
+  const ups = new KeyedHeap(nG), downs = new KeyedHeap(nG);
+  const upMarg = (g: number) => !G.active[g] ? 0 : phiPart(G, g, xu[g] + 1, Pp) - phiPart(G, g, xu[g], Pp);
+  const downMarg = (g: number) => !G.active[g] ? 0 : phiPart(G, g, xd[g] - 1, Pp) - phiPart(G, g, xd[g], Pp);
+  for (let g = 0; g < nG; g++) {
+    if (G.up[g] > 0) ups.push(g, upMarg(g));
+    if (G.down[g] > 0) downs.push(g, downMarg(g));
+  }
+  let lastUp = -Infinity, lastDown = -Infinity, used = 0, steps = 0;
+  const stepUp = () => {
+    const g = ups.topId();
+    lastUp = ups.topKey();
+    xu[g]++;
+    ups.replaceTop(xu[g] - G.p[g] < G.up[g] ? upMarg(g) : Infinity);
+  };
+  const stepDown = () => {
+    const g = downs.topId();
+    lastDown = downs.topKey();
+    xd[g]--;
+    downs.replaceTop(G.p[g] - xd[g] < G.down[g] ? downMarg(g) : Infinity);
+  };
+  for (let k = 0; k < Math.abs(D); k++, used++) {
+    if ((D > 0 ? ups.topKey() : downs.topKey()) === Infinity) return null;
+    D > 0 ? stepUp() : stepDown();
+  }
+  while (used + 2 <= G.C && ups.topKey() + downs.topKey() < 0) {
+    stepUp(), stepDown(), used += 2;
+    if ((++steps & 4095) === 0 && performance.now() > deadline) return null;
+  }
+  const x = new Int32Array(nG);
+  for (let g = 0; g < nG; g++) x[g] = xu[g] + xd[g] - G.p[g];
+  // multipliers: thresholds θu between the last taken and next up marginal, θd likewise;
+  // λ = (θu - θd)/2, μ = -(θu + θd)/2 (any λ and μ ≥ 0 give a valid bound; these make it tight)
+  const thetaU = mid(lastUp, ups.topKey()), thetaD = mid(lastDown, downs.topKey());
+  return {
+    D,
+    x,
+    value: objectiveOf(G, x, Pp),
+    lambda: (thetaU - thetaD) / 2,
+    mu: Math.max(0, -(thetaU + thetaD) / 2),
+  };
+}
+
+const xlx = (v: number) => (v > 0 ? v * Math.log(v) : 0);
+
+/** φ(x, P') of a region of n among N for real P' (the continuous extension, jointly convex in (x, P')). */
+function phiReal(n: number, N: number, x: number, Pp: number): number {
+  const M = N - n, q = Pp - x;
+  return xlx(x) + xlx(n - x) + xlx(q) + xlx(M - q) - xlx(n) - xlx(M) - (xlx(Pp) + xlx(N - Pp) - xlx(N));
+}
+
+/**
+ * min over integer x ∈ [xl, xh] and real P' ∈ [lo, hi] (with 0 ≤ P' - x ≤ N - n) of
+ * φ(x, P') - λ(x - p) + μ|x - p|, for a region of n among N. For each x the best P' is x·N/n clamped
+ * to the interval (φ is convex in P' with its minimum where the rates agree); the result is convex in
+ * x, minimised by a binary search on its differences. Infinity when no x fits.
+ */
+export function regionBound(
+  n: number,
+  N: number,
+  p: number,
+  xl: number,
+  xh: number,
+  lo: number,
+  hi: number,
+  lambda = 0,
+  mu = 0,
+): number {
+  const M = N - n;
+  xl = Math.max(xl, lo - M, 0), xh = Math.min(xh, hi, n);
+  if (xl > xh) return Infinity;
+  const f = (x: number) => {
+    const Pp = Math.min(Math.min(hi, x + M), Math.max(Math.max(lo, x), (x * N) / n));
+    return phiReal(n, N, x, Pp) - lambda * (x - p) + mu * Math.abs(x - p);
+  };
+  let a = xl, b = xh; // smallest x in [a, b] with f(x+1) - f(x) ≥ 0 (or b)
+  while (a < b) {
+    const m = (a + b) >> 1;
+    if (f(m + 1) - f(m) >= 0) b = m;
+    else a = m + 1;
+  }
+  return f(a);
+}
+
+/**
+ * A lower bound of the objective over every D in [d1, d2] (Lagrangian relaxation of Σ(x - p) = D
+ * with λ and of Σ|x - p| ≤ C with μ ≥ 0, and P' relaxed to the real interval):
+ *   Σ_g min_{x, P'} [φ_g(x, P') - λ(x - p_g) + μ|x - p_g|] + min_{D} λD - μC.
+ */
+export function lowerBound(G: Groups, d1: number, d2: number, lambda: number, mu: number): number {
+  const lo = G.P + d1, hi = G.P + d2, C = G.C;
+  let sum = (lambda >= 0 ? lambda * d1 : lambda * d2) - mu * C;
+  for (let g = 0; g < G.n.length; g++) {
+    const p = G.p[g], xl = p - Math.min(G.down[g], C), xh = p + Math.min(G.up[g], C);
+    if (G.active[g]) {
+      sum += regionBound(G.n[g], G.N, p, xl, xh, lo, hi, lambda, mu);
+    } else {
+      const lin = (x: number) => -lambda * (x - p) + mu * Math.abs(x - p);
+      sum += Math.min(lin(xl), lin(xh), 0);
+    }
+  }
+  return sum;
+}

@@ -1,0 +1,169 @@
+/**
+ * The data every mitigation solver shares (notes/spatial-fairness.md "Relabel mitigation"): N, P, the
+ * flip budget C, the integer window of D = newP - P, and the individuals grouped into *units*.
+ *
+ * A unit is a set of interchangeable individuals: same region memberships (signature) and same
+ * prediction. Flipping any k of a unit's members changes every region of the signature by the same
+ * amount, so solvers decide one integer/real per unit (how many flip) instead of one per individual:
+ * - disjoint regions: a region's negatives form one "up" unit (0 → 1, δ ∈ [0, n_i - p_i]) and its
+ *   positives one "down" unit (1 → 0, δ ∈ [-p_i, 0]); δ_i = up - down is the notes' per-region δ_i
+ *   split into its positive and negative parts (the |δ_i| linearisation without extra rows);
+ * - overlapping regions: the notes' per-individual δ_j ∈ [-1, 0] (y_j = 1) or [0, 1] (y_j = 0),
+ *   aggregated over interchangeable individuals (the LP over the aggregate has the same optimum).
+ * Individuals in no region form units too: flipping them moves only newP, which every solver counts
+ * (newP = P + the sum over EVERY individual, never only over the first R: the reference's defect).
+ */
+import { InvalidInputError } from "../../errors.ts";
+import type { Regions } from "../types.ts";
+
+/** A product within this of an integer counts as that integer (0.29·100 = 28.999999999999996 is 29). */
+const SNAP = 1e-9;
+
+/** The mitigation problem over the individuals in scope. */
+export interface MitigationProblem {
+  /** Individuals and positives in scope. */
+  N: number;
+  P: number;
+  /** Flip budget: at most C individuals change prediction. */
+  C: number;
+  /** Window of D = newP - P (integers, dMin ≤ 0 ≤ dMax), already intersected with [-C, C]. */
+  dMin: number;
+  dMax: number;
+  /** Per region: size n_i and positives p_i. */
+  n: Int32Array;
+  p: Int32Array;
+  /** True when some individual sits in two or more regions. */
+  overlapping: boolean;
+  /** Per unit: +1 (its members are 0 and may flip up) or -1 (members are 1, may flip down). */
+  unitSign: Int8Array;
+  /** Per unit: how many members it has (its capacity). */
+  unitCount: Int32Array;
+  /** Regions of unit u: unitRegions[unitRegStart[u] .. unitRegStart[u+1]) (empty: in no region). */
+  unitRegStart: Int32Array;
+  unitRegions: Int32Array;
+  /** Members of unit u (scope positions, ascending): unitMembers[unitMemStart[u] .. unitMemStart[u+1]). */
+  unitMemStart: Int32Array;
+  unitMembers: Int32Array;
+}
+
+/** Validated parameters of a mitigation (the request's budget_constr and pr_constr). */
+export interface MitigationParams {
+  /** budget_constr: ≤ 1 a fraction of N (C = floor(fraction·N)), > 1 an absolute count (floored). */
+  budget: number;
+  /** pr_constr: relative tolerance s ≥ 0 of the positive rate. */
+  prTol: number;
+}
+
+/** C from budget_constr: a value ≤ 1 is a fraction of N (floor(fraction·N)), a value > 1 a count (floor). */
+export function flipBudget(budget: number, N: number): number {
+  if (!(Number.isFinite(budget) && budget >= 0)) {
+    throw new InvalidInputError("budget_constr must be a finite number ≥ 0", ["body", "budget_constr"]);
+  }
+  return budget <= 1 ? Math.floor(budget * N + SNAP) : Math.floor(budget + SNAP);
+}
+
+/**
+ * The integer window of newP: [ceil(max(0, (1-s)·P)), floor(min(N, (1+s)·P))]: the rate bounds
+ * max(0, (1-s)ρ), min(1, (1+s)ρ) times N, rounded inwards (a real bound within 1e-9·max(1, P) of an
+ * integer snaps to it first). It always contains P, and is exactly [P, P] when s = 0.
+ */
+export function rateWindow(P: number, N: number, s: number): [number, number] {
+  if (!(Number.isFinite(s) && s >= 0)) {
+    throw new InvalidInputError("pr_constr must be a finite number ≥ 0", ["body", "pr_constr"]);
+  }
+  const eps = SNAP * Math.max(1, P);
+  const lo = Math.ceil(Math.max(0, (1 - s) * P) - eps);
+  const hi = Math.floor(Math.min(N, (1 + s) * P) + eps);
+  return [Math.min(lo, P), Math.max(hi, P)];
+}
+
+/** Per scope position, the regions it belongs to (CSR), ascending region order. */
+function membership(N: number, members: Int32Array[]) {
+  const start = new Int32Array(N + 1);
+  for (const m of members) for (let t = 0; t < m.length; t++) start[m[t] + 1]++;
+  for (let j = 0; j < N; j++) start[j + 1] += start[j];
+  const regs = new Int32Array(start[N]), fill = start.slice(0, N);
+  for (let r = 0; r < members.length; r++) {
+    const m = members[r];
+    for (let t = 0; t < m.length; t++) regs[fill[m[t]]++] = r;
+  }
+  return { start, regs };
+}
+
+/** Signature id of every scope position (same id ⇔ same region set) and the number of signatures. */
+function signatures(N: number, start: Int32Array, regs: Int32Array, R: number, overlapping: boolean) {
+  const sig = new Int32Array(N);
+  if (!overlapping) {
+    for (let j = 0; j < N; j++) sig[j] = start[j + 1] > start[j] ? regs[start[j]] : R;
+    return { sig, count: R + 1 };
+  }
+  const ids = new Map<string, number>();
+  for (let j = 0; j < N; j++) {
+    const key = regs.subarray(start[j], start[j + 1]).join(",");
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, id = ids.size);
+    sig[j] = id;
+  }
+  return { sig, count: ids.size };
+}
+
+/** The problem of relabelling `labels` (predictions in scope) over `regions` (members: scope positions). */
+export function buildProblem(
+  labels: Uint8Array,
+  regions: Regions,
+  params: MitigationParams,
+): MitigationProblem {
+  const N = labels.length, R = regions.members.length;
+  let P = 0;
+  for (let j = 0; j < N; j++) P += labels[j];
+  const C = flipBudget(params.budget, N);
+  const [lo, hi] = rateWindow(P, N, params.prTol);
+  const n = new Int32Array(R), p = new Int32Array(R);
+  regions.members.forEach((m, r) => {
+    n[r] = m.length;
+    for (let t = 0; t < m.length; t++) p[r] += labels[m[t]];
+  });
+  const { start, regs } = membership(N, regions.members);
+  let overlapping = false;
+  for (let j = 0; j < N && !overlapping; j++) overlapping = start[j + 1] - start[j] > 1;
+  const { sig, count } = signatures(N, start, regs, R, overlapping);
+  // unit of position j: 2·signature + label; units are then renumbered densely in first-seen order
+  const dense = new Int32Array(2 * count).fill(-1), unitOf = new Int32Array(N);
+  let U = 0;
+  for (let j = 0; j < N; j++) {
+    const k = 2 * sig[j] + labels[j];
+    if (dense[k] < 0) dense[k] = U++;
+    unitOf[j] = dense[k];
+  }
+  const unitSign = new Int8Array(U), unitCount = new Int32Array(U), firstOf = new Int32Array(U);
+  for (let j = N - 1; j >= 0; j--) (unitCount[unitOf[j]]++, firstOf[unitOf[j]] = j);
+  const unitMemStart = new Int32Array(U + 1), unitRegStart = new Int32Array(U + 1);
+  for (let u = 0; u < U; u++) {
+    const j = firstOf[u];
+    unitSign[u] = labels[j] ? -1 : 1;
+    unitMemStart[u + 1] = unitMemStart[u] + unitCount[u];
+    unitRegStart[u + 1] = unitRegStart[u] + start[j + 1] - start[j];
+  }
+  const unitMembers = new Int32Array(N), fill = unitMemStart.slice(0, U);
+  for (let j = 0; j < N; j++) unitMembers[fill[unitOf[j]]++] = j;
+  const unitRegions = new Int32Array(unitRegStart[U]);
+  for (let u = 0; u < U; u++) {
+    unitRegions.set(regs.subarray(start[firstOf[u]], start[firstOf[u] + 1]), unitRegStart[u]);
+  }
+  return {
+    N,
+    P,
+    C,
+    dMin: Math.max(lo - P, -C),
+    dMax: Math.min(hi - P, C),
+    n,
+    p,
+    overlapping,
+    unitSign,
+    unitCount,
+    unitRegStart,
+    unitRegions,
+    unitMemStart,
+    unitMembers,
+  };
+}

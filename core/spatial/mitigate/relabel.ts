@@ -1,0 +1,147 @@
+/**
+ * The relabel mitigation (notes/spatial-fairness.md "Relabel mitigation (PROMIS)") from typed columns
+ * to flips: problem data, the solver (approx: HiGHS; exact: disjoint B&B over newP, or the overlapping
+ * search), δ → flips, new predictions over every individual, rates and metrics. The worker task
+ * "mitigate.relabel" runs it; an infeasible or unfinished solve is a status with no flips, never a throw.
+ */
+import { InvalidInputError } from "../../errors.ts";
+import { xlogxTable } from "../statistic.ts";
+import type { Regions } from "../types.ts";
+import { solveApprox } from "./approx.ts";
+import { solveExactDisjoint } from "./exact.ts";
+import { groupsOf } from "./exact_fixed.ts";
+import { solveExactOverlapping } from "./exact_overlap.ts";
+import { flipsFromUnits, regionsDelta } from "./flips.ts";
+import { type ClassificationMetrics, classificationMetrics } from "./metrics.ts";
+import { buildProblem, type MitigationProblem } from "./problem.ts";
+import { hasSolution, type SolverStatus, solverStatus } from "./status.ts";
+
+/** What `relabel` needs: the collection's columns, the audit's scope and regions, the request's knobs. */
+export interface RelabelInput {
+  /** y_pred of every individual of the collection (0/1). */
+  yPred: Uint8Array;
+  /** y_true of every individual, or null (then no metrics). */
+  yTrue: Uint8Array | null;
+  /** Positions (into yPred) of the individuals in scope, ascending (load.ts scopeOf). */
+  scope: Int32Array;
+  /** Regions over scope positions (regions.ts buildRegions). */
+  regions: Regions;
+  /** approx: PROMIS-Approx on HiGHS; otherwise PROMIS-Exact. */
+  approx: boolean;
+  /** budget_constr. */
+  budget: number;
+  /** pr_constr. */
+  prTol: number;
+  /** work_limit: seconds of solver wall-clock time (HiGHS time_limit; the exact search's deadline). */
+  workLimitSeconds: number;
+}
+
+/** The solver's answer in the terms of the reply. */
+export interface RelabelResult {
+  status: SolverStatus;
+  /** Predictions of every individual after the flips (= yPred when there are none). */
+  mitigatedPreds: Uint8Array;
+  /** Collection positions whose prediction changed, ascending. */
+  flipped: Int32Array;
+  nFlips: number;
+  /** δ of every region as the solver found it (real for approx, integer for exact); zeros without a solution. */
+  regionsDelta: Float64Array;
+  /** The solved model's objective (approx: Σ w_i|ρin_i - ρout_i|; exact: Σ_i (l1_i - l0)); null without one. */
+  objective: number | null;
+  /** Exact only: a proven lower bound of the optimum (equal to the objective when optimal). */
+  bound: number | null;
+  /** Positive rate in scope (TPR under equal opportunity) before and after. */
+  positiveRateBefore: number;
+  positiveRateAfter: number;
+  /** C, and the integer window of newP. */
+  flipBudget: number;
+  newPositivesWindow: [number, number];
+  /** Over every individual with y_true; null without y_true. */
+  metricsBefore: ClassificationMetrics | null;
+  metricsAfter: ClassificationMetrics | null;
+  seconds: { solve: number; total: number };
+}
+
+/** Refuses a work limit that is not a positive number of seconds. */
+export function checkWorkLimit(workLimitSeconds: number): void {
+  if (!(Number.isFinite(workLimitSeconds) && workLimitSeconds > 0)) {
+    throw new InvalidInputError("work_limit must be a positive number of seconds", ["body", "work_limit"]);
+  }
+}
+
+/** The solver's outcome as flips x_u per unit (or none), for any mitigation that needs δ. */
+export interface UnitSolution {
+  status: SolverStatus;
+  unitDelta: Float64Array | null;
+  objective: number | null;
+  bound: number | null;
+  seconds: number;
+}
+
+/** Runs the chosen solver on a problem (the part shared by relabel and threshold mitigation). */
+export async function solveProblem(
+  pr: MitigationProblem,
+  approx: boolean,
+  workLimitSeconds: number,
+): Promise<UnitSolution> {
+  checkWorkLimit(workLimitSeconds);
+  if (pr.dMin > pr.dMax) {
+    const detail = `no newP in [${pr.P + pr.dMin}, ${pr.P + pr.dMax}] within the budget of ${pr.C} flips`;
+    return { status: solverStatus(3, detail), unitDelta: null, objective: null, bound: null, seconds: 0 };
+  }
+  if (approx) {
+    const r = await solveApprox(pr, workLimitSeconds);
+    return {
+      status: r.status,
+      unitDelta: r.unitDelta,
+      objective: r.objective,
+      bound: null,
+      seconds: r.seconds,
+    };
+  }
+  if (pr.overlapping) return solveExactOverlapping(pr, workLimitSeconds);
+  const G = groupsOf(pr, xlogxTable(pr.N));
+  const r = solveExactDisjoint(G, pr.dMin, pr.dMax, workLimitSeconds);
+  if (!r.best || !hasSolution(r.status)) {
+    return { status: r.status, unitDelta: null, objective: null, bound: r.bound, seconds: r.seconds };
+  }
+  // group g's change x_g - p_g goes to its up unit (> 0) or its down unit (< 0)
+  const R = pr.n.length, unitDelta = new Float64Array(pr.unitSign.length);
+  for (let u = 0; u < unitDelta.length; u++) {
+    const g = pr.unitRegStart[u + 1] > pr.unitRegStart[u] ? pr.unitRegions[pr.unitRegStart[u]] : R;
+    const d = r.best.x[g] - G.p[g];
+    if (d * pr.unitSign[u] > 0) unitDelta[u] = d;
+  }
+  return { status: r.status, unitDelta, objective: r.best.value, bound: r.bound, seconds: r.seconds };
+}
+
+/** The relabel mitigation of one request (see RelabelInput for the units of each field). */
+export async function relabel(input: RelabelInput): Promise<RelabelResult> {
+  const t0 = performance.now();
+  const { yPred, yTrue, scope } = input;
+  const labels = Uint8Array.from(scope, (i) => yPred[i]);
+  const pr = buildProblem(labels, input.regions, { budget: input.budget, prTol: input.prTol });
+  const sol = await solveProblem(pr, input.approx, input.workLimitSeconds);
+  const mitigatedPreds = yPred.slice();
+  let flipped = new Int32Array(0), newP = pr.P;
+  if (sol.unitDelta && hasSolution(sol.status)) {
+    flipped = Int32Array.from(flipsFromUnits(pr, sol.unitDelta), (j) => scope[j]);
+    for (const i of flipped) (newP += mitigatedPreds[i] ? -1 : 1, mitigatedPreds[i] ^= 1);
+  }
+  return {
+    status: sol.status,
+    mitigatedPreds,
+    flipped,
+    nFlips: flipped.length,
+    regionsDelta: sol.unitDelta ? regionsDelta(pr, sol.unitDelta) : new Float64Array(pr.n.length),
+    objective: sol.objective,
+    bound: sol.bound,
+    positiveRateBefore: pr.N ? pr.P / pr.N : 0,
+    positiveRateAfter: pr.N ? newP / pr.N : 0,
+    flipBudget: pr.C,
+    newPositivesWindow: [pr.P + Math.max(pr.dMin, -pr.C), pr.P + pr.dMax],
+    metricsBefore: yTrue ? classificationMetrics(yPred, yTrue) : null,
+    metricsAfter: yTrue ? classificationMetrics(mitigatedPreds, yTrue) : null,
+    seconds: { solve: sol.seconds, total: (performance.now() - t0) / 1000 },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * The fixed set of solver outcomes a mitigation reports as `solver_status_code` /
+ * `solver_status_message`. Only codes 0 and 1 come with flips; the others answer with none (never a 500).
+ */
+
+/** Status code → meaning, for the OpenAPI description of the mitigation routes. */
+export const SOLVER_STATUS = {
+  0: "optimal",
+  1: "limit reached with a solution",
+  2: "no solution within the limit",
+  3: "infeasible",
+  4: "solver error",
+} as const;
+
+export type SolverStatusCode = keyof typeof SOLVER_STATUS;
+
+/** A status with its message; `detail` says which limit stopped the search or what the solver said. */
+export interface SolverStatus {
+  code: SolverStatusCode;
+  message: (typeof SOLVER_STATUS)[SolverStatusCode];
+  detail: string;
+}
+
+/** The status of a code, with an optional detail line. */
+export function solverStatus(code: SolverStatusCode, detail = ""): SolverStatus {
+  return { code, message: SOLVER_STATUS[code], detail };
+}
+
+/** True when the status carries a solution to apply (codes 0 and 1). */
+export function hasSolution(s: SolverStatus): boolean {
+  return s.code === 0 || s.code === 1;
+}
