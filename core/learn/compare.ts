@@ -4,8 +4,7 @@
  * and scored on the held-out rows; its importances are the answer. Jobs go through `run`, so the
  * caller decides where they execute (the worker pool in the service, inline in tests).
  */
-import type { Binned } from "./binning.ts";
-import { binFeatures } from "./binning.ts";
+import { binFeatures, BOOST_BINS, coarsen, treeBins } from "./binning.ts";
 import type { Design } from "./prepare.ts";
 import type { Alloc } from "../memory.ts";
 import { type Job, type JobResult, MODEL_NAMES, type ModelName, type Problem } from "./models.ts";
@@ -22,9 +21,11 @@ export interface Comparison {
 
 /** The problem every job reads, binned on the training split (the buffers from `alloc`). */
 export function problemOf(design: Design, alloc?: Alloc): Problem {
-  const data: Binned = binFeatures(design.columns, design.split.train, alloc);
+  const { columns, split, classNames } = design;
+  const trees = binFeatures<Uint16Array>(columns, split.train, treeBins(classNames.length), alloc);
   return {
-    data,
+    trees,
+    boost: coarsen(trees, split.train, BOOST_BINS, alloc),
     y: design.y,
     classes: design.classNames.length,
     train: design.split.train,

@@ -7,7 +7,14 @@
  * of each feature's splits.
  */
 import type { Evaluation } from "./forest.ts";
-import type { TrainSet } from "./tree.ts";
+import type { Binned } from "./binning.ts";
+
+/** Boosting data: 255-bin features and the class of every row. */
+export interface BoostSet {
+  data: Binned<Uint8Array>;
+  y: Int32Array;
+  classes: number;
+}
 
 export const GBM_DEFAULTS = {
   numLeaves: 31,
@@ -33,7 +40,7 @@ interface Leaf {
 }
 
 /** Where each feature's bins start in a leaf histogram of (gradient, hessian, count) triples. */
-function offsets(set: TrainSet): Int32Array {
+function offsets(set: BoostSet): Int32Array {
   const off = new Int32Array(set.data.features + 1);
   for (let f = 0; f < set.data.features; f++) off[f + 1] = off[f] + set.data.binCount[f];
   return off;
@@ -44,7 +51,7 @@ function offsets(set: TrainSet): Int32Array {
  * comparison needs held-out predictions only.
  */
 export function evaluateBoosting(
-  set: TrainSet,
+  set: BoostSet,
   train: Uint32Array,
   evalRows: Uint32Array,
   opts: GbmOptions = GBM_DEFAULTS,
@@ -126,7 +133,7 @@ class LeafWise {
   private free: Float64Array[] = [];
 
   constructor(
-    private set: TrainSet,
+    private set: BoostSet,
     private train: Uint32Array,
     private evalRows: Uint32Array,
     private o: GbmOptions,

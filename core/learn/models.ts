@@ -16,7 +16,9 @@ export type ModelName = typeof MODEL_NAMES[number];
 
 /** What every job reads: binned features, classes, the hold-out split and the folds of its training rows. */
 export interface Problem {
-  data: Binned;
+  /** Features in up to 65,535 bins (the CART trees), and in 255 made of those (boosting, big tree nodes). */
+  trees: Binned<Uint16Array>;
+  boost: Binned<Uint8Array>;
   y: Int32Array;
   classes: number;
   train: Uint32Array;
@@ -44,7 +46,7 @@ function evaluate(
   rows: Uint32Array,
   seed: number,
 ): Evaluation {
-  const set = { data: problem.data, y: problem.y, classes: problem.classes };
+  const set = { data: problem.trees, coarse: problem.boost, y: problem.y, classes: problem.classes };
   switch (model) {
     case "Decision Tree Classifier":
       return evaluateTrees(set, "decision_tree", train, rows, seed);
@@ -53,7 +55,7 @@ function evaluate(
     case "Extra Trees Classifier":
       return evaluateTrees(set, "extra_trees", train, rows, seed);
     case "Light Gradient Boosting Machine":
-      return evaluateBoosting(set, train, rows);
+      return evaluateBoosting({ ...set, data: problem.boost }, train, rows);
   }
 }
 

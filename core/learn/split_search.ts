@@ -1,10 +1,14 @@
 /**
  * The split search of one feature over one tree node: the node's bins of the feature gathered once
- * (one random read per row), then a class histogram scanned for the best gini threshold (a sort for
- * small nodes), or one random threshold (extra trees).
+ * (one random read per row), then the best gini threshold from a class histogram over the node's bin
+ * range, or, when that range is much wider than the node, from the rows sorted by bin (exact, as
+ * scikit-learn) up to COARSE_ABOVE rows and from a histogram of the 255 coarse bins above that (as
+ * LightGBM: quantile thresholds where a node is big enough for them to be close); extra trees draw
+ * one random threshold instead.
  */
 import type { Rng } from "../random.ts";
 import type { Binned } from "./binning.ts";
+import type { TrainSet } from "./tree.ts";
 
 export interface Split {
   feature: number;
@@ -20,20 +24,34 @@ export interface SplitScratch {
   hist: Float64Array;
   left: Float64Array;
   bestLeft: Float64Array;
-  gathered: Uint8Array;
-  keys: Int32Array;
+  gathered: Uint16Array;
+  keys: Float64Array;
   idx: Uint32Array;
   ys: Int32Array;
   ws: Float64Array;
 }
 
-/** Below this many rows, sorting a node's (bin, class) keys beats scanning a histogram of 255 bins. */
-const SMALL_NODE = 48;
+/** A histogram pays when the node's bin range is at most this many times its row count. */
+const RANGE_PER_ROW = 4;
+/** Below this many rows an insertion sort beats the native one. */
+const INSERTION = 32;
+const POS = 65536;
+/** Nodes with more rows than this search the coarse bins when the fine ones would need a sort. */
+const COARSE_ABOVE = 2048;
 
-function gather(data: Binned, f: number, idx: Uint32Array, a: number, b: number, out: Uint8Array): void {
+/** The node's bins of feature f into `out[a..b)`, and their smallest and largest. */
+function gather(data: Binned, f: number, s: SplitScratch, a: number, b: number): [number, number] {
   const { bins } = data;
+  const { idx, gathered: out } = s;
   const col = f * data.rows;
-  for (let k = a; k < b; k++) out[k] = bins[col + idx[k]];
+  let lo = 65535, hi = 0;
+  for (let k = a; k < b; k++) {
+    const bin = bins[col + idx[k]];
+    out[k] = bin;
+    if (bin < lo) lo = bin;
+    if (bin > hi) hi = bin;
+  }
+  return [lo, hi];
 }
 
 function score(left: Float64Array, nLeft: number, total: Float64Array, n: number): number {
@@ -45,87 +63,128 @@ function score(left: Float64Array, nLeft: number, total: Float64Array, n: number
   return l / nLeft + r / (n - nLeft);
 }
 
-/** The better of `best` and the split at `bin` (whose left counts are in `s.left`, copied if kept). */
-function better(best: Split | null, f: number, bin: number, sc: number, s: SplitScratch): Split | null {
+/**
+ * The last bin on the left of a split between the node's neighbouring bins `prev` and `next`: bins in
+ * between (empty here, not in other folds) go to the side of the midpoint of the two values, as
+ * scikit-learn's threshold (prev + next) / 2 sends them.
+ */
+function between(centres: Float64Array, prev: number, next: number): number {
+  const mid = (centres[prev] + centres[next]) / 2;
+  let l = prev, r = next - 1;
+  while (l < r) {
+    const m = (l + r + 1) >> 1;
+    if (centres[m] <= mid) l = m;
+    else r = m - 1;
+  }
+  return l;
+}
+
+/** The better of `best` and the split between bins prev | next (left counts in `s.left`, copied if kept). */
+function better(
+  best: Split | null,
+  data: Binned,
+  f: number,
+  prev: number,
+  next: number,
+  sc: number,
+  s: SplitScratch,
+): Split | null {
   if (best && sc <= best.score) return best;
   s.bestLeft.set(s.left);
-  return { feature: f, threshold: bin, score: sc, left: s.bestLeft };
+  return { feature: f, threshold: between(data.centres[f], prev, next), score: sc, left: s.bestLeft };
 }
 
 /** Best threshold of one feature; undefined when the feature is constant in the node. */
-export function histogramSplit(
+export function bestThreshold(
+  set: TrainSet,
+  f: number,
+  a: number,
+  b: number,
+  total: Float64Array,
+  n: number,
+  s: SplitScratch,
+): Split | null | undefined {
+  const { data, coarse } = set;
+  const [lo, hi] = gather(data, f, s, a, b);
+  if (lo === hi) return undefined;
+  const m = b - a;
+  if (hi - lo <= RANGE_PER_ROW * m) return histogramSplit(data, f, a, b, lo, hi, total, n, s);
+  if (m <= COARSE_ABOVE) return sortedSplit(data, f, a, b, total, n, s);
+  const [clo, chi] = gather(coarse, f, s, a, b);
+  const split = histogramSplit(coarse, f, a, b, clo, chi, total, n, s);
+  if (split) split.threshold = coarse.ends![f][split.threshold]; // the last fine bin of the coarse one
+  return split;
+}
+
+function histogramSplit(
   data: Binned,
   f: number,
   a: number,
   b: number,
+  lo: number,
+  hi: number,
   total: Float64Array,
   n: number,
   s: SplitScratch,
-): Split | null | undefined {
-  gather(data, f, s.idx, a, b, s.gathered);
-  if (b - a <= SMALL_NODE) return sortedSplit(f, a, b, total, n, s);
+): Split | null {
   const C = total.length;
   const { hist, left, gathered: g, ys, ws } = s;
-  let lo = 255, hi = 0;
-  for (let k = a; k < b; k++) {
-    const bin = g[k];
-    hist[bin * C + ys[k]] += ws[k];
-    if (bin < lo) lo = bin;
-    if (bin > hi) hi = bin;
-  }
-  if (lo === hi) {
-    hist.fill(0, lo * C, lo * C + C);
-    return undefined;
-  }
+  const base = lo * C;
+  for (let k = a; k < b; k++) hist[g[k] * C + ys[k] - base] += ws[k];
   left.fill(0);
   let nLeft = 0;
   let best: Split | null = null;
-  for (let bin = lo; bin < hi; bin++) {
+  let prev = -1;
+  for (let bin = lo; bin <= hi; bin++) {
     let inBin = 0;
-    for (let c = 0; c < C; c++) {
-      const h = hist[bin * C + c];
-      left[c] += h;
-      inBin += h;
-    }
-    if (inBin === 0) continue; // the same partition as the bin before
+    for (let c = 0; c < C; c++) inBin += hist[bin * C + c - base];
+    if (inBin === 0) continue;
+    if (prev >= 0) best = better(best, data, f, prev, bin, score(left, nLeft, total, n), s);
+    for (let c = 0; c < C; c++) left[c] += hist[bin * C + c - base];
     nLeft += inBin;
-    best = better(best, f, bin, score(left, nLeft, total, n), s);
+    prev = bin;
   }
-  hist.fill(0, lo * C, (hi + 1) * C);
+  hist.fill(0, 0, (hi - lo + 1) * C);
   return best;
 }
 
-/** The small-node search: rows sorted by (bin, class), the weight found through the row's position. */
+/** The node's rows sorted by (bin, class), each key carrying its position for the row's weight. */
 function sortedSplit(
+  data: Binned<Uint16Array>,
   f: number,
   a: number,
   b: number,
   total: Float64Array,
   n: number,
   s: SplitScratch,
-): Split | null | undefined {
+): Split | null {
   const C = total.length;
-  const { keys, gathered: g, ys, ws, left } = s;
+  const { gathered: g, ys, ws, left } = s;
   const m = b - a;
+  const keys = s.keys.subarray(0, m);
   for (let k = 0; k < m; k++) {
-    const key = ((g[a + k] * C + ys[a + k]) << 6) | k;
-    let j = k - 1;
-    while (j >= 0 && keys[j] > key) keys[j + 1] = keys[j--];
-    keys[j + 1] = key;
+    const key = (g[a + k] * C + ys[a + k]) * POS + k;
+    if (m > INSERTION) keys[k] = key;
+    else {
+      let j = k - 1;
+      while (j >= 0 && keys[j] > key) keys[j + 1] = keys[j--];
+      keys[j + 1] = key;
+    }
   }
-  const binOf = (key: number) => Math.floor((key >> 6) / C);
-  if (binOf(keys[0]) === binOf(keys[m - 1])) return undefined;
+  if (m > INSERTION) keys.sort();
   left.fill(0);
   let nLeft = 0;
   let best: Split | null = null;
+  let next = Math.floor(keys[0] / POS);
   for (let k = 0; k < m - 1; k++) {
-    const key = keys[k];
-    const w = ws[a + (key & 63)];
-    left[(key >> 6) % C] += w;
+    const binClass = next;
+    next = Math.floor(keys[k + 1] / POS);
+    const w = ws[a + (keys[k] % POS)];
+    left[binClass % C] += w;
     nLeft += w;
-    const bin = binOf(key);
-    if (bin === binOf(keys[k + 1])) continue;
-    best = better(best, f, bin, score(left, nLeft, total, n), s);
+    const bin = Math.floor(binClass / C), nextBin = Math.floor(next / C);
+    if (bin === nextBin) continue;
+    best = better(best, data, f, bin, nextBin, score(left, nLeft, total, n), s);
   }
   return best;
 }
@@ -134,8 +193,8 @@ function sortedSplit(
  * One threshold drawn uniformly between the feature's smallest and largest value in the node (as
  * scikit-learn's extra trees draw it), mapped to the bin boundary below it; undefined when constant.
  */
-export function randomSplit(
-  data: Binned,
+export function randomThreshold(
+  data: Binned<Uint16Array>,
   f: number,
   a: number,
   b: number,
@@ -144,22 +203,19 @@ export function randomSplit(
   rng: Rng,
   s: SplitScratch,
 ): Split | null | undefined {
-  const { gathered: g, ys, ws, left } = s;
-  gather(data, f, s.idx, a, b, g);
-  let lo = 255, hi = 0;
-  for (let k = a; k < b; k++) {
-    const bin = g[k];
-    if (bin < lo) lo = bin;
-    if (bin > hi) hi = bin;
-  }
+  const [lo, hi] = gather(data, f, s, a, b);
   if (lo === hi) return undefined;
-  const edges = data.edges[f];
-  const from = lo === 0 ? data.low[f] : edges[lo - 1];
-  const to = hi === edges.length ? data.high[f] : edges[hi];
-  const u = from + rng.next() * (to - from);
-  // Bins up to the last edge below u go left, kept inside [lo, hi - 1] so both sides have rows.
-  let t = lo;
-  while (t < hi - 1 && edges[t] < u) t++;
+  const { gathered: g, ys, ws, left } = s;
+  const centres = data.centres[f];
+  const u = centres[lo] + rng.next() * (centres[hi] - centres[lo]);
+  // Bins whose value is at most u go left; the last bin always goes right, so both sides have rows.
+  let l = lo, r = hi - 1;
+  while (l < r) {
+    const m = (l + r + 1) >> 1;
+    if (centres[m] <= u) l = m;
+    else r = m - 1;
+  }
+  const t = l;
   left.fill(0);
   let nLeft = 0;
   for (let k = a; k < b; k++) {

@@ -8,11 +8,13 @@
  */
 import type { Rng } from "../random.ts";
 import type { Binned } from "./binning.ts";
-import { histogramSplit, randomSplit, type Split, type SplitScratch } from "./split_search.ts";
+import { bestThreshold, randomThreshold, type Split, type SplitScratch } from "./split_search.ts";
 
 /** Training data: binned features and the class of every row. */
 export interface TrainSet {
-  data: Binned;
+  data: Binned<Uint16Array>;
+  /** The same features in 255 bins made of whole fine ones, for the split search of big nodes. */
+  coarse: Binned<Uint8Array>;
   y: Int32Array;
   classes: number;
 }
@@ -36,19 +38,21 @@ export class TreeScratch implements SplitScratch {
   readonly left: Float64Array;
   readonly bestLeft: Float64Array;
   readonly features: Int32Array;
-  readonly gathered: Uint8Array;
-  readonly keys: Int32Array;
+  readonly gathered: Uint16Array;
+  readonly keys: Float64Array;
   idx: Uint32Array = new Uint32Array(0);
   ys: Int32Array = new Int32Array(0);
   ws: Float64Array = new Float64Array(0);
 
   constructor(set: TrainSet) {
-    this.hist = new Float64Array(256 * set.classes);
+    let bins = 0;
+    for (const c of set.data.binCount) bins = Math.max(bins, c);
+    this.hist = new Float64Array(bins * set.classes);
     this.left = new Float64Array(set.classes);
     this.bestLeft = new Float64Array(set.classes);
     this.features = Int32Array.from({ length: set.data.features }, (_, f) => f);
-    this.gathered = new Uint8Array(set.data.rows);
-    this.keys = new Int32Array(64);
+    this.gathered = new Uint16Array(set.data.rows);
+    this.keys = new Float64Array(set.data.rows);
   }
 }
 
@@ -164,8 +168,8 @@ function bestSplit(
     features[j] = features[i];
     features[i] = f;
     const cand = opts.randomThresholds
-      ? randomSplit(set.data, f, a, b, total, n, rng, s)
-      : histogramSplit(set.data, f, a, b, total, n, s);
+      ? randomThreshold(set.data, f, a, b, total, n, rng, s)
+      : bestThreshold(set, f, a, b, total, n, s);
     if (cand === undefined) continue; // constant here
     visited++;
     if (cand && (!best || cand.score > best.score)) best = { ...cand, left: cand.left.slice() };
