@@ -58,6 +58,8 @@ export interface FixedSolution {
   value: number;
   lambda: number;
   mu: number;
+  /** True when the flips used the whole budget (within one: a pair no longer fits). */
+  saturated: boolean;
 }
 
 /** φ_g(x) - the x-free constant, from the table; Infinity outside x's feasible range at P'. */
@@ -136,6 +138,7 @@ export function solveFixedD(G: Groups, D: number, deadline = Infinity): FixedSol
     value: objectiveOf(G, x, Pp),
     lambda: (thetaU - thetaD) / 2,
     mu: Math.max(0, -(thetaU + thetaD) / 2),
+    saturated: used + 2 > G.C,
   };
 }
 
@@ -171,6 +174,12 @@ export function regionBound(
     const Pp = Math.min(Math.min(hi, x + M), Math.max(Math.max(lo, x), (x * N) / n));
     return phiReal(n, N, x, Pp) - lambda * (x - p) + mu * Math.abs(x - p);
   };
+  if (lambda === 0 && mu === 0) {
+    // f is 0 on x ∈ [n·lo/N, n·hi/N] and convex, so its integer minimum is at the integers next to that
+    const x1 = Math.min(xh, Math.max(xl, Math.floor((n * lo) / N))),
+      x2 = Math.min(xh, Math.max(xl, Math.ceil((n * hi) / N)));
+    return x1 === x2 ? f(x1) : x2 - x1 > 1 ? 0 : Math.min(f(x1), f(x2));
+  }
   let a = xl, b = xh; // smallest x in [a, b] with f(x+1) - f(x) ≥ 0 (or b)
   while (a < b) {
     const m = (a + b) >> 1;
