@@ -12,6 +12,7 @@ import { datasetImportRoutes } from "./routes/datasets.ts";
 import { taskRoutes } from "./routes/tasks.ts";
 import { spatialRoutes } from "./routes/spatial.ts";
 import { spatialWritebackRoutes } from "./routes/spatial_writeback.ts";
+import { spatialMitigationRoutes } from "./routes/spatial_mitigate.ts";
 import { annotationRoutes } from "./routes/annotation.ts";
 import { valuationRoutes } from "./routes/valuation.ts";
 
@@ -64,6 +65,7 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     taskRoutes(),
     spatialRoutes(),
     spatialWritebackRoutes(),
+    spatialMitigationRoutes(),
     annotationRoutes(),
     valuationRoutes(),
     ...(deps.extraRoutes ?? []),

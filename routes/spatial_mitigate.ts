@@ -1,0 +1,163 @@
+/**
+ * `POST .../mitigate/relabel` and `.../mitigate/threshold` (spec 2): audit, mitigate in a worker,
+ * audit again with the before-audit's colour cap, and reply with both audits, the flips and the maps.
+ */
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { type AppEnv, newRouter, securedRoute } from "./env.ts";
+import { errorResponses, json } from "./schemas.ts";
+import { RelabelRequest } from "./spatial_schemas.ts";
+import { taskCollection, TaskParams } from "./spatial.ts";
+import { auditMaps, auditOf, auditPayload, loadIndividuals, mappingOf, mapPoints } from "./spatial_run.ts";
+import { auditCap } from "../core/spatial/maps/map_value.ts";
+import { SOLVER_STATUS } from "../core/spatial/mitigate/status.ts";
+import type { RelabelInput, RelabelResult } from "../core/spatial/mitigate/relabel.ts";
+import type { Individuals } from "../core/spatial/types.ts";
+import type { SpatialAuditReply } from "../workers/spatial.ts";
+
+const statusTable = Object.entries(SOLVER_STATUS).map(([k, v]) => `${k} = ${v}`).join("; ");
+const NotFound = json(z.object({ detail: z.string() }), "No task document for this collection");
+const MitigationResponse = z.object({
+  metrics_before: z.unknown(),
+  metrics_after: z.unknown(),
+  audit_before_mitigation: z.unknown(),
+  audit_after_mitigation: z.unknown(),
+  mitigated_preds: z.array(z.object({ idx: z.number().int(), doc_id: z.string(), y_pred: z.number().int() })),
+  flips_map_html: z.string(),
+  flips_map_image: z.string(),
+  solver_status_code: z.number().int(),
+  solver_status_message: z.string(),
+  solver_detail: z.string(),
+  objective: z.number().nullable(),
+  regions_delta: z.array(z.object({ idx: z.number().int(), region_id: z.number().int(), delta: z.number() })),
+  n_flips: z.number().int(),
+  positive_rate_before: z.number(),
+  positive_rate_after: z.number(),
+  elapsed_ms: z.number(),
+}).passthrough().openapi("MitigationResponse");
+
+/** The changed predictions of a mitigation, as the reply lists them. */
+function changedPreds(ind: Individuals, flipped: Int32Array, preds: Uint8Array) {
+  return Array.from(flipped, (i) => ({ idx: i, doc_id: ind.docIds[i], y_pred: preds[i] }));
+}
+
+/** The flips map: flipped individuals coloured by their new prediction over the after-audit's regions. */
+function flipsMaps(
+  c: Context<AppEnv>,
+  ind: Individuals,
+  after: SpatialAuditReply,
+  flipped: Int32Array,
+  preds: Uint8Array,
+  opts: { full: boolean; seed: number; cap: number; title: string },
+) {
+  const cls = Uint8Array.from(flipped, (i) => preds[i]);
+  const { points, drawnOf } = mapPoints(ind, flipped, cls, opts.full, opts.seed);
+  const { world_max: _w, ...audit } = after.audit;
+  return c.var.deps.pool.run<{ flips_map_html: string; flips_map_image: string }>("maps.flips", {
+    regions: after.regions,
+    audit,
+    points,
+    options: { title: opts.title, drawnOf, cap: opts.cap },
+  });
+}
+
+/** Notes on the task document what was mitigated, so write-back knows the fields its mapping uses. */
+async function recordMitigation(
+  c: Context<AppEnv>,
+  name: string,
+  kind: string,
+  body: RelabelRequest,
+  n: number,
+) {
+  const { store, config } = c.var.deps;
+  await store.patch({ db: config.TESSERA_DB, collection: "tasks" }, name, {
+    last_mitigation: {
+      kind,
+      at: new Date().toISOString(),
+      by: c.var.principal.sub,
+      mapping: mappingOf(body),
+      n_flips: n,
+    },
+  });
+}
+
+export function spatialMitigationRoutes() {
+  const app = newRouter();
+  app.openapi(
+    securedRoute({
+      method: "post",
+      path: "/api/spatial-hitl/task/{data_collection_name}/mitigate/relabel",
+      tags: ["spatial-hitl"],
+      summary: "Mitigation by relabeling (PROMIS): flip predictions to reduce spatial bias",
+      description:
+        `Solver status codes: ${statusTable}. Only 0 and 1 come with flips. work_limit is seconds ` +
+        "of solver time. Disjoint regions round each region's δ half to even and flip its first members by " +
+        "collection order; overlapping regions round each individual's δ.",
+      request: {
+        params: TaskParams,
+        body: { content: { "application/json": { schema: RelabelRequest } }, required: true },
+      },
+      responses: {
+        200: json(MitigationResponse, "Both audits, the flips and the maps"),
+        404: NotFound,
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const t0 = performance.now();
+      const { data_collection_name: name } = c.req.valid("param");
+      const body = c.req.valid("json");
+      const ref = await taskCollection(c, name);
+      const ind = await loadIndividuals(c, ref, mappingOf(body), { yTrue: body.equal_opp, prob: false });
+      const before = await auditOf(c, ind, body);
+      const input: RelabelInput = {
+        yPred: ind.yPred,
+        yTrue: ind.yTrue,
+        scope: before.scope,
+        regions: before.regions,
+        approx: body.approx,
+        budget: body.budget_constr,
+        prTol: body.pr_constr,
+        workLimitSeconds: body.work_limit,
+      };
+      const r = await c.var.deps.pool.run<RelabelResult>("mitigate.relabel", input, {
+        timeoutMs: (body.work_limit + 120) * 1000,
+      });
+      const prepared = { scope: before.scope, regions: before.regions };
+      const after = await auditOf(c, ind, body, { yPred: r.mitigatedPreds, prepared });
+      const cap = auditCap(before.audit);
+      const common = { full: body.full_distribution, seed: body.seed, cap };
+      const [mapsBefore, mapsAfter, flips] = await Promise.all([
+        auditMaps(c, ind, before, ind.yPred, { ...common, title: `Before mitigation: ${name}` }),
+        auditMaps(c, ind, after, r.mitigatedPreds, { ...common, title: `After relabeling: ${name}` }),
+        flipsMaps(c, ind, after, r.flipped, r.mitigatedPreds, { ...common, title: `Flips: ${name}` }),
+      ]);
+      await recordMitigation(c, name, "relabel", body, r.nFlips);
+      return c.json({
+        metrics_before: r.metricsBefore,
+        metrics_after: r.metricsAfter,
+        audit_before_mitigation: auditPayload(before, mapsBefore),
+        audit_after_mitigation: auditPayload(after, mapsAfter),
+        mitigated_preds: changedPreds(ind, r.flipped, r.mitigatedPreds),
+        ...flips,
+        solver_status_code: r.status.code,
+        solver_status_message: r.status.message,
+        solver_detail: r.status.detail,
+        objective: r.objective,
+        bound: r.bound,
+        regions_delta: Array.from(
+          r.regionsDelta,
+          (delta, idx) => ({ idx, region_id: before.regions.ids[idx], delta }),
+        ),
+        n_flips: r.nFlips,
+        flip_budget: r.flipBudget,
+        new_positives_window: r.newPositivesWindow,
+        positive_rate_before: r.positiveRateBefore,
+        positive_rate_after: r.positiveRateAfter,
+        solver_seconds: r.seconds.solve,
+        elapsed_ms: Math.round(performance.now() - t0),
+      }, 200);
+    },
+  );
+  return app;
+}

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { storeTest } from "../support/stores.ts";
+import { jsonBody } from "../support/app.ts";
+
+/** 20 individuals: region 0 holds 8 positives of 10 (positions 0-7), region 1 holds 2 of 10 (10, 11). */
+const docs = Array.from({ length: 20 }, (_, i) => ({
+  y_pred: i < 10 ? (i < 8 ? 1 : 0) : (i < 12 ? 1 : 0),
+  y_true: i % 3 === 0 ? 1 : 0,
+  region_ids: [i < 10 ? 0 : 1],
+}));
+
+storeTest(
+  "relabel exact: the hand-checked optimum, flips of the first members, both audits and maps",
+  async (t) => {
+    const ids = await t.store.insertMany({ db: t.db, collection: "preds" }, docs);
+    await t.app.request(
+      "/api/tasks/documents",
+      jsonBody("POST", { database_name: t.db, data_collection_name: "preds" }),
+    );
+    const res = await t.app.request(
+      "/api/spatial-hitl/task/preds/mitigate/relabel",
+      jsonBody("POST", { equal_opp: false, approx: false, n_worlds: 100 }),
+    );
+    assert.equal(res.status, 200, await res.clone().text());
+    const body = await res.json();
+    // C = floor(0.2·20) = 4 flips, newP in [9, 11]. Brute force over every integer (δ0, δ1) with
+    // |δ0| + |δ1| ≤ 4 (python, L(k,m) = k ln(k/m) + (m-k) ln(1-k/m)): Σ_i (l1_i - l0) is least,
+    // 0.8054205420275551, at δ = (-2, +2); the next best is 1.8480 at (-2, +1).
+    assert.equal(body.solver_status_code, 0);
+    assert.equal(body.solver_status_message, "optimal");
+    assert.ok(Math.abs(body.objective - 0.8054205420275551) < 1e-9);
+    assert.deepEqual(body.regions_delta.map((r: { delta: number }) => r.delta), [-2, 2]);
+    assert.equal(body.n_flips, 4);
+    // region 0 flips its first two positives (0, 1) to 0; region 1 its first two negatives (12, 13) to 1
+    assert.deepEqual(body.mitigated_preds, [
+      { idx: 0, doc_id: ids[0], y_pred: 0 },
+      { idx: 1, doc_id: ids[1], y_pred: 0 },
+      { idx: 12, doc_id: ids[12], y_pred: 1 },
+      { idx: 13, doc_id: ids[13], y_pred: 1 },
+    ]);
+    assert.equal(body.positive_rate_before, 0.5);
+    assert.equal(body.positive_rate_after, 0.5);
+    assert.deepEqual(body.audit_after_mitigation.stats.map((s: { p: number }) => s.p), [6, 4]);
+    assert.ok(body.audit_after_mitigation.sbi_score < body.audit_before_mitigation.sbi_score);
+    // y_true = 1 at 0, 3, 6, 9, 12, 15, 18: before tp = 3 (0, 3, 6), fp = 7 (1, 2, 4, 5, 7, 10, 11)
+    assert.equal(body.metrics_before.tp, 3);
+    assert.equal(body.metrics_before.fp, 7);
+    assert.equal(body.metrics_after.tp, 3); // loses 0, gains 12
+    assert.match(body.flips_map_html, /<html/i);
+    assert.ok(body.flips_map_image.length > 100);
+    const task = await (await t.app.request("/api/tasks/document/preds")).json();
+    assert.equal(task.last_mitigation.kind, "relabel");
+  },
+);
+
+storeTest(
+  "relabel approx: the LP reaches the same rate gap; an impossible window is a status, not a 500",
+  async (t) => {
+    await t.store.insertMany({ db: t.db, collection: "preds" }, docs);
+    await t.app.request(
+      "/api/tasks/documents",
+      jsonBody("POST", { database_name: t.db, data_collection_name: "preds" }),
+    );
+    const post = (body: unknown) =>
+      t.app.request("/api/spatial-hitl/task/preds/mitigate/relabel", jsonBody("POST", body));
+    const body = await (await post({ equal_opp: false, n_worlds: 50 })).json();
+    assert.ok([0, 1].includes(body.solver_status_code));
+    // Σ w|ρin - ρout| = 2·w·|(8+δ0) - (2+δ1)|/10 with |δ0|+|δ1| ≤ 4: the least gap is 0.2, w = sqrt(10·10/20)
+    assert.ok(Math.abs(body.objective - 2 * Math.sqrt(5) * 0.2) < 1e-6);
+    const [r0, r1] = body.audit_after_mitigation.stats.map((s: { rate: number }) => s.rate);
+    assert.ok(Math.abs(r0 - r1) <= 0.2 + 1e-9);
+    assert.ok(body.n_flips <= 4);
+
+    const none = await (await post({ equal_opp: false, n_worlds: 50, budget_constr: 0, approx: false }))
+      .json();
+    assert.equal(none.n_flips, 0);
+    assert.deepEqual(none.mitigated_preds, []);
+
+    const bad = await post({ equal_opp: false, pr_constr: 2 });
+    assert.equal(bad.status, 422);
+    assert.deepEqual((await bad.json()).detail[0].loc, ["body", "pr_constr"]);
+  },
+);
