@@ -6,13 +6,24 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { type AppEnv, newRouter, securedRoute } from "./env.ts";
 import { errorResponses, json } from "./schemas.ts";
-import { RelabelRequest } from "./spatial_schemas.ts";
+import { RelabelRequest, ThresholdRequest } from "./spatial_schemas.ts";
 import { taskCollection, TaskParams } from "./spatial.ts";
-import { auditMaps, auditOf, auditPayload, loadIndividuals, mappingOf, mapPoints } from "./spatial_run.ts";
+import {
+  auditMaps,
+  auditOf,
+  auditPayload,
+  loadIndividuals,
+  mappingOf,
+  mapPoints,
+  polygonsOf,
+} from "./spatial_run.ts";
 import { auditCap } from "../core/spatial/maps/map_value.ts";
 import { SOLVER_STATUS } from "../core/spatial/mitigate/status.ts";
 import type { RelabelInput, RelabelResult } from "../core/spatial/mitigate/relabel.ts";
-import type { Individuals } from "../core/spatial/types.ts";
+import type { ThresholdInput, ThresholdResult } from "../core/spatial/mitigate/threshold.ts";
+import { scopeOf } from "../core/spatial/load.ts";
+import { restrictRegions, subsetIndividuals } from "../core/spatial/subset.ts";
+import type { Individuals, Regions } from "../core/spatial/types.ts";
 import type { SpatialAuditReply } from "../workers/spatial.ts";
 
 const statusTable = Object.entries(SOLVER_STATUS).map(([k, v]) => `${k} = ${v}`).join("; ");
@@ -35,6 +46,16 @@ const MitigationResponse = z.object({
   positive_rate_after: z.number(),
   elapsed_ms: z.number(),
 }).passthrough().openapi("MitigationResponse");
+
+const ThresholdResponse = MitigationResponse.extend({
+  threshold_chart_before: z.string().openapi({ description: "PNG, base64" }),
+  threshold_chart_after: z.string().openapi({ description: "PNG, base64" }),
+  new_thresholds: z.array(z.object({
+    idx: z.number().int(),
+    threshold: z.number(),
+    eq_to_thresh_flip_prob: z.number().openapi({ description: "-1: no tie-breaking" }),
+  })),
+}).openapi("ThresholdResponse");
 
 /** The changed predictions of a mitigation, as the reply lists them. */
 function changedPreds(ind: Individuals, flipped: Int32Array, preds: Uint8Array) {
@@ -79,6 +100,24 @@ async function recordMitigation(
       n_flips: n,
     },
   });
+}
+
+/** The fields relabel and threshold replies share. */
+function solverFields(r: RelabelResult | ThresholdResult, regions: Regions) {
+  return {
+    metrics_before: r.metricsBefore,
+    metrics_after: r.metricsAfter,
+    solver_status_code: r.status.code,
+    solver_status_message: r.status.message,
+    solver_detail: r.status.detail,
+    objective: r.objective,
+    bound: r.bound,
+    regions_delta: Array.from(r.regionsDelta, (delta, idx) => ({ idx, region_id: regions.ids[idx], delta })),
+    n_flips: r.nFlips,
+    positive_rate_before: r.positiveRateBefore,
+    positive_rate_after: r.positiveRateAfter,
+    solver_seconds: r.seconds.solve,
+  };
 }
 
 export function spatialMitigationRoutes() {
@@ -134,27 +173,102 @@ export function spatialMitigationRoutes() {
       ]);
       await recordMitigation(c, name, "relabel", body, r.nFlips);
       return c.json({
-        metrics_before: r.metricsBefore,
-        metrics_after: r.metricsAfter,
+        ...solverFields(r, before.regions),
         audit_before_mitigation: auditPayload(before, mapsBefore),
         audit_after_mitigation: auditPayload(after, mapsAfter),
         mitigated_preds: changedPreds(ind, r.flipped, r.mitigatedPreds),
         ...flips,
-        solver_status_code: r.status.code,
-        solver_status_message: r.status.message,
-        solver_detail: r.status.detail,
-        objective: r.objective,
-        bound: r.bound,
-        regions_delta: Array.from(
-          r.regionsDelta,
-          (delta, idx) => ({ idx, region_id: before.regions.ids[idx], delta }),
-        ),
-        n_flips: r.nFlips,
         flip_budget: r.flipBudget,
         new_positives_window: r.newPositivesWindow,
-        positive_rate_before: r.positiveRateBefore,
-        positive_rate_after: r.positiveRateAfter,
-        solver_seconds: r.seconds.solve,
+        elapsed_ms: Math.round(performance.now() - t0),
+      }, 200);
+    },
+  );
+
+  app.openapi(
+    securedRoute({
+      method: "post",
+      path: "/api/spatial-hitl/task/{data_collection_name}/mitigate/threshold",
+      tags: ["spatial-hitl"],
+      summary: "Mitigation by per-region decision thresholds on y_pred_prob",
+      description: `Splits the individuals (train_ratio, stratified on y_true when present, else y_pred; ` +
+        `random_state), fits per-region thresholds on the train part and predicts the test part; audits and ` +
+        `metrics are of the test part. Solver status codes: ${statusTable}. work_limit is seconds of solver time.`,
+      request: {
+        params: TaskParams,
+        body: { content: { "application/json": { schema: ThresholdRequest } }, required: true },
+      },
+      responses: {
+        200: json(ThresholdResponse, "Thresholds, both audits of the test part, charts"),
+        404: NotFound,
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const t0 = performance.now();
+      const { data_collection_name: name } = c.req.valid("param");
+      const body = c.req.valid("json");
+      const ref = await taskCollection(c, name);
+      const ind = await loadIndividuals(c, ref, mappingOf(body), { yTrue: body.equal_opp, prob: true });
+      const { pool } = c.var.deps;
+      const regions = await pool.run<Regions>("spatial.regions", {
+        ind,
+        polygons: polygonsOf(body),
+        seed: body.seed,
+      });
+      const input: ThresholdInput = {
+        yPred: ind.yPred,
+        yTrue: ind.yTrue,
+        prob: ind.prob!,
+        regions,
+        equalOpp: body.equal_opp,
+        approx: body.approx,
+        budget: body.budget_constr,
+        prTol: body.pr_constr,
+        workLimitSeconds: body.work_limit,
+        defaultBoundary: body.default_boundary,
+        trainRatio: body.train_ratio,
+        stratified: body.stratified,
+        randomState: body.random_state,
+      };
+      const r = await pool.run<ThresholdResult>("mitigate.threshold", input, {
+        timeoutMs: (body.work_limit + 120) * 1000,
+      });
+      // the audits are of the test part, over the same regions as the fit
+      const test = subsetIndividuals(ind, r.test);
+      const scope = scopeOf(test, body.equal_opp);
+      const prepared = {
+        scope,
+        regions: restrictRegions(regions, Int32Array.from(scope, (j) => r.test[j]), ind.n),
+      };
+      const testPreds = Uint8Array.from(r.test, (i) => r.mitigatedPreds[i]);
+      const before = await auditOf(c, test, body, { prepared });
+      const after = await auditOf(c, test, body, { prepared, yPred: testPreds });
+      const cap = auditCap(before.audit);
+      const common = { full: body.full_distribution, seed: body.seed, cap };
+      const [mapsBefore, mapsAfter, flips, charts] = await Promise.all([
+        auditMaps(c, test, before, test.yPred, { ...common, title: `Test part before: ${name}` }),
+        auditMaps(c, test, after, testPreds, { ...common, title: `Test part after thresholds: ${name}` }),
+        flipsMaps(c, ind, after, r.flipped, r.mitigatedPreds, { ...common, title: `Flips: ${name}` }),
+        pool.run<{ threshold_chart_before: string; threshold_chart_after: string }>("maps.thresholds", {
+          before: before.audit,
+          after: after.audit,
+          thresholds: r.newThresholds.map((t) => t.threshold),
+          defaultBoundary: body.default_boundary,
+          cap,
+        }),
+      ]);
+      await recordMitigation(c, name, "threshold", body, r.nFlips);
+      return c.json({
+        ...solverFields(r, regions),
+        audit_before_mitigation: auditPayload(before, mapsBefore),
+        audit_after_mitigation: auditPayload(after, mapsAfter),
+        mitigated_preds: changedPreds(ind, r.flipped, r.mitigatedPreds),
+        ...flips,
+        ...charts,
+        new_thresholds: r.newThresholds,
+        train_size: r.train.length,
+        test_size: r.test.length,
         elapsed_ms: Math.round(performance.now() - t0),
       }, 200);
     },

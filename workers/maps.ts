@@ -3,7 +3,8 @@
  * so they are drawn off the event loop like the rest of the audit.
  */
 import { distributionMapHtml, fairMapHtml, flipsMapHtml } from "../core/spatial/maps/html.ts";
-import { distributionMapPng, fairMapPng, flipsMapPng } from "../core/spatial/maps/png.ts";
+import { barChartPng, distributionMapPng, fairMapPng, flipsMapPng } from "../core/spatial/maps/png.ts";
+import { thresholdBars } from "../core/spatial/maps/chart_svg.ts";
 import type { MapOptions, MapPoints } from "../core/spatial/maps/inputs.ts";
 import type { AuditResult, Regions } from "../core/spatial/types.ts";
 
@@ -44,8 +45,34 @@ async function flipsMaps(p: AuditMapsPayload): Promise<{ flips_map_html: string;
   };
 }
 
+export interface ThresholdChartsPayload {
+  /** The test part's audits before and after: each chart's bars take their colours from one. */
+  before: AuditResult;
+  after: AuditResult;
+  /** Per region idx: the threshold after mitigation. */
+  thresholds: number[];
+  defaultBoundary: number;
+  cap: number;
+}
+
+/** Threshold charts before (t0 everywhere) and after, bars coloured by the audit map value. */
+async function thresholdCharts(p: ThresholdChartsPayload) {
+  const chart = (audit: AuditResult, values: number[], title: string) =>
+    barChartPng(thresholdBars(audit, values, p.cap), {
+      reference: p.defaultBoundary,
+      title,
+      xLabel: "region",
+      yLabel: "decision threshold",
+    });
+  return {
+    threshold_chart_before: await chart(p.before, p.thresholds.map(() => p.defaultBoundary), "Thresholds before"),
+    threshold_chart_after: await chart(p.after, p.thresholds, "Thresholds after"),
+  };
+}
+
 /** Entries for workers/tasks.ts. */
 export const MAP_TASKS = {
   "maps.audit": auditMaps,
   "maps.flips": flipsMaps,
+  "maps.thresholds": thresholdCharts,
 };

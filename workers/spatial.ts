@@ -113,8 +113,15 @@ function auditOne(p: PreparePayload & { nWorlds: number; signifLevel: number; ke
   return { audit: runAudit({ ...p, labels, regions }), regions, scope };
 }
 
+/** Worker task "spatial.regions": regions over every individual (the threshold mitigation's). */
+function regionsOfAll(p: { ind: Individuals; polygons: Ring[] | null; seed: number }): Regions {
+  const all = Int32Array.from({ length: p.ind.n }, (_, i) => i);
+  return buildRegions(p.ind, all, p.polygons, p.seed);
+}
+
 /** Entries for workers/tasks.ts. */
 export const SPATIAL_TASKS = {
+  "spatial.regions": regionsOfAll,
   "spatial.prepare": prepare,
   "spatial.worlds": (p: { plan: AuditPlan; seed: number; w0: number; w1: number; kernel?: Kernel }) =>
     simulateWorlds(p.plan, p.seed, p.w0, p.w1, p.kernel),

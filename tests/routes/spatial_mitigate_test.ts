@@ -81,3 +81,39 @@ storeTest(
     assert.deepEqual((await bad.json()).detail[0].loc, ["body", "pr_constr"]);
   },
 );
+
+storeTest(
+  "threshold: per-region thresholds fitted on the train part, flips only in the test part",
+  async (t) => {
+    const { spatialDemo, SPATIAL_DEMO } = await import("../../core/demo/datasets.ts");
+    const rows = [...spatialDemo({ ...SPATIAL_DEMO, n: 3000 })];
+    await t.store.insertMany({ db: t.db, collection: "loans" }, rows);
+    await t.app.request(
+      "/api/tasks/documents",
+      jsonBody("POST", { database_name: t.db, data_collection_name: "loans" }),
+    );
+    const post = (body: unknown) =>
+      t.app.request("/api/spatial-hitl/task/loans/mitigate/threshold", jsonBody("POST", body));
+    const res = await post({ n_worlds: 100, equal_opp: false });
+    assert.equal(res.status, 200, await res.clone().text());
+    const body = await res.json();
+    assert.equal(body.train_size, 2100); // 0.7 · 3000
+    assert.equal(body.test_size, 900);
+    assert.equal(body.new_thresholds.length, 25);
+    assert.equal(body.audit_before_mitigation.n_individuals, 900);
+    assert.ok([0, 1].includes(body.solver_status_code));
+    // the biased cells (model pushed down) get thresholds below t0 = 0.5, so more of them pass
+    for (const cell of SPATIAL_DEMO.biased) assert.ok(body.new_thresholds[cell].threshold < 0.5);
+    assert.ok(body.threshold_chart_before.length > 100 && body.threshold_chart_after.length > 100);
+    for (const f of body.mitigated_preds) assert.notEqual(f.y_pred, rows[f.idx].y_pred);
+    const again = await (await post({ n_worlds: 100, equal_opp: false })).json();
+    assert.deepEqual(again.new_thresholds, body.new_thresholds);
+    assert.deepEqual(again.mitigated_preds, body.mitigated_preds);
+
+    const noProb = await post({ mapping: { y_pred_prob: "nothing_here" } });
+    assert.equal(noProb.status, 422);
+    assert.deepEqual((await noProb.json()).detail[0].loc, ["body", "mapping", "y_pred_prob"]);
+    const ratio = await post({ train_ratio: 1 });
+    assert.deepEqual((await ratio.json()).detail[0].loc, ["body", "train_ratio"]);
+  },
+);
