@@ -133,9 +133,8 @@ function preparePayload(req: SpatialAuditRequest): PreparePayload {
   const ind = req.individuals;
   const copyRegions = (r: Regions): Regions => ({ ...r, members: r.members.map((m) => m.slice()) });
   const lists = ind.regionIds && !req.prepared ? flattenRegionIds(ind.regionIds) : null;
-  // Coordinates only matter when regions come from them (rules 2 and 3): a list for everyone is rule 1.
-  const needCoords = !req.prepared &&
-    !(lists && lists.start.every((v, i) => i === 0 || v > lists.start[i - 1]));
+  // Coordinates form the regions (rules 2 and 3), or draw rule 1's regions as convex hulls.
+  const needCoords = !req.prepared;
   return {
     ind: {
       n: ind.n,

@@ -177,6 +177,14 @@ function byClusters(x: Float64Array, y: Float64Array, seed: number): Regions {
   return { source: "kmeans", ids: members.map((_, r) => r), members, polygons, unassigned: 0 };
 }
 
+/** Rule 1 regions drawn as the convex hulls of their members when the individuals have coordinates. */
+function withHulls(regions: Regions, ind: Individuals, scope: Int32Array): Regions {
+  if (!ind.lat || !ind.lon) return regions;
+  const x = Float64Array.from(scope, (i) => ind.lon![i]), y = Float64Array.from(scope, (i) => ind.lat![i]);
+  if (!x.every(Number.isFinite) || !y.every(Number.isFinite)) return regions;
+  return { ...regions, polygons: regions.members.map((m) => (m.length ? convexHull(x, y, m) : null)) };
+}
+
 /**
  * The regions of an audit over the individuals at positions `scope` (ascending, into `ind`); member
  * lists hold scope positions (0..scope.length-1). `seed` seeds k-means. Rule 2 counts the points that
@@ -198,7 +206,8 @@ export function buildRegions(
   }
   const polys = polygons && polygons.length ? polygons : null;
   if (lists && scope.every((i) => lists.start[i + 1] > lists.start[i])) {
-    return byRegionIds(ind, scope, lists, polys);
+    const regions = byRegionIds(ind, scope, lists, polys);
+    return polys ? regions : withHulls(regions, ind, scope);
   }
   if (ind.lat && ind.lon) {
     const x = Float64Array.from(scope, (i) => ind.lon![i]), y = Float64Array.from(scope, (i) => ind.lat![i]);
