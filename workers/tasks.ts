@@ -5,12 +5,14 @@
 import type { TaskTable } from "./protocol.ts";
 import { SPATIAL_TASKS } from "./spatial.ts";
 import { MAP_TASKS } from "./maps.ts";
+import { MITIGATE_TASKS } from "./mitigate.ts";
 import { ANNOTATE_TASKS } from "./annotate.ts";
 import { VALUATION_TASKS } from "./valuation.ts";
 
 export const TASKS: TaskTable = {
   ...SPATIAL_TASKS, // "spatial.prepare", "spatial.worlds", "spatial.audit"
   ...MAP_TASKS, // "maps.audit", "maps.flips"
+  ...MITIGATE_TASKS, // "mitigate.relabel", "mitigate.threshold"
   ...ANNOTATE_TASKS, // "annotate.run"
   ...VALUATION_TASKS, // "valuation.correlation_*", "valuation.importance_*"
 };

@@ -29,9 +29,31 @@ function objective(pr: MitigationProblem, t: Float64Array, x: Int32Array, Pp: nu
   return sum;
 }
 
-/** The exact optimum over integer flips for overlapping regions, within `workLimitSeconds`. */
-export function solveExactOverlapping(pr: MitigationProblem, workLimitSeconds: number): UnitSolution {
-  const t0 = performance.now(), deadline = t0 + workLimitSeconds * 1000;
+/** The incumbent's objective when its integer flips k_u fit the budget and the window, else Infinity. */
+function evaluate(pr: MitigationProblem, t: Float64Array, k: Int32Array): number {
+  const x = pr.p.slice();
+  let D = 0, used = 0;
+  for (let u = 0; u < k.length; u++) {
+    const d = pr.unitSign[u] * k[u];
+    (D += d, used += k[u]);
+    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) x[pr.unitRegions[r]] += d;
+  }
+  return used <= pr.C && D >= pr.dMin && D <= pr.dMax ? objective(pr, t, x, pr.P + D) : Infinity;
+}
+
+/**
+ * The exact optimum over integer flips for overlapping regions, within `workLimitSeconds`. `start`
+ * (flips k_u ≥ 0 per unit, e.g. the rounded approx solution, found in `spentSeconds` of the limit)
+ * seeds the incumbent when it is feasible and better than no flips; the search visits its
+ * neighbourhood first (each unit's count is tried from the start's value outwards).
+ */
+export function solveExactOverlapping(
+  pr: MitigationProblem,
+  workLimitSeconds: number,
+  start: Int32Array | null = null,
+  spentSeconds = 0,
+): UnitSolution {
+  const t0 = performance.now(), deadline = t0 + (workLimitSeconds - spentSeconds) * 1000;
   const { N, P, C, dMin, dMax } = pr, R = pr.n.length, U = pr.unitSign.length, t = xlogxTable(N);
   const inRegion: number[] = [], free: number[] = [];
   for (let u = 0; u < U; u++) (pr.unitRegStart[u + 1] > pr.unitRegStart[u] ? inRegion : free).push(u);
@@ -50,6 +72,14 @@ export function solveExactOverlapping(pr: MitigationProblem, workLimitSeconds: n
   }
   let best = dMin <= 0 && 0 <= dMax ? objective(pr, t, x, P) : Infinity;
   let bestK = k.slice(), bestFree = 0, aborted = false, nodes = 0;
+  if (start) {
+    const v = evaluate(pr, t, start);
+    if (v < best) {
+      (best = v, bestK = start.slice(), bestFree = 0);
+      // units in no region enter through D only: the leaves settle them as one net count
+      for (const u of free) (bestFree += pr.unitSign[u] * start[u], bestK[u] = 0);
+    }
+  }
   const tol = () => 1e-9 * Math.max(1, Math.abs(best));
   const apply = (u: number, dk: number) => {
     const d = pr.unitSign[u] * dk;
@@ -98,8 +128,12 @@ export function solveExactOverlapping(pr: MitigationProblem, workLimitSeconds: n
     const u = inRegion[depth];
     release(u, 1);
     const top = Math.min(pr.unitCount[u], C - used);
-    for (let j = 0; j <= top && !aborted; j++) {
-      if (j > 0) apply(u, 1);
+    // counts from the seed's value outwards: c, c+1, c-1, c+2, ... within [0, top]
+    const c = Math.min(top, start ? start[u] : 0);
+    for (let step = 0; step <= 2 * top && !aborted; step++) {
+      const j = c + (step % 2 ? (step + 1) / 2 : -step / 2);
+      if (j < 0 || j > top) continue;
+      apply(u, j - k[u]);
       dfs(depth + 1);
     }
     apply(u, -k[u]);

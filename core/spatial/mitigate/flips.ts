@@ -22,6 +22,14 @@ export function roundHalfEven(v: number): number {
   return f % 2 === 0 ? f : f + 1;
 }
 
+/** Overlapping regions: how many members of each unit flip when each member's δ_j rounds on its own. */
+export function unitFlipCounts(pr: MitigationProblem, unitDelta: Float64Array): Int32Array {
+  return Int32Array.from(unitDelta, (v, u) => {
+    const a = Math.abs(v), whole = Math.floor(a + 1e-9);
+    return Math.min(pr.unitCount[u], whole + (roundHalfEven(Math.max(0, a - whole)) >= 1 ? 1 : 0));
+  });
+}
+
 /** Which scope positions flip (ascending), from the real/integer flips x_u of every unit. */
 export function flipsFromUnits(pr: MitigationProblem, unitDelta: Float64Array): Int32Array {
   const U = pr.unitSign.length, out: number[] = [];
@@ -29,11 +37,8 @@ export function flipsFromUnits(pr: MitigationProblem, unitDelta: Float64Array): 
     for (let t = pr.unitMemStart[u]; t < pr.unitMemStart[u] + k; t++) out.push(pr.unitMembers[t]);
   };
   if (pr.overlapping) {
-    for (let u = 0; u < U; u++) {
-      const a = Math.abs(unitDelta[u]), whole = Math.floor(a + 1e-9);
-      const k = whole + (roundHalfEven(Math.max(0, a - whole)) >= 1 ? 1 : 0);
-      take(u, Math.min(k, pr.unitCount[u]));
-    }
+    const k = unitFlipCounts(pr, unitDelta);
+    for (let u = 0; u < U; u++) take(u, k[u]);
   } else {
     // group = the unit's region, or R for individuals in no region; net δ per group, then round
     const R = pr.n.length, net = new Float64Array(R + 1);

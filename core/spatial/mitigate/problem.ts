@@ -72,13 +72,13 @@ export function rateWindow(P: number, N: number, s: number): [number, number] {
     throw new InvalidInputError("pr_constr must be a finite number ≥ 0", ["body", "pr_constr"]);
   }
   const eps = SNAP * Math.max(1, P);
-  const lo = Math.ceil(Math.max(0, (1 - s) * P) - eps);
+  const lo = Math.max(0, Math.ceil(Math.max(0, (1 - s) * P) - eps));
   const hi = Math.floor(Math.min(N, (1 + s) * P) + eps);
   return [Math.min(lo, P), Math.max(hi, P)];
 }
 
-/** Per scope position, the regions it belongs to (CSR), ascending region order. */
-function membership(N: number, members: Int32Array[]) {
+/** Per position 0..N-1, the regions it belongs to (CSR), ascending region order. */
+export function membership(N: number, members: Int32Array[]) {
   const start = new Int32Array(N + 1);
   for (const m of members) for (let t = 0; t < m.length; t++) start[m[t] + 1]++;
   for (let j = 0; j < N; j++) start[j + 1] += start[j];

@@ -11,7 +11,7 @@ import { solveApprox } from "./approx.ts";
 import { solveExactDisjoint } from "./exact.ts";
 import { groupsOf } from "./exact_fixed.ts";
 import { solveExactOverlapping } from "./exact_overlap.ts";
-import { flipsFromUnits, regionsDelta } from "./flips.ts";
+import { flipsFromUnits, regionsDelta, unitFlipCounts } from "./flips.ts";
 import { type ClassificationMetrics, classificationMetrics } from "./metrics.ts";
 import { buildProblem, type MitigationProblem } from "./problem.ts";
 import { hasSolution, type SolverStatus, solverStatus } from "./status.ts";
@@ -62,6 +62,9 @@ export interface RelabelResult {
   seconds: { solve: number; total: number };
 }
 
+/** Overlapping exact searches over more units than this start from the rounded approx solution. */
+const SEED_UNITS = 24;
+
 /** Refuses a work limit that is not a positive number of seconds. */
 export function checkWorkLimit(workLimitSeconds: number): void {
   if (!(Number.isFinite(workLimitSeconds) && workLimitSeconds > 0)) {
@@ -99,7 +102,15 @@ export async function solveProblem(
       seconds: r.seconds,
     };
   }
-  if (pr.overlapping) return solveExactOverlapping(pr, workLimitSeconds);
+  if (pr.overlapping) {
+    // beyond a few units the search needs a good incumbent to prune: the approx solution, rounded,
+    // from half the work limit (its own limit and solver errors only leave the search unseeded)
+    if (pr.unitSign.length <= SEED_UNITS) return solveExactOverlapping(pr, workLimitSeconds);
+    const seed = await solveApprox(pr, workLimitSeconds / 2);
+    const start = seed.unitDelta && hasSolution(seed.status) ? unitFlipCounts(pr, seed.unitDelta) : null;
+    const r = solveExactOverlapping(pr, workLimitSeconds, start, seed.seconds);
+    return { ...r, seconds: r.seconds + seed.seconds };
+  }
   const G = groupsOf(pr, xlogxTable(pr.N));
   const r = solveExactDisjoint(G, pr.dMin, pr.dMax, workLimitSeconds);
   if (!r.best || !hasSolution(r.status)) {
@@ -139,7 +150,7 @@ export async function relabel(input: RelabelInput): Promise<RelabelResult> {
     positiveRateBefore: pr.N ? pr.P / pr.N : 0,
     positiveRateAfter: pr.N ? newP / pr.N : 0,
     flipBudget: pr.C,
-    newPositivesWindow: [pr.P + Math.max(pr.dMin, -pr.C), pr.P + pr.dMax],
+    newPositivesWindow: [pr.P + pr.dMin, pr.P + pr.dMax],
     metricsBefore: yTrue ? classificationMetrics(yPred, yTrue) : null,
     metricsAfter: yTrue ? classificationMetrics(mitigatedPreds, yTrue) : null,
     seconds: { solve: sol.seconds, total: (performance.now() - t0) / 1000 },

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { Rng } from "../../../../core/random.ts";
 import { relabel } from "../../../../core/spatial/mitigate/relabel.ts";
+import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
+import { solveApprox } from "../../../../core/spatial/mitigate/approx.ts";
+import { solveExactOverlapping } from "../../../../core/spatial/mitigate/exact_overlap.ts";
+import { unitFlipCounts } from "../../../../core/spatial/mitigate/flips.ts";
+import { rawStat } from "../../../../core/spatial/statistic.ts";
+import { disjointInstance } from "../../../../bench/mitigate_fixtures.ts";
 import { bruteForce, close, randomInstance, totalStat } from "./fixtures.ts";
 
 for (const overlapping of [false, true]) {
@@ -33,3 +39,50 @@ for (const overlapping of [false, true]) {
     assert.ok(improved >= 15, `only ${improved} of 40 instances had anything to improve`);
   });
 }
+
+Deno.test("the fixed-newP objective is convex in the region's positives (second differences ≥ 0, by logarithms)", () => {
+  // φ(x) = rawStat(x, n, P', N) for x over the feasible range, several shapes of region and rate
+  for (const [n, N, Pp] of [[7, 20, 9], [50, 60, 31], [3, 1000, 400], [400, 1000, 3], [100, 201, 100]]) {
+    const lo = Math.max(0, Pp - (N - n)), hi = Math.min(n, Pp);
+    for (let x = lo + 1; x < hi; x++) {
+      const second = rawStat(x + 1, n, Pp, N) - 2 * rawStat(x, n, Pp, N) + rawStat(x - 1, n, Pp, N);
+      assert.ok(second >= -1e-12, `n=${n} N=${N} P'=${Pp} x=${x}: ${second}`);
+    }
+  }
+});
+
+Deno.test("exact (disjoint) at its work limit: status 1, the best found, and a proven bound below it", async () => {
+  const { labels, regions } = disjointInstance(200_000, 1000, 0.35, 0.05);
+  const scope = Int32Array.from(labels, (_, i) => i);
+  const r = await relabel({
+    yPred: labels,
+    yTrue: null,
+    scope,
+    regions,
+    approx: false,
+    budget: 0.02, // a binding budget: many newP to rule out
+    prTol: 0.1,
+    workLimitSeconds: 0.05,
+  });
+  assert.equal(r.status.code, 1);
+  assert.match(r.status.detail, /work limit of 0.05 s/);
+  assert.ok(r.objective! > r.bound!);
+  assert.ok(r.nFlips > 0 && r.nFlips <= 4000);
+  close(totalStat(r.mitigatedPreds, regions), r.objective!, 1e-6 * r.objective!);
+});
+
+Deno.test("exact (overlapping) from a seed (the rounded approx solution, or a poor one) still equals brute force", async () => {
+  const rng = new Rng(11);
+  for (let it = 0; it < 12; it++) {
+    const inst = randomInstance(rng, 13, 4, true);
+    const pr = buildProblem(inst.labels, inst.regions, inst);
+    const want = bruteForce(inst);
+    const approx = await solveApprox(pr, 10);
+    const poor = Int32Array.from(pr.unitCount, (c) => rng.int(c + 1)); // often over budget: ignored then
+    for (const start of [unitFlipCounts(pr, approx.unitDelta!), poor]) {
+      const got = solveExactOverlapping(pr, 30, start);
+      assert.equal(got.status.code, 0);
+      close(got.objective!, want.value, 1e-9, `instance ${it}`);
+    }
+  }
+});

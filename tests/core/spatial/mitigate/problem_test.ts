@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { InvalidInputError } from "../../../../core/errors.ts";
+import { buildProblem, flipBudget, rateWindow } from "../../../../core/spatial/mitigate/problem.ts";
+import { regionsOf } from "./fixtures.ts";
+
+Deno.test("budget: ≤ 1 is floor(fraction·N), > 1 a count; float products snap to the integer they mean", () => {
+  assert.equal(flipBudget(0.2, 10), 2);
+  assert.equal(flipBudget(0.25, 10), 2); // 2.5 → 2
+  assert.equal(flipBudget(0.29, 100), 29); // 0.29·100 = 28.999999999999996 in doubles
+  assert.equal(flipBudget(1, 7), 7); // 1 is the whole scope, not one flip
+  assert.equal(flipBudget(2.7, 10), 2);
+  assert.equal(flipBudget(0, 10), 0);
+  assert.throws(() => flipBudget(-0.1, 10), InvalidInputError);
+  assert.throws(() => flipBudget(NaN, 10), InvalidInputError);
+});
+
+Deno.test("rate window: [ceil(max(0,(1-s)P)), floor(min(N,(1+s)P))], snapping float noise; s = 0 gives [P, P]", () => {
+  assert.deepEqual(rateWindow(10, 30, 0.1), [9, 11]);
+  assert.deepEqual(rateWindow(10, 30, 0.15), [9, 11]); // 8.5 → 9, 11.5 → 11 (rounded inwards)
+  assert.deepEqual(rateWindow(10, 30, 0.7), [3, 17]); // (1-0.7)·10 = 3.0000000000000004 must give 3, not 4
+  assert.deepEqual(rateWindow(10, 30, 0), [10, 10]);
+  assert.deepEqual(rateWindow(8, 10, 0.5), [4, 10]); // (1+s)P = 12 is cut at N
+  assert.deepEqual(rateWindow(5, 10, 2), [0, 10]); // (1-s)P < 0 is cut at 0
+  assert.deepEqual(rateWindow(0, 10, 0.5), [0, 0]);
+  assert.throws(() => rateWindow(5, 10, -0.1), InvalidInputError);
+});
+
+Deno.test("problem: N, P, C, window of D within ±C; units of interchangeable individuals", () => {
+  // regions {0,1,2,3} and {4,5}; 6 and 7 in no region; labels 1 0 1 0 | 1 1 | 0 1
+  const labels = Uint8Array.from([1, 0, 1, 0, 1, 1, 0, 1]);
+  const pr = buildProblem(labels, regionsOf([[0, 1, 2, 3], [4, 5]]), { budget: 0.25, prTol: 0.5 });
+  assert.equal(pr.N, 8);
+  assert.equal(pr.P, 5);
+  assert.equal(pr.C, 2);
+  // window [ceil(2.5), floor(7.5)] = [3, 7] → D ∈ [-2, 2] after the budget
+  assert.deepEqual([pr.dMin, pr.dMax], [-2, 2]);
+  assert.equal(pr.overlapping, false);
+  assert.deepEqual([...pr.n], [4, 2]);
+  assert.deepEqual([...pr.p], [2, 2]);
+  // units in first-seen order: (r0,1) (r0,0) (r1,1) (none,0) (none,1)
+  assert.deepEqual([...pr.unitSign], [-1, 1, -1, 1, -1]);
+  assert.deepEqual([...pr.unitCount], [2, 2, 2, 1, 1]);
+  const members = (u: number) => [...pr.unitMembers.subarray(pr.unitMemStart[u], pr.unitMemStart[u + 1])];
+  assert.deepEqual([0, 1, 2, 3, 4].map(members), [[0, 2], [1, 3], [4, 5], [6], [7]]);
+  const regs = (u: number) => [...pr.unitRegions.subarray(pr.unitRegStart[u], pr.unitRegStart[u + 1])];
+  assert.deepEqual([0, 1, 2, 3, 4].map(regs), [[0], [0], [1], [], []]);
+});
+
+Deno.test("problem: overlapping regions group individuals by signature and label", () => {
+  const labels = Uint8Array.from([1, 1, 0, 0, 1]);
+  const pr = buildProblem(labels, regionsOf([[0, 1, 2, 4], [1, 2, 3, 4]]), { budget: 1, prTol: 0 });
+  assert.equal(pr.overlapping, true);
+  assert.deepEqual([pr.dMin, pr.dMax], [0, 0]); // s = 0: Σδ = 0
+  // signatures: {0}:[0]  {0,1}:[1,2,4]  {1}:[3] → units (sig,label): ({0},1) ({0,1},1)=[1,4] ({0,1},0)=[2] ({1},0)
+  assert.deepEqual([...pr.unitCount], [1, 2, 1, 1]);
+  assert.deepEqual([...pr.unitSign], [-1, -1, 1, 1]);
+});
