@@ -7,7 +7,7 @@
  */
 import type { WorkerPool } from "./pool.ts";
 import type { TaskTable } from "./protocol.ts";
-import { sharedAlloc, toShared } from "../core/memory.ts";
+import { sharedAlloc, toLocal, toShared } from "../core/memory.ts";
 import {
   type Matrices,
   mergeShares,
@@ -23,6 +23,8 @@ import { compareModels, type Comparison, problemOf } from "../core/learn/compare
 import { type Job, type JobResult, type ModelName, type Problem, runJob } from "../core/learn/models.ts";
 
 interface PreparedDesign {
+  /** Names this design, so a worker copies it into its own memory once for all its jobs. */
+  id: string;
   problem: Problem;
   featureNames: string[];
   dropped: Design["dropped"];
@@ -37,15 +39,23 @@ export const VALUATION_TASKS: TaskTable = {
   "valuation.importance_prepare": ({ frame, options }: { frame: Frame; options: PrepareOptions }) => {
     const design = prepare(frame, options);
     const out: PreparedDesign = {
+      id: crypto.randomUUID(),
       problem: toShared(problemOf(design, sharedAlloc)),
       featureNames: design.featureNames,
       dropped: design.dropped,
     };
     return out;
   },
-  "valuation.importance_job": ({ problem, job, seed }: { problem: Problem; job: Job; seed: number }) =>
-    runJob(problem, job, seed),
+  "valuation.importance_job": (
+    { id, problem, job, seed }: { id: string; problem: Problem; job: Job; seed: number },
+  ) => {
+    if (local?.id !== id) local = { id, problem: toLocal(problem) };
+    return runJob(local.problem, job, seed);
+  },
 };
+
+/** This worker's copy of the design its last job read (jobs of one request come in a row). */
+let local: { id: string; problem: Problem } | null = null;
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
@@ -95,7 +105,12 @@ export async function featureImportanceOnPool(
     models,
     options.folds,
     (job) =>
-      pool.run<JobResult>("valuation.importance_job", { problem: prep.problem, job, seed: options.seed }),
+      pool.run<JobResult>("valuation.importance_job", {
+        id: prep.id,
+        problem: prep.problem,
+        job,
+        seed: options.seed,
+      }),
   );
   return { comparison, featureNames: prep.featureNames, dropped: prep.dropped };
 }

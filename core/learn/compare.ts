@@ -17,6 +17,8 @@ export interface Comparison {
   holdoutAccuracy: number;
   /** Features and the best model's importances (sum 1), largest first. */
   importance: { feature: string; importance: number }[];
+  /** Every job's result (cross-validation, then the hold-out), for logs and benchmarks. */
+  jobs: JobResult[];
 }
 
 /** The problem every job reads, binned on the training split (the buffers from `alloc`). */
@@ -76,5 +78,6 @@ export async function compareModels(
     best,
     holdoutAccuracy: final.accuracy,
     importance,
+    jobs: [...results, final],
   };
 }

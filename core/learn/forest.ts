@@ -51,8 +51,7 @@ export function evaluateTrees(
   const scratch = new TreeScratch(set);
   const ones = new Float64Array(train.length).fill(1);
   const counts = kind === "random_forest" ? new Uint16Array(set.data.rows) : null;
-  const evalIdx = new Uint32Array(evalRows.length);
-  const evalPos = new Uint32Array(evalRows.length);
+  const evalOrder = new Uint32Array(evalRows.length);
   for (let t = 0; t < trees; t++) {
     let sample: Sample;
     if (counts) {
@@ -63,10 +62,9 @@ export function evaluateTrees(
       for (const r of train) if (counts[r] > 0) idx.push(r);
       sample = { idx: Uint32Array.from(idx), w: Float64Array.from(idx, (r) => counts[r]) };
     } else sample = { idx: train.slice(), w: ones };
-    evalIdx.set(evalRows);
-    for (let e = 0; e < evalPos.length; e++) evalPos[e] = e;
+    for (let e = 0; e < evalOrder.length; e++) evalOrder[e] = e;
     treeImportance.fill(0);
-    growTree(set, sample, evalIdx, evalPos, proba, treeImportance, opts, rng, scratch);
+    growTree(set, sample, evalRows, evalOrder, proba, treeImportance, opts, rng, scratch);
     addNormalised(importance, treeImportance);
   }
   for (let k = 0; k < proba.length; k++) proba[k] /= trees;

@@ -8,6 +8,7 @@
  */
 import type { Evaluation } from "./forest.ts";
 import type { Binned } from "./binning.ts";
+import { partitionPositions } from "./partition.ts";
 
 /** Boosting data: 255-bin features and the class of every row. */
 export interface BoostSet {
@@ -130,6 +131,8 @@ class LeafWise {
   private evalOrder: Uint32Array; // positions in `evalRows`, grouped by leaf
   private gl: Float64Array;
   private hl: Float64Array;
+  private rl: Uint32Array; // the leaf's rows of the data, in `order`
+  private spill: Uint32Array;
   private free: Float64Array[] = [];
 
   constructor(
@@ -143,6 +146,8 @@ class LeafWise {
     this.evalOrder = new Uint32Array(evalRows.length);
     this.gl = new Float64Array(train.length);
     this.hl = new Float64Array(train.length);
+    this.rl = new Uint32Array(train.length);
+    this.spill = new Uint32Array(Math.max(train.length, evalRows.length));
   }
 
   private histBuffer(): Float64Array {
@@ -151,18 +156,20 @@ class LeafWise {
 
   /** Histogram of a leaf's rows (gradients gathered first, so the per-feature loops read in order). */
   private histogram(leaf: Leaf, grad: Float64Array, hess: Float64Array): void {
-    const { order, gl, hl, off } = this;
+    const { order, gl, hl, rl, off, train } = this;
     const { bins, rows: N, features } = this.set.data;
     for (let k = leaf.a; k < leaf.b; k++) {
-      gl[k] = grad[order[k]];
-      hl[k] = hess[order[k]];
+      const i = order[k];
+      gl[k] = grad[i];
+      hl[k] = hess[i];
+      rl[k] = train[i];
     }
     const hist = leaf.hist;
     for (let f = 0; f < features; f++) {
       const col = f * N;
       const base = 3 * off[f];
       for (let k = leaf.a; k < leaf.b; k++) {
-        const at = base + 3 * bins[col + this.train[order[k]]];
+        const at = base + 3 * bins[col + rl[k]];
         hist[at] += gl[k];
         hist[at + 1] += hl[k];
         hist[at + 2]++;
@@ -254,16 +261,8 @@ class LeafWise {
     const { order, evalOrder } = this;
     const { bins, rows: N } = this.set.data;
     const col = leaf.feature * N, t = leaf.threshold;
-    let i = leaf.a, j = leaf.b - 1;
-    while (i <= j) {
-      if (bins[col + this.train[order[i]]] <= t) i++;
-      else [order[i], order[j]] = [order[j], order[i]], j--;
-    }
-    let ei = leaf.ea, ej = leaf.eb - 1;
-    while (ei <= ej) {
-      if (bins[col + this.evalRows[evalOrder[ei]]] <= t) ei++;
-      else [evalOrder[ei], evalOrder[ej]] = [evalOrder[ej], evalOrder[ei]], ej--;
-    }
+    const i = partitionPositions(bins, col, t, order, this.train, leaf.a, leaf.b, this.spill);
+    const ei = partitionPositions(bins, col, t, evalOrder, this.evalRows, leaf.ea, leaf.eb, this.spill);
     const make = (a: number, b: number, ea: number, eb: number): Leaf => {
       let g = 0, h = 0;
       for (let k = a; k < b; k++) g += grad[order[k]], h += hess[order[k]];

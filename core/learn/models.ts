@@ -35,6 +35,8 @@ export interface Job {
 
 export interface JobResult extends Job {
   accuracy: number;
+  /** Wall time of the job where it ran. */
+  seconds: number;
   /** Only the hold-out job reports importances (of the model trained on the whole training split). */
   importance?: Float64Array;
 }
@@ -68,6 +70,7 @@ export function jobSeed(seed: number, job: Job): number {
 
 /** Trains and scores one job, because jobs are what the worker pool runs in parallel. */
 export function runJob(problem: Problem, job: Job, seed: number): JobResult {
+  const t0 = performance.now();
   let train: Uint32Array, rows: Uint32Array;
   if (job.fold < 0) {
     train = problem.train;
@@ -82,7 +85,11 @@ export function runJob(problem: Problem, job: Job, seed: number): JobResult {
   const predicted = argmaxRows(result.proba, problem.classes);
   let hits = 0;
   for (let i = 0; i < rows.length; i++) if (predicted[i] === problem.y[rows[i]]) hits++;
-  const out: JobResult = { ...job, accuracy: rows.length ? hits / rows.length : 0 };
+  const out: JobResult = {
+    ...job,
+    accuracy: rows.length ? hits / rows.length : 0,
+    seconds: (performance.now() - t0) / 1000,
+  };
   if (job.fold < 0) out.importance = result.importance;
   return out;
 }

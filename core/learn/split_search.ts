@@ -4,56 +4,26 @@
  * range, or, when that range is much wider than the node, from the rows sorted by bin (exact, as
  * scikit-learn) up to COARSE_ABOVE rows and from a histogram of the 255 coarse bins above that (as
  * LightGBM: quantile thresholds where a node is big enough for them to be close); extra trees draw
- * one random threshold instead.
+ * one random threshold instead. Results go into fields, not objects: a forest searches millions of
+ * (node, feature) pairs.
  */
 import type { Rng } from "../random.ts";
 import type { Binned } from "./binning.ts";
-import type { TrainSet } from "./tree.ts";
-
-export interface Split {
-  feature: number;
-  threshold: number;
-  /** Σ_c left² / nLeft + Σ_c right² / nRight (larger is a purer split). */
-  score: number;
-  /** Class weights going left (a view into scratch: copy to keep). */
-  left: Float64Array;
-}
-
-/** Buffers shared with the tree: the node rows' classes and weights, in the tree's order. */
-export interface SplitScratch {
-  hist: Float64Array;
-  left: Float64Array;
-  bestLeft: Float64Array;
-  gathered: Uint16Array;
-  keys: Float64Array;
-  idx: Uint32Array;
-  ys: Int32Array;
-  ws: Float64Array;
-}
 
 /** A histogram pays when the node's bin range is at most this many times its row count. */
 const RANGE_PER_ROW = 4;
 /** Below this many rows an insertion sort beats the native one. */
 const INSERTION = 32;
-const POS = 65536;
 /** Nodes with more rows than this search the coarse bins when the fine ones would need a sort. */
 const COARSE_ABOVE = 2048;
+const POS_BITS = 11;
+const POS_MASK = (1 << POS_BITS) - 1;
 
-/** The node's bins of feature f into `out[a..b)`, and their smallest and largest. */
-function gather(data: Binned, f: number, s: SplitScratch, a: number, b: number): [number, number] {
-  const { bins } = data;
-  const { idx, gathered: out } = s;
-  const col = f * data.rows;
-  let lo = 65535, hi = 0;
-  for (let k = a; k < b; k++) {
-    const bin = bins[col + idx[k]];
-    out[k] = bin;
-    if (bin < lo) lo = bin;
-    if (bin > hi) hi = bin;
-  }
-  return [lo, hi];
-}
+export const CONSTANT = 0;
+export const NO_SPLIT = 1;
+export const FOUND = 2;
 
+/** Σ_c left² / nLeft + Σ_c right² / nRight: gini's split criterion maximises it. */
 function score(left: Float64Array, nLeft: number, total: Float64Array, n: number): number {
   let l = 0, r = 0;
   for (let c = 0; c < total.length; c++) {
@@ -79,150 +49,192 @@ function between(centres: Float64Array, prev: number, next: number): number {
   return l;
 }
 
-/** The better of `best` and the split between bins prev | next (left counts in `s.left`, copied if kept). */
-function better(
-  best: Split | null,
-  data: Binned,
-  f: number,
-  prev: number,
-  next: number,
-  sc: number,
-  s: SplitScratch,
-): Split | null {
-  if (best && sc <= best.score) return best;
-  s.bestLeft.set(s.left);
-  return { feature: f, threshold: between(data.centres[f], prev, next), score: sc, left: s.bestLeft };
-}
-
-/** Best threshold of one feature; undefined when the feature is constant in the node. */
-export function bestThreshold(
-  set: TrainSet,
-  f: number,
-  a: number,
-  b: number,
-  total: Float64Array,
-  n: number,
-  s: SplitScratch,
-): Split | null | undefined {
-  const { data, coarse } = set;
-  const [lo, hi] = gather(data, f, s, a, b);
-  if (lo === hi) return undefined;
-  const m = b - a;
-  if (hi - lo <= RANGE_PER_ROW * m) return histogramSplit(data, f, a, b, lo, hi, total, n, s);
-  if (m <= COARSE_ABOVE) return sortedSplit(data, f, a, b, total, n, s);
-  const [clo, chi] = gather(coarse, f, s, a, b);
-  const split = histogramSplit(coarse, f, a, b, clo, chi, total, n, s);
-  if (split) split.threshold = coarse.ends![f][split.threshold]; // the last fine bin of the coarse one
-  return split;
-}
-
-function histogramSplit(
-  data: Binned,
-  f: number,
-  a: number,
-  b: number,
-  lo: number,
-  hi: number,
-  total: Float64Array,
-  n: number,
-  s: SplitScratch,
-): Split | null {
-  const C = total.length;
-  const { hist, left, gathered: g, ys, ws } = s;
-  const base = lo * C;
-  for (let k = a; k < b; k++) hist[g[k] * C + ys[k] - base] += ws[k];
-  left.fill(0);
-  let nLeft = 0;
-  let best: Split | null = null;
-  let prev = -1;
-  for (let bin = lo; bin <= hi; bin++) {
-    let inBin = 0;
-    for (let c = 0; c < C; c++) inBin += hist[bin * C + c - base];
-    if (inBin === 0) continue;
-    if (prev >= 0) best = better(best, data, f, prev, bin, score(left, nLeft, total, n), s);
-    for (let c = 0; c < C; c++) left[c] += hist[bin * C + c - base];
-    nLeft += inBin;
-    prev = bin;
+/** Counts into exclusive prefix sums, in place. */
+function prefixSums(count: Int32Array): void {
+  let sum = 0;
+  for (let d = 0; d < count.length; d++) {
+    const c = count[d];
+    count[d] = sum;
+    sum += c;
   }
-  hist.fill(0, 0, (hi - lo + 1) * C);
-  return best;
 }
 
-/** The node's rows sorted by (bin, class), each key carrying its position for the row's weight. */
-function sortedSplit(
-  data: Binned<Uint16Array>,
-  f: number,
-  a: number,
-  b: number,
-  total: Float64Array,
-  n: number,
-  s: SplitScratch,
-): Split | null {
-  const C = total.length;
-  const { gathered: g, ys, ws, left } = s;
-  const m = b - a;
-  const keys = s.keys.subarray(0, m);
-  for (let k = 0; k < m; k++) {
-    const key = (g[a + k] * C + ys[a + k]) * POS + k;
-    if (m > INSERTION) keys[k] = key;
-    else {
-      let j = k - 1;
-      while (j >= 0 && keys[j] > key) keys[j + 1] = keys[j--];
-      keys[j + 1] = key;
+/** Searches one node's features; the tree sets the row arrays per tree and the totals per node. */
+export class NodeSearch {
+  readonly C: number;
+  private hist: Float64Array;
+  private gathered: Uint16Array;
+  private keys: Int32Array;
+  /** The node's rows (distinct training rows), their classes and weights, in the tree's order. */
+  idx: Uint32Array = new Uint32Array(0);
+  ys: Int32Array = new Int32Array(0);
+  ws: Float64Array = new Float64Array(0);
+  /** Class weights of the node and their sum. */
+  readonly total: Float64Array;
+  n = 0;
+  /** The candidate of the last search that returned FOUND. */
+  score = 0;
+  threshold = 0;
+  readonly left: Float64Array;
+  private lo = 0;
+  private hi = 0;
+  private prev = -1;
+  private next = -1;
+
+  constructor(readonly fine: Binned<Uint16Array>, readonly coarse: Binned<Uint8Array>, classes: number) {
+    this.C = classes;
+    let bins = 0;
+    for (const c of fine.binCount) bins = Math.max(bins, c);
+    this.hist = new Float64Array(bins * classes);
+    this.gathered = new Uint16Array(fine.rows);
+    this.keys = new Int32Array(COARSE_ABOVE);
+    this.total = new Float64Array(classes);
+    this.left = new Float64Array(classes);
+  }
+
+  /** The node's bins of feature f (fine or coarse) into `gathered[a..b)`, and their range. */
+  private gather(data: Binned, f: number, a: number, b: number): void {
+    const { bins, rows } = data;
+    const { idx, gathered: out } = this;
+    const col = f * rows;
+    let lo = 65535, hi = 0;
+    for (let k = a; k < b; k++) {
+      const bin = bins[col + idx[k]];
+      out[k] = bin;
+      if (bin < lo) lo = bin;
+      if (bin > hi) hi = bin;
     }
+    this.lo = lo;
+    this.hi = hi;
   }
-  if (m > INSERTION) keys.sort();
-  left.fill(0);
-  let nLeft = 0;
-  let best: Split | null = null;
-  let next = Math.floor(keys[0] / POS);
-  for (let k = 0; k < m - 1; k++) {
-    const binClass = next;
-    next = Math.floor(keys[k + 1] / POS);
-    const w = ws[a + (keys[k] % POS)];
-    left[binClass % C] += w;
-    nLeft += w;
-    const bin = Math.floor(binClass / C), nextBin = Math.floor(next / C);
-    if (bin === nextBin) continue;
-    best = better(best, data, f, bin, nextBin, score(left, nLeft, total, n), s);
-  }
-  return best;
-}
 
-/**
- * One threshold drawn uniformly between the feature's smallest and largest value in the node (as
- * scikit-learn's extra trees draw it), mapped to the bin boundary below it; undefined when constant.
- */
-export function randomThreshold(
-  data: Binned<Uint16Array>,
-  f: number,
-  a: number,
-  b: number,
-  total: Float64Array,
-  n: number,
-  rng: Rng,
-  s: SplitScratch,
-): Split | null | undefined {
-  const [lo, hi] = gather(data, f, s, a, b);
-  if (lo === hi) return undefined;
-  const { gathered: g, ys, ws, left } = s;
-  const centres = data.centres[f];
-  const u = centres[lo] + rng.next() * (centres[hi] - centres[lo]);
-  // Bins whose value is at most u go left; the last bin always goes right, so both sides have rows.
-  let l = lo, r = hi - 1;
-  while (l < r) {
-    const m = (l + r + 1) >> 1;
-    if (centres[m] <= u) l = m;
-    else r = m - 1;
+  /** The best threshold of feature f over rows [a, b): CONSTANT, NO_SPLIT or FOUND. */
+  exact(f: number, a: number, b: number): number {
+    this.gather(this.fine, f, a, b);
+    if (this.lo === this.hi) return CONSTANT;
+    const m = b - a;
+    if (this.hi - this.lo <= RANGE_PER_ROW * m) return this.histogram(this.fine.centres[f], a, b);
+    if (m <= COARSE_ABOVE) return this.sorted(this.fine.centres[f], a, b);
+    this.gather(this.coarse, f, a, b);
+    const found = this.histogram(this.coarse.centres[f], a, b);
+    if (found === FOUND) this.threshold = this.coarse.ends![f][this.threshold]; // its last fine bin
+    return found;
   }
-  const t = l;
-  left.fill(0);
-  let nLeft = 0;
-  for (let k = a; k < b; k++) {
-    if (g[k] <= t) {
-      left[ys[k]] += ws[k];
-      nLeft += ws[k];
+
+  /** Keeps the split between bins prev | next when it beats the candidate so far (left counts in `cur`). */
+  private consider(prev: number, next: number, cur: Float64Array, nLeft: number): void {
+    const sc = score(cur, nLeft, this.total, this.n);
+    if (this.prev >= 0 && sc <= this.score) return;
+    this.score = sc;
+    this.prev = prev;
+    this.next = next;
+    this.left.set(cur);
+  }
+
+  /** FOUND with the threshold of the best candidate, or NO_SPLIT. */
+  private result(centres: Float64Array): number {
+    if (this.prev < 0) return NO_SPLIT;
+    this.threshold = between(centres, this.prev, this.next);
+    return FOUND;
+  }
+
+  private histogram(centres: Float64Array, a: number, b: number): number {
+    const { C, hist, gathered: g, ys, ws, lo, hi } = this;
+    const base = lo * C;
+    for (let k = a; k < b; k++) hist[g[k] * C + ys[k] - base] += ws[k];
+    const cur = this.cumulative();
+    let nLeft = 0;
+    let prev = -1;
+    this.prev = -1;
+    for (let bin = lo; bin <= hi; bin++) {
+      let inBin = 0;
+      for (let c = 0; c < C; c++) inBin += hist[bin * C + c - base];
+      if (inBin === 0) continue;
+      if (prev >= 0) this.consider(prev, bin, cur, nLeft);
+      for (let c = 0; c < C; c++) cur[c] += hist[bin * C + c - base];
+      nLeft += inBin;
+      prev = bin;
     }
+    hist.fill(0, 0, (hi - lo + 1) * C);
+    return this.result(centres);
   }
-  return { feature: f, threshold: t, score: score(left, nLeft, total, n), left };
+
+  private sorted(centres: Float64Array, a: number, b: number): number {
+    const { gathered: g, ys, ws } = this;
+    const m = b - a;
+    // Keys bin·2^11 + position (m ≤ 2048): sorted by bin, the position finds class and weight.
+    const keys = this.keys.subarray(0, m);
+    if (m <= INSERTION) {
+      for (let k = 0; k < m; k++) {
+        const key = (g[a + k] << POS_BITS) | k;
+        let j = k - 1;
+        while (j >= 0 && keys[j] > key) keys[j + 1] = keys[j--];
+        keys[j + 1] = key;
+      }
+    } else this.radixByBin(g, a, m, keys);
+    const cur = this.cumulative();
+    let nLeft = 0;
+    this.prev = -1;
+    for (let k = 0; k < m - 1; k++) {
+      const at = a + (keys[k] & POS_MASK);
+      const w = ws[at];
+      cur[ys[at]] += w;
+      nLeft += w;
+      const bin = keys[k] >>> POS_BITS, nextBin = keys[k + 1] >>> POS_BITS;
+      if (bin !== nextBin) this.consider(bin, nextBin, cur, nLeft);
+    }
+    return this.result(centres);
+  }
+
+  /** Positions 0..m-1 ordered by bin g[a + k] (two counting passes over the bin's bytes), as keys. */
+  private radixByBin(g: Uint16Array, a: number, m: number, keys: Int32Array): void {
+    const tmp = this.radixTmp.subarray(0, m);
+    const count = this.radixCount;
+    count.fill(0);
+    for (let k = 0; k < m; k++) count[g[a + k] & 255]++;
+    prefixSums(count);
+    for (let k = 0; k < m; k++) tmp[count[g[a + k] & 255]++] = (g[a + k] << POS_BITS) | k;
+    count.fill(0);
+    for (let k = 0; k < m; k++) count[tmp[k] >>> (POS_BITS + 8)]++;
+    prefixSums(count);
+    for (let k = 0; k < m; k++) keys[count[tmp[k] >>> (POS_BITS + 8)]++] = tmp[k];
+  }
+  private radixTmp = new Int32Array(COARSE_ABOVE);
+  private radixCount = new Int32Array(256);
+
+  private cur = new Float64Array(0);
+  private cumulative(): Float64Array {
+    if (this.cur.length !== this.C) this.cur = new Float64Array(this.C);
+    return this.cur.fill(0);
+  }
+
+  /**
+   * One threshold drawn uniformly between the feature's smallest and largest value in the node (as
+   * scikit-learn's extra trees draw it): CONSTANT or FOUND.
+   */
+  random(f: number, a: number, b: number, rng: Rng): number {
+    this.gather(this.fine, f, a, b);
+    const { lo, hi, gathered: g, ys, ws, left } = this;
+    if (lo === hi) return CONSTANT;
+    const centres = this.fine.centres[f];
+    const u = centres[lo] + rng.next() * (centres[hi] - centres[lo]);
+    // Bins whose value is at most u go left; the last bin always goes right, so both sides have rows.
+    // (A binary search without a branch on the comparison: the comparisons are coin flips.)
+    let l = lo, len = hi - lo;
+    while (len > 1) {
+      const half = len >> 1;
+      l += centres[l + half] <= u ? half : 0;
+      len -= half;
+    }
+    left.fill(0);
+    let nLeft = 0;
+    for (let k = a; k < b; k++) {
+      const w = ws[k] * (1 - ((l - g[k]) >>> 31)); // the weight if bin ≤ l, else 0: no branch
+      left[ys[k]] += w;
+      nLeft += w;
+    }
+    this.threshold = l;
+    this.score = score(left, nLeft, this.total, this.n);
+    return FOUND;
+  }
 }

@@ -8,7 +8,8 @@
  */
 import type { Rng } from "../random.ts";
 import type { Binned } from "./binning.ts";
-import { bestThreshold, randomThreshold, type Split, type SplitScratch } from "./split_search.ts";
+import { CONSTANT, FOUND, NodeSearch } from "./split_search.ts";
+import { partitionPositions } from "./partition.ts";
 
 /** Training data: binned features and the class of every row. */
 export interface TrainSet {
@@ -32,27 +33,25 @@ export interface Sample {
   w: Float64Array;
 }
 
-/** Reusable buffers of a tree's growth, sized for the data. */
-export class TreeScratch implements SplitScratch {
-  readonly hist: Float64Array;
-  readonly left: Float64Array;
-  readonly bestLeft: Float64Array;
+/** Reusable buffers of a tree's growth, sized for the data: the node search and the best split so far. */
+export class TreeScratch {
+  readonly search: NodeSearch;
+  readonly spill: Uint32Array;
+  readonly spillY: Int32Array;
+  readonly spillW: Float64Array;
   readonly features: Int32Array;
-  readonly gathered: Uint16Array;
-  readonly keys: Float64Array;
-  idx: Uint32Array = new Uint32Array(0);
-  ys: Int32Array = new Int32Array(0);
-  ws: Float64Array = new Float64Array(0);
+  readonly bestLeft: Float64Array;
+  bestScore = 0;
+  bestFeature = -1;
+  bestThreshold = 0;
 
   constructor(set: TrainSet) {
-    let bins = 0;
-    for (const c of set.data.binCount) bins = Math.max(bins, c);
-    this.hist = new Float64Array(bins * set.classes);
-    this.left = new Float64Array(set.classes);
-    this.bestLeft = new Float64Array(set.classes);
+    this.search = new NodeSearch(set.data, set.coarse, set.classes);
     this.features = Int32Array.from({ length: set.data.features }, (_, f) => f);
-    this.gathered = new Uint16Array(set.data.rows);
-    this.keys = new Float64Array(set.data.rows);
+    this.bestLeft = new Float64Array(set.classes);
+    this.spill = new Uint32Array(set.data.rows);
+    this.spillY = new Int32Array(set.data.rows);
+    this.spillW = new Float64Array(set.data.rows);
   }
 }
 
@@ -64,15 +63,15 @@ export function sideScore(counts: Float64Array, n: number): number {
 }
 
 /**
- * Grows one tree on `sample` and adds, to `proba[evalPos[i] * classes + c]`, the class shares of the
- * leaf each row `evalIdx[i]` lands in, and each split's weighted gini decrease to `importance`.
- * The sample and evaluation arrays are reordered in place.
+ * Grows one tree on `sample` and adds, to `proba[i * classes + c]`, the class shares of the leaf
+ * each row `evalRows[i]` lands in, and each split's weighted gini decrease to `importance`. The
+ * sample and `evalOrder` (the positions 0..evalRows.length−1, in any order) are reordered in place.
  */
 export function growTree(
   set: TrainSet,
   sample: Sample,
-  evalIdx: Uint32Array,
-  evalPos: Uint32Array,
+  evalRows: Uint32Array,
+  evalOrder: Uint32Array,
   proba: Float64Array,
   importance: Float64Array,
   opts: TreeOptions,
@@ -82,63 +81,48 @@ export function growTree(
   const C = set.classes;
   const { bins, rows: N } = set.data;
   const { idx } = sample;
-  const ys = s.ys = Int32Array.from(idx, (r) => set.y[r]);
-  const ws = s.ws = sample.w;
-  s.idx = idx;
+  const search = s.search;
+  const ys = search.ys = new Int32Array(idx.length);
+  for (let k = 0; k < idx.length; k++) ys[k] = set.y[idx[k]];
+  const ws = search.ws = sample.w;
+  search.idx = idx;
+  const total = search.total;
   // Nodes to grow: training range [a, b), evaluation range [ea, eb), and class totals (C per node).
-  const ranges: number[] = [0, idx.length, 0, evalIdx.length];
+  const ranges: number[] = [0, idx.length, 0, evalOrder.length];
   let totals = new Float64Array(C * 64);
   for (let k = 0; k < idx.length; k++) totals[ys[k]] += ws[k];
   let depth = 1;
-  const total = new Float64Array(C);
   while (depth > 0) {
     depth--;
     const eb = ranges.pop()!, ea = ranges.pop()!, b = ranges.pop()!, a = ranges.pop()!;
-    total.set(totals.subarray(depth * C, depth * C + C));
     let n = 0, classesPresent = 0;
     for (let c = 0; c < C; c++) {
-      n += total[c];
-      if (total[c] > 0) classesPresent++;
+      const t = totals[depth * C + c];
+      total[c] = t;
+      n += t;
+      if (t > 0) classesPresent++;
     }
-    const split = classesPresent > 1 && b - a > 1 ? bestSplit(set, a, b, total, n, opts, rng, s) : null;
-    if (!split) {
+    search.n = n;
+    if (classesPresent < 2 || b - a < 2 || !bestSplit(a, b, opts, rng, s)) {
       for (let e = ea; e < eb; e++) {
-        const o = evalPos[e] * C;
+        const o = evalOrder[e] * C;
         for (let c = 0; c < C; c++) proba[o + c] += total[c] / n;
       }
       continue;
     }
-    importance[split.feature] += split.score - sideScore(total, n);
-    const col = split.feature * N;
-    const t = split.threshold;
-    let i = a, j = b - 1;
-    while (i <= j) {
-      if (bins[col + idx[i]] <= t) i++;
-      else {
-        const r = idx[i], c = ys[i], w = ws[i];
-        idx[i] = idx[j], ys[i] = ys[j], ws[i] = ws[j];
-        idx[j] = r, ys[j] = c, ws[j] = w;
-        j--;
-      }
-    }
-    let ei = ea, ej = eb - 1;
-    while (ei <= ej) {
-      if (bins[col + evalIdx[ei]] <= t) ei++;
-      else {
-        const r = evalIdx[ei], p = evalPos[ei];
-        evalIdx[ei] = evalIdx[ej], evalPos[ei] = evalPos[ej];
-        evalIdx[ej] = r, evalPos[ej] = p;
-        ej--;
-      }
-    }
+    importance[s.bestFeature] += s.bestScore - sideScore(total, n);
+    const col = s.bestFeature * N;
+    const t = s.bestThreshold;
+    const i = partition(bins, col, t, a, b, idx, ys, ws, s);
+    const ei = partitionPositions(bins, col, t, evalOrder, evalRows, ea, eb, s.spill);
     if ((depth + 2) * C > totals.length) {
       const grown = new Float64Array(totals.length * 2);
       grown.set(totals);
       totals = grown;
     }
     for (let c = 0; c < C; c++) {
-      totals[depth * C + c] = total[c] - split.left[c];
-      totals[(depth + 1) * C + c] = split.left[c];
+      totals[depth * C + c] = total[c] - s.bestLeft[c];
+      totals[(depth + 1) * C + c] = s.bestLeft[c];
     }
     // The left child is on top of the stack: depth first, left first.
     ranges.push(i, b, ei, eb, a, i, ea, ei);
@@ -146,20 +130,50 @@ export function growTree(
   }
 }
 
-/** The best split of a node over up to `maxFeatures` non-constant features drawn at random, or null. */
-function bestSplit(
-  set: TrainSet,
+/**
+ * The training rows' partition (see partition.ts): [a, b) of the sample by bin ≤ t, rows, classes and
+ * weights moving together; returns where the right side starts.
+ */
+function partition(
+  bins: Uint16Array,
+  col: number,
+  t: number,
   a: number,
   b: number,
-  total: Float64Array,
-  n: number,
-  opts: TreeOptions,
-  rng: Rng,
+  idx: Uint32Array,
+  ys: Int32Array,
+  ws: Float64Array,
   s: TreeScratch,
-): Split | null {
-  const { features } = s;
+): number {
+  const { spill, spillY, spillW } = s;
+  let i = a, r = 0;
+  // Without a branch on the side (a coin flip at most nodes): write both places, advance one.
+  for (let k = a; k < b; k++) {
+    const row = idx[k], y = ys[k], w = ws[k];
+    const left = 1 - ((t - bins[col + row]) >>> 31);
+    idx[i] = row;
+    ys[i] = y;
+    ws[i] = w;
+    spill[r] = row;
+    spillY[r] = y;
+    spillW[r] = w;
+    i += left;
+    r += 1 - left;
+  }
+  idx.set(spill.subarray(0, r), i);
+  ys.set(spillY.subarray(0, r), i);
+  ws.set(spillW.subarray(0, r), i);
+  return i;
+}
+
+/**
+ * The best split of a node over up to `maxFeatures` non-constant features drawn at random, into the
+ * scratch's best fields; false when there is none.
+ */
+function bestSplit(a: number, b: number, opts: TreeOptions, rng: Rng, s: TreeScratch): boolean {
+  const { features, search } = s;
   const p = features.length;
-  let best: Split | null = null;
+  s.bestFeature = -1;
   let visited = 0;
   // scikit-learn keeps drawing past max_features while the drawn ones are constant in the node.
   for (let i = 0; i < p && visited < opts.maxFeatures; i++) {
@@ -167,12 +181,15 @@ function bestSplit(
     const f = features[j];
     features[j] = features[i];
     features[i] = f;
-    const cand = opts.randomThresholds
-      ? randomThreshold(set.data, f, a, b, total, n, rng, s)
-      : bestThreshold(set, f, a, b, total, n, s);
-    if (cand === undefined) continue; // constant here
+    const found = opts.randomThresholds ? search.random(f, a, b, rng) : search.exact(f, a, b);
+    if (found === CONSTANT) continue;
     visited++;
-    if (cand && (!best || cand.score > best.score)) best = { ...cand, left: cand.left.slice() };
+    if (found === FOUND && (s.bestFeature < 0 || search.score > s.bestScore)) {
+      s.bestFeature = f;
+      s.bestScore = search.score;
+      s.bestThreshold = search.threshold;
+      s.bestLeft.set(search.left);
+    }
   }
-  return best;
+  return s.bestFeature >= 0;
 }
