@@ -6,17 +6,23 @@
 import { Rng } from "../core/random.ts";
 import type { Regions } from "../core/spatial/types.ts";
 
-/** Labels of N individuals in R disjoint regions (individual j in region j mod R), region rates ~ N(rate, spread). */
+/**
+ * Labels of N individuals in R disjoint regions (each individual in a uniformly drawn region, so sizes
+ * vary like counts do), region rates ~ N(rate, spread²) clipped to [0.05, 0.95].
+ */
 export function disjointInstance(N: number, R: number, rate: number, spread: number, seed = 1) {
   const rng = new Rng(seed);
   const rates = Float64Array.from(
     { length: R },
     () => Math.min(0.95, Math.max(0.05, rate + spread * rng.normal())),
   );
-  const labels = new Uint8Array(N), size = new Int32Array(R);
-  for (let j = 0; j < N; j++) (labels[j] = rng.next() < rates[j % R] ? 1 : 0, size[j % R]++);
+  const labels = new Uint8Array(N), region = new Int32Array(N), size = new Int32Array(R);
+  for (let j = 0; j < N; j++) {
+    const r = region[j] = rng.int(R);
+    (labels[j] = rng.next() < rates[r] ? 1 : 0, size[r]++);
+  }
   const members = Array.from(size, (s) => new Int32Array(s)), fill = new Int32Array(R);
-  for (let j = 0; j < N; j++) members[j % R][fill[j % R]++] = j;
+  for (let j = 0; j < N; j++) members[region[j]][fill[region[j]]++] = j;
   const regions: Regions = {
     source: "region_ids",
     ids: [...Array(R).keys()],
@@ -25,6 +31,21 @@ export function disjointInstance(N: number, R: number, rate: number, spread: num
     unassigned: 0,
   };
   return { labels, regions };
+}
+
+/** Threshold-mitigation data: N scores in R disjoint clusters with cluster-level shifts; y_pred = prob > t0. */
+export function scoredInstance(N: number, R: number, t0 = 0.5, seed = 3) {
+  const { regions } = disjointInstance(N, R, 0.5, 0, seed);
+  const rng = new Rng(seed + 1), prob = new Float64Array(N), yTrue = new Uint8Array(N);
+  regions.members.forEach((m) => {
+    const shift = 0.1 * rng.normal();
+    for (const j of m) {
+      prob[j] = Math.min(1, Math.max(0, rng.next() * 0.8 + 0.1 + shift));
+      yTrue[j] = rng.next() < prob[j] - shift ? 1 : 0;
+    }
+  });
+  const yPred = Uint8Array.from(prob, (p) => (p > t0 ? 1 : 0));
+  return { prob, yPred, yTrue, regions };
 }
 
 /**

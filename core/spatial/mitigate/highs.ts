@@ -50,38 +50,47 @@ export interface SolveOutcome {
 /** Infinity as HiGHS reads it (it treats ±1e30 and beyond as infinite bounds). */
 export const INF = Infinity;
 
+type Run = { st: number; feasible: boolean; x: Float64Array | null; objective: number | null };
+
 /**
- * Solves `m` with HiGHS under `timeLimitSeconds` (HiGHS's `time_limit`: seconds of wall-clock time
- * of this solve). Statuses: optimal → 0; time/iteration limit with a feasible point → 1, without → 2;
- * infeasible → 3; anything else (load/model/solve errors, exceptions, an abort) → 4. Never throws.
+ * Solves `m` with HiGHS under `timeLimitSeconds` (HiGHS's `time_limit`: seconds of wall-clock time,
+ * counted over all the runs of this solve). Statuses: optimal → 0; time/iteration limit with a
+ * feasible point → 1, without → 2; infeasible → 3; anything else (load/model/solve errors,
+ * exceptions, an abort) → 4. Never throws.
+ *
+ * At most one integer column is supported, and it is handled without HiGHS's MIP machinery (which
+ * costs 2 to 10 times the LP here): the optimal value of an LP as a function of one variable fixed
+ * at d is convex in d, so the integer optimum is at floor or ceil of the relaxation's value. Solve
+ * the relaxation; if that column is integral, done; else re-solve with it fixed at each neighbour
+ * (same instance, warm-started) and keep the better.
  */
 export async function solveSparse(m: SparseModel, timeLimitSeconds: number): Promise<SolveOutcome> {
   const t0 = performance.now();
   const seconds = () => (performance.now() - t0) / 1000;
-  let highs;
+  const fail = (code: 2 | 3 | 4, detail: string): SolveOutcome => ({
+    status: solverStatus(code, detail),
+    x: null,
+    objective: null,
+    seconds: seconds(),
+  });
+  if (m.integer.length > 1) return fail(4, "at most one integer column is supported");
+  let highs: Highs;
   try {
     highs = await loadHighs({ wasmModule: await wasmModule() });
   } catch (e) {
-    return {
-      status: solverStatus(4, `loading HiGHS failed: ${String(e)}`),
-      x: null,
-      objective: null,
-      seconds: 0,
-    };
+    return fail(4, `loading HiGHS failed: ${String(e)}`);
   }
   const nCols = m.colCost.length, nRows = m.rowLower.length;
-  const integrality = new Int32Array(nCols);
-  for (const j of m.integer) integrality[j] = 1;
-  const clampInf = (a: Float64Array) =>
+  const big = (a: Float64Array) =>
     a.map((v) => (v === Infinity ? highs.infinity : v === -Infinity ? -highs.infinity : v));
   const data: ModelData = {
     numCols: nCols,
     numRows: nRows,
     colCost: m.colCost,
-    colLower: clampInf(m.colLower),
-    colUpper: clampInf(m.colUpper),
-    rowLower: clampInf(m.rowLower),
-    rowUpper: clampInf(m.rowUpper),
+    colLower: big(m.colLower),
+    colUpper: big(m.colUpper),
+    rowLower: big(m.rowLower),
+    rowUpper: big(m.rowUpper),
     matrix: {
       format: "csr",
       numRows: nRows,
@@ -90,50 +99,65 @@ export async function solveSparse(m: SparseModel, timeLimitSeconds: number): Pro
       indices: m.index,
       values: m.value,
     },
-    ...(m.integer.length ? { integrality } : {}),
   };
+  const limitDetail = `HiGHS stopped at its time limit of ${timeLimitSeconds} s`;
   let model;
   try {
     model = highs.createModel(data);
-    model.options.set({ output_flag: false, time_limit: Math.max(1e-3, timeLimitSeconds), mip_rel_gap: 0 });
-    const run = model.run();
+    model.options.set({ output_flag: false, time_limit: Math.max(1e-3, timeLimitSeconds) });
     const S = highs.constants.modelStatus;
-    const st = run.modelStatus;
-    const feasible = model.info.get("primal_solution_status") === highs.constants.solutionStatus.feasible;
-    const solution = () => ({
-      x: Float64Array.from(model!.getSolution().colValue),
-      objective: model!.getObjectiveValue(),
-    });
-    if (st === S.optimal) return { status: solverStatus(0), ...solution(), seconds: seconds() };
-    if (st === S.infeasible) {
-      return {
-        status: solverStatus(3, "HiGHS proved the model infeasible"),
-        x: null,
-        objective: null,
-        seconds: seconds(),
-      };
+    const run = (): Run => {
+      const st = model!.run().modelStatus;
+      const feasible = model!.info.get("primal_solution_status") === highs.constants.solutionStatus.feasible;
+      return feasible || st === S.optimal
+        ? {
+          st,
+          feasible: true,
+          x: Float64Array.from(model!.getSolution().colValue),
+          objective: model!.getObjectiveValue(),
+        }
+        : { st, feasible: false, x: null, objective: null };
+    };
+    const limited = (st: number) =>
+      st === S.timeLimit || st === S.iterationLimit || st === S.interrupted || st === S.solutionLimit;
+    const relaxed = run();
+    if (relaxed.st === S.infeasible) return fail(3, "HiGHS proved the model infeasible");
+    if (limited(relaxed.st)) {
+      return relaxed.feasible
+        ? {
+          status: solverStatus(1, limitDetail),
+          x: relaxed.x,
+          objective: relaxed.objective,
+          seconds: seconds(),
+        }
+        : fail(2, limitDetail);
     }
-    const limited = st === S.timeLimit || st === S.iterationLimit || st === S.interrupted ||
-      st === S.solutionLimit;
-    if (limited) {
-      const detail = `HiGHS stopped at its time limit of ${timeLimitSeconds} s (model status ${st})`;
-      return feasible
-        ? { status: solverStatus(1, detail), ...solution(), seconds: seconds() }
-        : { status: solverStatus(2, detail), x: null, objective: null, seconds: seconds() };
+    if (relaxed.st !== S.optimal) return fail(4, `HiGHS ended with model status ${relaxed.st}`);
+    const j = m.integer[0];
+    const d = j === undefined ? 0 : relaxed.x![j];
+    if (j === undefined || Math.abs(d - Math.round(d)) <= 1e-9) {
+      if (j !== undefined) relaxed.x![j] = Math.round(d);
+      return { status: solverStatus(0), x: relaxed.x, objective: relaxed.objective, seconds: seconds() };
     }
+    let best: Run | null = null, cut = false;
+    for (const v of [Math.floor(d), Math.ceil(d)]) {
+      model.changeColBounds(j, v, v);
+      const r = run();
+      if (r.st !== S.optimal) cut ||= limited(r.st);
+      else if (!best || r.objective! < best.objective!) best = r;
+    }
+    if (best && !cut) {
+      return { status: solverStatus(0), x: best.x, objective: best.objective, seconds: seconds() };
+    }
+    const fallback = best ?? relaxed; // at the limit: the best integral branch, else the relaxation
     return {
-      status: solverStatus(4, `HiGHS ended with model status ${st}`),
-      x: null,
-      objective: null,
+      status: solverStatus(1, `${limitDetail} while fixing column ${j} to an integer`),
+      x: fallback.x,
+      objective: fallback.objective,
       seconds: seconds(),
     };
   } catch (e) {
-    return {
-      status: solverStatus(4, `HiGHS failed: ${String(e)}`),
-      x: null,
-      objective: null,
-      seconds: seconds(),
-    };
+    return fail(4, `HiGHS failed: ${String(e)}`);
   } finally {
     try {
       model?.dispose();

@@ -14,6 +14,7 @@
  */
 import assert from "node:assert/strict";
 import { solveApprox } from "../../../../core/spatial/mitigate/approx.ts";
+import { solveSparse } from "../../../../core/spatial/mitigate/highs.ts";
 import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { relabel, solveProblem } from "../../../../core/spatial/mitigate/relabel.ts";
 import { groupsOf } from "../../../../core/spatial/mitigate/exact_fixed.ts";
@@ -100,4 +101,22 @@ Deno.test("limit: a tiny work_limit on a large instance answers 1 (with a soluti
   const exact = await relabel({ ...common, approx: false, workLimitSeconds: 0.05 });
   assert.equal(exact.status.code, 1);
   assert.match(exact.status.detail, /work limit of 0.05 s/);
+});
+
+Deno.test("HiGHS wrapper: a fractional integer column is settled at floor or ceil (here ceil is infeasible)", async () => {
+  // min -y  s.t.  2y + x ≤ 3,  x ∈ [0, 0.5],  y ∈ [0, 5] integer: relaxation y = 1.5, answer y = 1
+  const r = await solveSparse({
+    colCost: Float64Array.from([0, -1]),
+    colLower: Float64Array.from([0, 0]),
+    colUpper: Float64Array.from([0.5, 5]),
+    integer: [1],
+    rowLower: Float64Array.from([-Infinity]),
+    rowUpper: Float64Array.from([3]),
+    start: Int32Array.from([0, 2]),
+    index: Int32Array.from([0, 1]),
+    value: Float64Array.from([1, 2]),
+  }, 10);
+  assert.equal(r.status.code, 0);
+  assert.equal(r.x![1], 1);
+  assert.equal(r.objective, -1);
 });
