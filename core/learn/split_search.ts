@@ -226,12 +226,24 @@ export class NodeSearch {
       l += centres[l + half] <= u ? half : 0;
       len -= half;
     }
-    left.fill(0);
     let nLeft = 0;
-    for (let k = a; k < b; k++) {
-      const w = ws[k] * (1 - ((l - g[k]) >>> 31)); // the weight if bin ≤ l, else 0: no branch
-      left[ys[k]] += w;
-      nLeft += w;
+    if (this.C === 2) {
+      // Two classes: sums in registers, not a store per row to left[class].
+      let ones = 0;
+      for (let k = a; k < b; k++) {
+        const w = ws[k] * (1 - ((l - g[k]) >>> 31)); // the weight if bin ≤ l, else 0: no branch
+        nLeft += w;
+        ones += w * ys[k];
+      }
+      left[0] = nLeft - ones;
+      left[1] = ones;
+    } else {
+      left.fill(0);
+      for (let k = a; k < b; k++) {
+        const w = ws[k] * (1 - ((l - g[k]) >>> 31));
+        left[ys[k]] += w;
+        nLeft += w;
+      }
     }
     this.threshold = l;
     this.score = score(left, nLeft, this.total, this.n);

@@ -1,0 +1,69 @@
+/**
+ * Correlations on 1,000,000 rows × 20 columns, all three methods, as the endpoint computes them
+ * (both steps spread over the worker pool, columns in shared memory) and in one thread per method;
+ * then Kendall's tau-b by Knight's O(n log n) against the O(n²) definition on 20,000 rows.
+ *
+ *   deno run -A bench/correlation_bench.ts [rows] [columns] [workers]
+ *
+ * Loading from the store is not included (see BENCHMARKS.md for the endpoint end to end).
+ */
+import { WorkerPool } from "../workers/pool.ts";
+import { correlateOnPool } from "../workers/valuation.ts";
+import {
+  correlationMatrices,
+  type Method,
+  pairCoefficients,
+  prepareColumn,
+} from "../core/stats/correlation.ts";
+import { sharedAlloc } from "../core/memory.ts";
+import { correlationColumns } from "./valuation_data.ts";
+import { kendallQuadratic } from "../tests/support/kendall_naive.ts";
+
+const rows = Number(Deno.args[0] ?? 1_000_000);
+const k = Number(Deno.args[1] ?? 20);
+const workers = Number(Deno.args[2] ?? navigator.hardwareConcurrency);
+const ALL: Method[] = ["pearson", "spearman", "kendall"];
+const seconds = (t0: number) => ((performance.now() - t0) / 1000).toFixed(2);
+
+const columns = correlationColumns(rows, k).map((c) => {
+  const s = new Float64Array(sharedAlloc(c.byteLength));
+  s.set(c);
+  return s;
+});
+const pool = new WorkerPool(new URL("../workers/worker.ts", import.meta.url), workers);
+try {
+  await correlateOnPool(pool, columns.slice(0, 2).map((c) => c.subarray(0, 1000)), ALL); // start the workers
+  const t0 = performance.now();
+  const m = await correlateOnPool(pool, columns, ALL);
+  console.log(`${rows} rows × ${k} columns, all three methods, ${workers} workers: ${seconds(t0)} s`);
+  console.log(`  pearson[0][1] ${m.pearson![1].toFixed(6)}, kendall[0][1] ${m.kendall![1].toFixed(6)}`);
+} finally {
+  pool.close();
+}
+for (const method of ALL) {
+  const t0 = performance.now();
+  const prepared = columns.map((c) => prepareColumn(c, [method]));
+  const t1 = performance.now();
+  pairCoefficients(prepared, [method]);
+  console.log(
+    `  one thread, ${method}: ${seconds(t0)} s (${((t1 - t0) / 1000).toFixed(2)} s ranking columns)`,
+  );
+}
+
+const n = 20_000;
+const cols = correlationColumns(n, 5, 7);
+const [x, y] = [cols[0], cols[4]]; // both continuous, no gaps
+correlationMatrices([x.subarray(0, 2000), y.subarray(0, 2000)], ["kendall"]); // warm both up
+kendallQuadratic(x.subarray(0, 2000), y.subarray(0, 2000));
+let t0 = performance.now();
+const fast = correlationMatrices([x, y], ["kendall"]).kendall![1];
+const tFast = performance.now() - t0;
+t0 = performance.now();
+const slow = kendallQuadratic(x, y);
+const tSlow = performance.now() - t0;
+console.log(
+  `Kendall on ${n} rows: Knight ${tFast.toFixed(1)} ms, O(n²) ${tSlow.toFixed(0)} ms, ratio ${
+    (tSlow / tFast).toFixed(0)
+  }×` +
+    ` (tau ${fast.toFixed(12)} vs ${slow.toFixed(12)})`,
+);
