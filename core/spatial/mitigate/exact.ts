@@ -25,17 +25,6 @@ export interface ExactResult {
   seconds: number;
 }
 
-/** Position of the first element of ascending `a` greater than v. */
-function upper(a: number[], v: number): number {
-  let lo = 0, hi = a.length;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (a[m] <= v) lo = m + 1;
-    else hi = m;
-  }
-  return lo;
-}
-
 /** Exact branch and bound over D ∈ [dMin, dMax] within `workLimitSeconds` of wall-clock time. */
 export function solveExactDisjoint(
   G: Groups,
@@ -47,12 +36,10 @@ export function solveExactDisjoint(
   const seconds = () => (performance.now() - t0) / 1000;
   let solved = 0, bounded = 0;
   const done = new Map<number, FixedSolution | null>();
-  const solvedD: number[] = []; // ascending, the D values solved with the budget saturated
   const solve = (D: number) => {
     if (done.has(D)) return done.get(D)!;
     const s = solveFixedD(G, D, deadline);
     if (s || performance.now() <= deadline) (done.set(D, s), solved++);
-    if (s?.saturated) solvedD.splice(upper(solvedD, D), 0, D);
     return s;
   };
   let best = solve(Math.min(dMax, Math.max(dMin, 0)));
@@ -68,19 +55,17 @@ export function solveExactDisjoint(
     };
   }
   // The separable bound (λ = μ = 0) costs O(1) per region and is the tight one while the budget has
-  // room. When it binds, the Lagrangian bound with the multipliers of the solved D nearest the interval
-  // (solved with the budget saturated) is tried as well.
+  // room. When the budget binds, the Lagrangian bound is nearly tight with the multipliers of a D close
+  // to the interval (measured: within 1e-7 of F(D) at D itself), so the interval's end nearest the
+  // incumbent is solved and its multipliers bound the interval; the solve may improve the incumbent.
   const bound = (d1: number, d2: number) => {
     bounded++;
     const lb = lowerBound(G, d1, d2, 0, 0);
-    if (!best || lb >= best.value - tol() || !solvedD.length) return lb;
-    const at = upper(solvedD, (d1 + d2) / 2);
-    const near = at === 0
-      ? solvedD[0]
-      : at === solvedD.length || (d1 + d2) / 2 - solvedD[at - 1] < solvedD[at] - (d1 + d2) / 2
-      ? solvedD[at - 1]
-      : solvedD[at];
-    const s = done.get(near)!;
+    if (!best || lb >= best.value - tol() || !best.saturated) return lb;
+    const anchor = best.D < d1 ? d1 : best.D > d2 ? d2 : best.D;
+    const s = solve(anchor);
+    if (!s) return lb;
+    if (s.value < best.value) best = s;
     return Math.max(lb, lowerBound(G, d1, d2, s.lambda, s.mu));
   };
   const tol = () => 1e-9 * Math.max(1, Math.abs(best?.value ?? 0));

@@ -142,21 +142,16 @@ export function solveFixedD(G: Groups, D: number, deadline = Infinity): FixedSol
   };
 }
 
-const xlx = (v: number) => (v > 0 ? v * Math.log(v) : 0);
-
-/** φ(x, P') of a region of n among N for real P' (the continuous extension, jointly convex in (x, P')). */
-function phiReal(n: number, N: number, x: number, Pp: number): number {
-  const M = N - n, q = Pp - x;
-  return xlx(x) + xlx(n - x) + xlx(q) + xlx(M - q) - xlx(n) - xlx(M) - (xlx(Pp) + xlx(N - Pp) - xlx(N));
-}
-
 /**
- * min over integer x ∈ [xl, xh] and real P' ∈ [lo, hi] (with 0 ≤ P' - x ≤ N - n) of
- * φ(x, P') - λ(x - p) + μ|x - p|, for a region of n among N. For each x the best P' is x·N/n clamped
- * to the interval (φ is convex in P' with its minimum where the rates agree); the result is convex in
- * x, minimised by a binary search on its differences. Infinity when no x fits.
+ * min over integer x ∈ [xl, xh] and real P' ∈ [lo, hi] (integers, with 0 ≤ P' - x ≤ N - n) of
+ * φ(x, P') - λ(x - p) + μ|x - p|, for a region of n among N (t: the x·ln x table). For each x the
+ * best P' is x·N/n clamped to the interval (φ is jointly convex, and convex in P' with its minimum 0
+ * where the rates agree): inside, φ = 0; clamped, P' is an interval end, an integer, so φ comes
+ * from the table without a logarithm. The result is convex in x, minimised by a binary search on
+ * its differences. Infinity when no x fits.
  */
 export function regionBound(
+  t: Float64Array,
   n: number,
   N: number,
   p: number,
@@ -167,12 +162,17 @@ export function regionBound(
   lambda = 0,
   mu = 0,
 ): number {
-  const M = N - n;
+  const M = N - n, base = t[n] + t[M] - t[N];
   xl = Math.max(xl, lo - M, 0), xh = Math.min(xh, hi, n);
   if (xl > xh) return Infinity;
   const f = (x: number) => {
-    const Pp = Math.min(Math.min(hi, x + M), Math.max(Math.max(lo, x), (x * N) / n));
-    return phiReal(n, N, x, Pp) - lambda * (x - p) + mu * Math.abs(x - p);
+    const L = Math.max(lo, x), H = Math.min(hi, x + M), star = (x * N) / n;
+    let phi = 0;
+    if (!(star > L && star < H)) {
+      const Pp = star <= L ? L : H, q = Pp - x;
+      phi = t[x] + t[n - x] + (t[q] + t[M - q]) - base - (t[Pp] + t[N - Pp]);
+    }
+    return phi - lambda * (x - p) + mu * Math.abs(x - p);
   };
   if (lambda === 0 && mu === 0) {
     // f is 0 on x ∈ [n·lo/N, n·hi/N] and convex, so its integer minimum is at the integers next to that
@@ -200,7 +200,7 @@ export function lowerBound(G: Groups, d1: number, d2: number, lambda: number, mu
   for (let g = 0; g < G.n.length; g++) {
     const p = G.p[g], xl = p - Math.min(G.down[g], C), xh = p + Math.min(G.up[g], C);
     if (G.active[g]) {
-      sum += regionBound(G.n[g], G.N, p, xl, xh, lo, hi, lambda, mu);
+      sum += regionBound(G.t, G.n[g], G.N, p, xl, xh, lo, hi, lambda, mu);
     } else {
       const lin = (x: number) => -lambda * (x - p) + mu * Math.abs(x - p);
       sum += Math.min(lin(xl), lin(xh), 0);

@@ -102,6 +102,7 @@ export function solveExactOverlapping(
     for (let i = 0; i < R; i++) {
       if (pr.n[i] === 0 || pr.n[i] === N) continue;
       sum += regionBound(
+        t,
         pr.n[i],
         N,
         x[i],
