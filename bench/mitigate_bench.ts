@@ -1,15 +1,27 @@
 /**
  * Mitigation benchmarks of issue 7 (item 7), printed as a Markdown table for BENCHMARKS.md:
- *   deno run -A bench/mitigate_bench.ts [--quick]
+ *   deno run -A bench/mitigate_bench.ts [--quick] [--runs N]
  * "solve" is the solver's own time (HiGHS run, or the exact search); "total" adds problem building,
- * flips and metrics (everything the worker task does; no audits, no maps). One run each, after one
- * warm-up run of the smallest case so HiGHS's wasm is compiled.
+ * flips and metrics (everything the worker task does; no audits, no maps). Each case runs N times
+ * (default 3) after one warm-up run so HiGHS's wasm is compiled; the best run is reported, since other
+ * work on the same two cores only ever adds time.
  */
 import { relabel } from "../core/spatial/mitigate/relabel.ts";
 import { thresholdMitigation } from "../core/spatial/mitigate/threshold.ts";
 import { disjointInstance, overlappingInstance, scoredInstance } from "./mitigate_fixtures.ts";
 
 const quick = Deno.args.includes("--quick");
+const runs = Number(Deno.args[Deno.args.indexOf("--runs") + 1]) || 3;
+
+/** The run with the smallest total of `runs` runs of `f`. */
+async function bestOf<T extends { seconds: { total: number } }>(f: () => Promise<T>): Promise<T> {
+  let best: T | null = null;
+  for (let k = 0; k < runs; k++) {
+    const r = await f();
+    if (!best || r.seconds.total < best.seconds.total) best = r;
+  }
+  return best!;
+}
 const scale = quick ? 10 : 1;
 const rows: string[] = [];
 const s = (v: number) => v.toFixed(3);
@@ -76,23 +88,24 @@ async function relabelCase(
   const N = 1_000_000 / scale;
   const { prob, yPred, yTrue, regions } = scoredInstance(N, 100);
   for (const approx of [true, false]) {
-    const t0 = performance.now();
-    const r = await thresholdMitigation({
-      yPred,
-      yTrue,
-      prob,
-      regions,
-      equalOpp: false,
-      approx,
-      budget: 0.2,
-      prTol: 0.1,
-      workLimitSeconds: 60,
-      defaultBoundary: 0.5,
-      trainRatio: 0.7,
-      stratified: true,
-      randomState: 42,
-    });
-    const wall = (performance.now() - t0) / 1000;
+    const r = await bestOf(() =>
+      thresholdMitigation({
+        yPred,
+        yTrue,
+        prob,
+        regions,
+        equalOpp: false,
+        approx,
+        budget: 0.2,
+        prTol: 0.1,
+        workLimitSeconds: 60,
+        defaultBoundary: 0.5,
+        trainRatio: 0.7,
+        stratified: true,
+        randomState: 42,
+      })
+    );
+    const wall = r.seconds.total;
     rows.push(
       `| threshold, 100 clusters, ${N} individuals | ${
         approx ? "approx" : "exact"
