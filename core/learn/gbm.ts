@@ -17,6 +17,7 @@ export interface BoostSet {
   classes: number;
 }
 
+/** LightGBM's defaults (LGBMClassifier), which PyCaret used unchanged. */
 export const GBM_DEFAULTS = {
   numLeaves: 31,
   learningRate: 0.1,

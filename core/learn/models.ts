@@ -6,6 +6,7 @@ import type { Binned } from "./binning.ts";
 import { argmaxRows, evaluateTrees, type Evaluation } from "./forest.ts";
 import { evaluateBoosting } from "./gbm.ts";
 
+/** The models by PyCaret's display names, in the spec's order (ties in accuracy keep it). */
 export const MODEL_NAMES = [
   "Extra Trees Classifier",
   "Light Gradient Boosting Machine",

@@ -20,6 +20,7 @@ export interface PrepareOptions {
   maxCategories: number;
 }
 
+/** More distinct target values than this is a continuous quantity, not classes: a 422. */
 export const MAX_CLASSES = 100;
 
 /** Features (imputed), classes and the split of the rows that have a target. */

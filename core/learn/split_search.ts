@@ -19,6 +19,7 @@ const COARSE_ABOVE = 2048;
 const POS_BITS = 11;
 const POS_MASK = (1 << POS_BITS) - 1;
 
+/** What a search of one feature found: the feature is constant in the node, no valid split, a split. */
 export const CONSTANT = 0;
 export const NO_SPLIT = 1;
 export const FOUND = 2;

@@ -14,6 +14,7 @@ import { centredRanks, spearmanPair } from "./spearman.ts";
 import { KendallScratch, kendallTauB } from "./kendall.ts";
 
 export type Method = "pearson" | "spearman" | "kendall";
+/** The methods in the order of the response. */
 export const METHODS: readonly Method[] = ["pearson", "spearman", "kendall"];
 
 /** A K×K row-major matrix; NaN where no coefficient exists. */
