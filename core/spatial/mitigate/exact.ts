@@ -6,11 +6,13 @@
  * best-first branch and bound over intervals of D = newP - P: an interval is split until it is one D
  * (solved exactly) or its lower bound (exact_fixed.ts lowerBound, a valid bound for every D in it)
  * reaches the best objective found, which proves that no D in it does better. When the queue empties
- * (or its smallest bound reaches the incumbent) the incumbent is optimal. Bounds are compared with a
+ * (or its smallest bound reaches the incumbent) the incumbent is optimal. Each D after the first is
+ * solved warm from the solution of the nearest D solved before (exact_warm.ts). Bounds are compared with a
  * tolerance of 1e-9·max(1, |best|), the accuracy of the x·ln x table the objective is computed from.
  */
 import { KeyedHeap } from "./heap.ts";
 import { type FixedSolution, type Groups, lowerBound, solveFixedD } from "./exact_fixed.ts";
+import { solveFixedDWarm } from "./exact_warm.ts";
 import { type SolverStatus, solverStatus } from "./status.ts";
 
 /** The exact search's answer: status, best solution found (if any) and the proven lower bound. */
@@ -36,10 +38,14 @@ export function solveExactDisjoint(
   const seconds = () => (performance.now() - t0) / 1000;
   let solved = 0, bounded = 0;
   const done = new Map<number, FixedSolution | null>();
+  const found: FixedSolution[] = []; // solutions to warm-start from (the nearest D is the cheapest start)
   const solve = (D: number) => {
     if (done.has(D)) return done.get(D)!;
-    const s = solveFixedD(G, D, deadline);
+    let from: FixedSolution | null = null;
+    for (const f of found) if (!from || Math.abs(f.D - D) < Math.abs(from.D - D)) from = f;
+    const s = from ? solveFixedDWarm(G, D, from, deadline) : solveFixedD(G, D, deadline);
     if (s || performance.now() <= deadline) (done.set(D, s), solved++);
+    if (s) found.push(s);
     return s;
   };
   let best = solve(Math.min(dMax, Math.max(dMin, 0)));

@@ -60,10 +60,13 @@ export interface FixedSolution {
   mu: number;
   /** True when the flips used the whole budget (within one: a pair no longer fits). */
   saturated: boolean;
+  /** The split solution: positives after the up flips alone (xu) and after the down flips alone (xd). */
+  xu: Int32Array;
+  xd: Int32Array;
 }
 
 /** φ_g(x) - the x-free constant, from the table; Infinity outside x's feasible range at P'. */
-function phiPart(G: Groups, g: number, x: number, Pp: number): number {
+export function phiPart(G: Groups, g: number, x: number, Pp: number): number {
   const n = G.n[g], M = G.N - n, q = Pp - x, t = G.t;
   if (x < 0 || x > n || q < 0 || q > M) return Infinity;
   return t[x] + t[n - x] + (t[q] + t[M - q]);
@@ -82,7 +85,8 @@ export function objectiveOf(G: Groups, x: Int32Array, Pp: number): number {
   return sum;
 }
 
-const mid = (lo: number, hi: number) =>
+/** A point between two thresholds (either may be infinite), for the multipliers. */
+export const mid = (lo: number, hi: number) =>
   Number.isFinite(lo) && Number.isFinite(hi)
     ? (lo + hi) / 2
     : Number.isFinite(lo)
@@ -139,6 +143,8 @@ export function solveFixedD(G: Groups, D: number, deadline = Infinity): FixedSol
     lambda: (thetaU - thetaD) / 2,
     mu: Math.max(0, -(thetaU + thetaD) / 2),
     saturated: used + 2 > G.C,
+    xu,
+    xd,
   };
 }
 

@@ -57,3 +57,67 @@ export class KeyedHeap {
     this.ids[i] = id, this.keys[i] = key;
   }
 }
+
+/**
+ * A binary min-heap over ids 0..n-1 (each present at most once) whose keys can change anywhere:
+ * the warm-started exact solver re-keys the group it just moved, wherever it sits.
+ */
+export class IndexedHeap {
+  private ids: Int32Array;
+  private pos: Int32Array;
+  private keys: Float64Array;
+  size = 0;
+
+  /** A heap of every id 0..n-1 with its key (Infinity keys sit at the bottom). */
+  constructor(keys: Float64Array) {
+    const n = keys.length;
+    this.keys = keys.slice();
+    this.ids = Int32Array.from({ length: n }, (_, i) => i);
+    this.pos = Int32Array.from({ length: n }, (_, i) => i);
+    this.size = n;
+    for (let i = (n >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
+  /** The smallest key (Infinity when every key is). */
+  topKey(): number {
+    return this.size ? this.keys[this.ids[0]] : Infinity;
+  }
+
+  /** The id with the smallest key. */
+  topId(): number {
+    return this.ids[0];
+  }
+
+  /** Sets the key of `id` and restores the order. */
+  set(id: number, key: number): void {
+    const old = this.keys[id];
+    this.keys[id] = key;
+    if (key < old) this.up(this.pos[id]);
+    else this.down(this.pos[id]);
+  }
+
+  private swap(i: number, j: number): void {
+    const a = this.ids[i], b = this.ids[j];
+    (this.ids[i] = b, this.ids[j] = a, this.pos[b] = i, this.pos[a] = j);
+  }
+
+  private up(i: number): void {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.keys[this.ids[parent]] <= this.keys[this.ids[i]]) return;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+
+  private down(i: number): void {
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= this.size) return;
+      if (c + 1 < this.size && this.keys[this.ids[c + 1]] < this.keys[this.ids[c]]) c++;
+      if (this.keys[this.ids[c]] >= this.keys[this.ids[i]]) return;
+      this.swap(i, c);
+      i = c;
+    }
+  }
+}

@@ -5,6 +5,9 @@ import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { solveApprox } from "../../../../core/spatial/mitigate/approx.ts";
 import { solveExactOverlapping } from "../../../../core/spatial/mitigate/exact_overlap.ts";
 import { unitFlipCounts } from "../../../../core/spatial/mitigate/flips.ts";
+import { type FixedSolution, groupsOf, solveFixedD } from "../../../../core/spatial/mitigate/exact_fixed.ts";
+import { solveFixedDWarm } from "../../../../core/spatial/mitigate/exact_warm.ts";
+import { xlogxTable } from "../../../../core/spatial/statistic.ts";
 import { rawStat } from "../../../../core/spatial/statistic.ts";
 import { disjointInstance } from "../../../../bench/mitigate_fixtures.ts";
 import { bruteForce, close, randomInstance, totalStat } from "./fixtures.ts";
@@ -84,5 +87,34 @@ Deno.test("exact (overlapping) from a seed (the rounded approx solution, or a po
       assert.equal(got.status.code, 0);
       close(got.objective!, want.value, 1e-9, `instance ${it}`);
     }
+  }
+});
+
+Deno.test("warm-started fixed-newP solves equal solves from scratch (every D, from every other D's solution)", () => {
+  const rng = new Rng(5);
+  for (let it = 0; it < 30; it++) {
+    const inst = randomInstance(rng, 8 + rng.int(30), 1 + rng.int(6), false);
+    const pr = buildProblem(inst.labels, inst.regions, inst);
+    const G = groupsOf(pr, xlogxTable(pr.N));
+    const scratch = new Map<number, FixedSolution>();
+    for (let D = pr.dMin; D <= pr.dMax; D++) {
+      const s = solveFixedD(G, D);
+      if (s) scratch.set(D, s);
+    }
+    for (const from of scratch.values()) {
+      for (const [D, want] of scratch) {
+        close(solveFixedDWarm(G, D, from)!.value, want.value, 1e-12, `${it} ${from.D}→${D}`);
+      }
+    }
+  }
+  // and at scale, with the budget binding: a walk over neighbouring D as the branch and bound makes
+  const { labels, regions } = disjointInstance(200_000, 1000, 0.35, 0.1);
+  const pr = buildProblem(labels, regions, { budget: 0.02, prTol: 0.1 });
+  const G = groupsOf(pr, xlogxTable(pr.N));
+  let from = solveFixedD(G, 0)!;
+  for (const D of [3, 10, -7, 250, 251, -1200, 40]) {
+    const warm = solveFixedDWarm(G, D, from)!, want = solveFixedD(G, D)!;
+    close(warm.value, want.value, 1e-9 * want.value, `D = ${D}`);
+    from = warm;
   }
 });
