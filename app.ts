@@ -15,6 +15,7 @@ import { spatialWritebackRoutes } from "./routes/spatial_writeback.ts";
 import { spatialMitigationRoutes } from "./routes/spatial_mitigate.ts";
 import { annotationRoutes } from "./routes/annotation.ts";
 import { valuationRoutes } from "./routes/valuation.ts";
+import { cleaningRoutes } from "./routes/cleaning.ts";
 
 /** Request id on every response and one JSON log line per request. */
 function requestLog(level: string) {
@@ -68,6 +69,7 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     spatialMitigationRoutes(),
     annotationRoutes(),
     valuationRoutes(),
+    cleaningRoutes(),
     ...(deps.extraRoutes ?? []),
   ];
   for (const group of groups) app.route("/", group);

@@ -38,6 +38,14 @@ const schema = z.object({
   TASKS_ENABLED: bool.default(true),
   BODY_LIMIT_MB: z.coerce.number().positive().default(256),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  JOBS_ENABLED: bool.default(true),
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  JOB_LEASE_SECONDS: z.coerce.number().positive().default(30),
+  JOB_POLL_SECONDS: z.coerce.number().positive().default(1),
+  JOB_TIMEOUT_SECONDS: z.coerce.number().positive().default(600),
+  JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
+  RATE_LIMIT_CAPACITY: z.coerce.number().int().min(0).default(60),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(1),
   MODELS_DIR: z.string().min(1).optional(),
 });
 

@@ -9,6 +9,7 @@ import { openStore } from "./store/open.ts";
 import { isEmpty, seedDemo } from "./store/demo.ts";
 import { setupAuth } from "./routes/auth_setup.ts";
 import { WorkerPool } from "./workers/pool.ts";
+import { runnerFromConfig } from "./store/jobs_runner.ts";
 
 const dev = Deno.args.includes("--dev");
 const onDeploy = Boolean(Deno.env.get("DENO_DEPLOYMENT_ID"));
@@ -68,12 +69,16 @@ if (onDeploy) {
       inflight--;
     }
   });
+  // The cleaning job runner (JOBS_ENABLED): claims queued jobs; on stop it hands running ones back.
+  const runner = config.JOBS_ENABLED ? runnerFromConfig(config, store, pool) : null;
+  runner?.start();
   const stop = async () => {
     if (draining) return;
     draining = true;
     const deadline = Date.now() + 30_000;
     while (inflight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     await server.shutdown();
+    await runner?.stop();
     pool.close();
     await store.close();
     Deno.exit(0);

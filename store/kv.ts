@@ -56,6 +56,22 @@ export class KvStore implements Store {
     }
   }
 
+  async compareAndSet(
+    ref: CollectionRef,
+    id: string,
+    expected: Filter,
+    set: Record<string, unknown>,
+  ): Promise<Doc | null> {
+    for (;;) {
+      const cur = await this.kv.get<Doc>(this.key(ref, id));
+      if (!cur.value || !matches(cur.value, expected)) return null;
+      const next = { ...cur.value, ...set, _id: id };
+      // the versionstamp check makes read-compare-write one step: a concurrent writer fails us, we re-read
+      const res = await this.kv.atomic().check(cur).set(this.key(ref, id), next).commit();
+      if (res.ok) return next;
+    }
+  }
+
   async delete(ref: CollectionRef, id: string): Promise<boolean> {
     const key = this.key(ref, id);
     const cur = await this.kv.get(key);

@@ -45,6 +45,17 @@ export interface Store {
   put(ref: CollectionRef, doc: Doc): Promise<void>;
   /** Sets top-level fields of one document; null when it does not exist. */
   patch(ref: CollectionRef, id: string, set: Record<string, unknown>): Promise<Doc | null>;
+  /**
+   * Sets top-level fields of one document only while its fields equal `expected`, in one atomic step;
+   * the updated document, or null when it is missing or no longer matches. What a job claim, a lease
+   * renewal or an approval needs so that of two instances racing for it exactly one wins.
+   */
+  compareAndSet(
+    ref: CollectionRef,
+    id: string,
+    expected: Filter,
+    set: Record<string, unknown>,
+  ): Promise<Doc | null>;
   delete(ref: CollectionRef, id: string): Promise<boolean>;
   /** Inserts new documents (ids assigned when absent, in order); returns their ids. */
   insertMany(ref: CollectionRef, docs: Record<string, unknown>[]): Promise<string[]>;

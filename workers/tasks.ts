@@ -8,6 +8,7 @@ import { MAP_TASKS } from "./maps.ts";
 import { MITIGATE_TASKS } from "./mitigate.ts";
 import { ANNOTATE_TASKS } from "./annotate.ts";
 import { VALUATION_TASKS } from "./valuation.ts";
+import { CLEANING_TASKS } from "./cleaning.ts";
 
 export const TASKS: TaskTable = {
   ...SPATIAL_TASKS, // "spatial.prepare", "spatial.worlds", "spatial.audit"
@@ -15,4 +16,5 @@ export const TASKS: TaskTable = {
   ...MITIGATE_TASKS, // "mitigate.relabel", "mitigate.threshold"
   ...ANNOTATE_TASKS, // "annotate.run"
   ...VALUATION_TASKS, // "valuation.correlation_*", "valuation.importance_*"
+  ...CLEANING_TASKS, // "cleaning.run"
 };

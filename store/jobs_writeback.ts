@@ -1,0 +1,102 @@
+/**
+ * An approved job's write-back into its dataset: imputed values into the same fields (or new ones), or
+ * a flag per row for a detection. The values a write replaces are in the job's result pages already
+ * (`original`), so nothing is lost; a cell that changed since the job ran is left alone and counted.
+ */
+import type { Store } from "./store.ts";
+import type { JobRecord } from "./jobs.ts";
+import { allResults } from "./jobs_results.ts";
+import { catalogRef, type ColumnInfo, findDataset } from "./catalog.ts";
+
+export interface WriteBackPlan {
+  /** imputation: "same_fields" overwrites the gaps in place; "new_fields" writes `<column><suffix>`. */
+  target: "same_fields" | "new_fields";
+  suffix: string;
+  /** detection: the boolean field set on every row, and an optional field for the score. */
+  flagField: string;
+  scoreField: string | null;
+}
+
+const BATCH = 1000;
+
+/** The field an imputed value of `column` goes to under this plan. */
+export const targetField = (plan: WriteBackPlan, column: string) =>
+  plan.target === "new_fields" ? `${column}${plan.suffix}` : column;
+
+/** Current values of `fields` for every document of the job's dataset (one streamed pass). */
+async function currentValues(
+  store: Store,
+  job: JobRecord,
+  fields: string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const out = new Map<string, Record<string, unknown>>();
+  for await (
+    const batch of store.stream({ db: job.database, collection: job.collection }, { projection: fields })
+  ) {
+    for (const doc of batch) out.set(doc._id, doc);
+  }
+  return out;
+}
+
+/** Writes an approved job's results into its dataset; returns what it did, for the job record. */
+export async function writeBack(store: Store, tesseraDb: string, job: JobRecord, plan: WriteBackPlan) {
+  const ref = { db: job.database, collection: job.collection };
+  const current = job.task === "impute" && plan.target === "same_fields"
+    ? await currentValues(store, job, job.columns)
+    : null;
+  const report = { matched: 0, modified: 0, missing: 0, cells_written: 0, skipped_changed: 0 };
+  let pending = new Map<string, Record<string, unknown>>();
+  const flush = async () => {
+    const r = await store.updateFields(ref, [...pending].map(([id, set]) => ({ id, set })));
+    report.matched += r.matched;
+    report.modified += r.modified;
+    report.missing += r.missing.length;
+    pending = new Map();
+  };
+  for await (const items of allResults(store, tesseraDb, job)) {
+    for (const e of items) {
+      const id = e._id as string;
+      const set = pending.get(id) ?? {};
+      if (job.task === "impute") {
+        const column = e.column as string;
+        const now = current?.get(id)?.[column];
+        if (current && JSON.stringify(now ?? null) !== JSON.stringify(e.original ?? null)) {
+          report.skipped_changed++;
+          continue;
+        }
+        set[targetField(plan, column)] = e.value;
+      } else {
+        set[plan.flagField] = e.label === 1;
+        if (plan.scoreField) set[plan.scoreField] = e.score;
+      }
+      report.cells_written++;
+      pending.set(id, set);
+    }
+    if (pending.size >= BATCH) await flush();
+  }
+  if (pending.size) await flush();
+  const fields = await recordNewFields(store, tesseraDb, job, plan);
+  return { state: "done", fields, ...report };
+}
+
+/** The fields the write-back created or filled, added to the dataset's catalogue record when new. */
+async function recordNewFields(
+  store: Store,
+  tesseraDb: string,
+  job: JobRecord,
+  plan: WriteBackPlan,
+): Promise<string[]> {
+  const rec = await findDataset(store, tesseraDb, job.data);
+  const typeOf = new Map((rec?.columns ?? []).map((c) => [c.name, c.type]));
+  const written: ColumnInfo[] = job.task === "impute"
+    ? job.columns.map((c) => ({ name: targetField(plan, c), type: typeOf.get(c) ?? "number" }))
+    : [
+      { name: plan.flagField, type: "boolean" },
+      ...(plan.scoreField ? [{ name: plan.scoreField, type: "number" as const }] : []),
+    ];
+  const added = written.filter((c) => !typeOf.has(c.name));
+  if (rec && added.length) {
+    await store.patch(catalogRef(tesseraDb), rec._id, { columns: [...rec.columns, ...added] });
+  }
+  return written.map((c) => c.name);
+}

@@ -1,0 +1,47 @@
+/** Helpers for the cleaning route tests: demo datasets in the test's database and a job runner beside the app. */
+import { importRecords } from "../../store/importer.ts";
+import { JobRunner } from "../../store/jobs_runner.ts";
+import { WorkerPool } from "../../workers/pool.ts";
+import { tabularDemo, timeSeriesDemo } from "../../core/demo/datasets.ts";
+import type { StoreApp } from "../support/stores.ts";
+
+async function* asAsync<T>(it: Iterable<T>): AsyncGenerator<T> {
+  yield* it;
+}
+
+/** Imports the seeded `sensor_readings` (1,440 hourly rows) and `customer_churn` (2,000 rows) demo datasets. */
+export async function seedCleaningDemo(t: StoreApp): Promise<void> {
+  for (
+    const [name, rows] of [["sensor_readings", timeSeriesDemo()], ["customer_churn", tabularDemo()]] as const
+  ) {
+    await importRecords(t.store, t.config.TESSERA_DB, { db: t.db, collection: name }, asAsync(rows));
+  }
+}
+
+/** A runner over the app's store with a one-worker pool; `close()` stops both. */
+export function testRunner(t: StoreApp, leaseMs = 10_000) {
+  const pool = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), 1);
+  const runner = new JobRunner(t.store, t.config.TESSERA_DB, pool, {
+    leaseMs,
+    pollMs: 50,
+    timeoutMs: 60_000,
+    maxAttempts: 3,
+    concurrency: 1,
+  });
+  return {
+    runner,
+    async close() {
+      await runner.stop();
+      pool.close();
+    },
+  };
+}
+
+/** The documents of a dataset by id. */
+export async function docsById(t: StoreApp, collection: string) {
+  const out = new Map<string, Record<string, unknown>>();
+  for await (const batch of t.store.stream({ db: t.db, collection })) {
+    for (const d of batch) out.set(d._id, d);
+  }
+  return out;
+}

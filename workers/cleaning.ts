@@ -1,0 +1,7 @@
+/** The cleaning jobs' computation, as the worker pool runs it (the job runner in store/jobs_runner.ts calls it). */
+import type { TaskTable } from "./protocol.ts";
+import { type CleaningInput, runCleaning } from "../core/cleaning/run.ts";
+
+export const CLEANING_TASKS: TaskTable = {
+  "cleaning.run": (input: CleaningInput) => runCleaning(input),
+};
