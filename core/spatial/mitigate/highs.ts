@@ -61,8 +61,9 @@ type Run = { st: number; feasible: boolean; x: Float64Array | null; objective: n
  * At most one integer column is supported, and it is handled without HiGHS's MIP machinery (which
  * costs 2 to 10 times the LP here): the optimal value of an LP as a function of one variable fixed
  * at d is convex in d, so the integer optimum is at floor or ceil of the relaxation's value. Solve
- * the relaxation; if that column is integral, done; else re-solve with it fixed at each neighbour
- * (same instance, warm-started) and keep the better.
+ * the relaxation; if that column is integral, done; else re-solve with it fixed at the nearer
+ * neighbour, then (unless that already reaches the relaxation's value) at the other (same instance,
+ * warm-started), and keep the better.
  */
 export async function solveSparse(m: SparseModel, timeLimitSeconds: number): Promise<SolveOutcome> {
   const t0 = performance.now();
@@ -140,11 +141,16 @@ export async function solveSparse(m: SparseModel, timeLimitSeconds: number): Pro
       return { status: solverStatus(0), x: relaxed.x, objective: relaxed.objective, seconds: seconds() };
     }
     let best: Run | null = null, cut = false;
-    for (const v of [Math.floor(d), Math.ceil(d)]) {
+    // nearer neighbour first; reaching the relaxation's value there settles it (no integer does better)
+    const near = Math.round(d), far = near === Math.floor(d) ? Math.ceil(d) : Math.floor(d);
+    for (const v of [near, far]) {
       model.changeColBounds(j, v, v);
       const r = run();
       if (r.st !== S.optimal) cut ||= limited(r.st);
       else if (!best || r.objective! < best.objective!) best = r;
+      if (best && best.objective! <= relaxed.objective! + 1e-9 * Math.max(1, Math.abs(relaxed.objective!))) {
+        break;
+      }
     }
     if (best && !cut) {
       return { status: solverStatus(0), x: best.x, objective: best.objective, seconds: seconds() };
