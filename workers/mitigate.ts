@@ -1,14 +1,51 @@
 /**
  * The mitigations as worker tasks: the solver (HiGHS' solve() is synchronous) and the exact searches
- * are seconds of CPU, so they never run on the event loop. The route posts the typed columns, scope and
- * regions, and awaits the result; give the pool a timeout above work_limit (the solver stops itself at
- * work_limit; the pool's timeout is only the backstop for a runaway worker).
+ * are seconds of CPU, so they never run on the event loop. Routes call `mitigateRelabel(pool, input)`
+ * and `mitigateThreshold(pool, input)`: the inputs are copied before posting (the pool transfers
+ * typed arrays, which would empty the caller's), and the pool's timeout sits above work_limit (the
+ * solver stops itself at work_limit; the timeout only catches a runaway worker).
  */
-import { relabel, type RelabelInput } from "../core/spatial/mitigate/relabel.ts";
-import { type ThresholdInput, thresholdMitigation } from "../core/spatial/mitigate/threshold.ts";
+import type { WorkerPool } from "./pool.ts";
+import { relabel, type RelabelInput, type RelabelResult } from "../core/spatial/mitigate/relabel.ts";
+import {
+  type ThresholdInput,
+  thresholdMitigation,
+  type ThresholdResult,
+} from "../core/spatial/mitigate/threshold.ts";
+import type { Regions } from "../core/spatial/types.ts";
 
 /** Entries for workers/tasks.ts. */
 export const MITIGATE_TASKS = {
   "mitigate.relabel": (p: RelabelInput) => relabel(p),
   "mitigate.threshold": (p: ThresholdInput) => thresholdMitigation(p),
 };
+
+/** Seconds the pool waits beyond work_limit (problem building, flips, metrics at a million individuals). */
+const MARGIN_MS = 120_000;
+
+const copyRegions = (r: Regions): Regions => ({ ...r, members: r.members.map((m) => m.slice()) });
+const timeout = (workLimitSeconds: number) => ({ timeoutMs: Math.ceil(workLimitSeconds * 1000) + MARGIN_MS });
+
+/** The relabel mitigation of a request, in a worker of `pool`. */
+export function mitigateRelabel(pool: WorkerPool, input: RelabelInput): Promise<RelabelResult> {
+  const payload: RelabelInput = {
+    ...input,
+    yPred: input.yPred.slice(),
+    yTrue: input.yTrue?.slice() ?? null,
+    scope: input.scope.slice(),
+    regions: copyRegions(input.regions),
+  };
+  return pool.run<RelabelResult>("mitigate.relabel", payload, timeout(input.workLimitSeconds));
+}
+
+/** The threshold mitigation of a request, in a worker of `pool`. */
+export function mitigateThreshold(pool: WorkerPool, input: ThresholdInput): Promise<ThresholdResult> {
+  const payload: ThresholdInput = {
+    ...input,
+    yPred: input.yPred.slice(),
+    yTrue: input.yTrue?.slice() ?? null,
+    prob: input.prob.slice(),
+    regions: copyRegions(input.regions),
+  };
+  return pool.run<ThresholdResult>("mitigate.threshold", payload, timeout(input.workLimitSeconds));
+}

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { WorkerPool } from "../../../../workers/pool.ts";
-import type { RelabelResult } from "../../../../core/spatial/mitigate/relabel.ts";
-import type { ThresholdResult } from "../../../../core/spatial/mitigate/threshold.ts";
+import { mitigateRelabel, mitigateThreshold } from "../../../../workers/mitigate.ts";
 import { InvalidInputError } from "../../../../core/errors.ts";
 import { regionsOf } from "./fixtures.ts";
 
@@ -15,14 +14,14 @@ Deno.test("worker tasks mitigate.relabel and mitigate.threshold run in the pool;
     const scope = Int32Array.from(yPred, (_, i) => i);
     const base = { yPred, yTrue: null, scope, regions, budget: 0.2, prTol: 0, workLimitSeconds: 10 };
     for (const approx of [true, false]) {
-      const r = await pool.run<RelabelResult>("mitigate.relabel", { ...base, approx });
+      const r = await mitigateRelabel(pool, { ...base, approx });
       assert.equal(r.status.code, 0);
       // s = 0 keeps P = 5; two flips: one positive of region 0 down, one negative of region 1 up
       assert.deepEqual([...r.flipped], [0, 5]);
       assert.ok(r.mitigatedPreds instanceof Uint8Array);
     }
     const prob = Float64Array.from(yPred, (y, i) => (y ? 0.6 + i / 100 : 0.4 - i / 100));
-    const t = await pool.run<ThresholdResult>("mitigate.threshold", {
+    const t = await mitigateThreshold(pool, {
       yPred,
       yTrue: null,
       prob,
@@ -38,6 +37,8 @@ Deno.test("worker tasks mitigate.relabel and mitigate.threshold run in the pool;
       randomState: 1,
     });
     assert.equal(t.newThresholds.length, 2);
+    assert.equal(yPred.length, 10, "the caller's columns are copied, not transferred away");
+    assert.equal(prob.length, 10);
     await assert.rejects(pool.run("mitigate.relabel", { ...base, approx: true, budget: -1 }), (e: Error) => {
       assert.ok(e instanceof InvalidInputError);
       assert.deepEqual(e.loc, ["body", "budget_constr"]);
