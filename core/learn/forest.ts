@@ -27,7 +27,8 @@ function addNormalised(into: Float64Array, v: Float64Array): void {
 
 /**
  * Trains a tree model on `train` rows and scores `evalRows`, because the comparison only ever needs
- * held-out predictions and importances, never a stored model.
+ * held-out predictions and importances, never a stored model (`predictionsOnly`: importances are
+ * not wanted, so subtrees no evaluation row reaches are not grown).
  */
 export function evaluateTrees(
   set: TrainSet,
@@ -35,6 +36,7 @@ export function evaluateTrees(
   train: Uint32Array,
   evalRows: Uint32Array,
   seed: number,
+  predictionsOnly = false,
 ): Evaluation {
   const p = set.data.features;
   const C = set.classes;
@@ -44,6 +46,7 @@ export function evaluateTrees(
   const opts = {
     maxFeatures: single ? p : Math.max(1, Math.floor(Math.sqrt(p))),
     randomThresholds: kind === "extra_trees",
+    predictionsOnly,
   };
   const proba = new Float64Array(evalRows.length * C);
   const importance = new Float64Array(p);

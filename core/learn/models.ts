@@ -48,15 +48,16 @@ function evaluate(
   train: Uint32Array,
   rows: Uint32Array,
   seed: number,
+  predictionsOnly: boolean,
 ): Evaluation {
   const set = { data: problem.trees, coarse: problem.boost, y: problem.y, classes: problem.classes };
   switch (model) {
     case "Decision Tree Classifier":
-      return evaluateTrees(set, "decision_tree", train, rows, seed);
+      return evaluateTrees(set, "decision_tree", train, rows, seed, predictionsOnly);
     case "Random Forest Classifier":
-      return evaluateTrees(set, "random_forest", train, rows, seed);
+      return evaluateTrees(set, "random_forest", train, rows, seed, predictionsOnly);
     case "Extra Trees Classifier":
-      return evaluateTrees(set, "extra_trees", train, rows, seed);
+      return evaluateTrees(set, "extra_trees", train, rows, seed, predictionsOnly);
     case "Light Gradient Boosting Machine":
       return evaluateBoosting({ ...set, data: problem.boost }, train, rows);
   }
@@ -82,7 +83,8 @@ export function runJob(problem: Problem, job: Job, seed: number): JobResult {
     train = Uint32Array.from(t);
     rows = Uint32Array.from(e);
   }
-  const result = evaluate(problem, job.model, train, rows, jobSeed(seed, job));
+  // Cross-validation needs predictions only; the hold-out job also reports importances.
+  const result = evaluate(problem, job.model, train, rows, jobSeed(seed, job), job.fold >= 0);
   const predicted = argmaxRows(result.proba, problem.classes);
   let hits = 0;
   for (let i = 0; i < rows.length; i++) if (predicted[i] === problem.y[rows[i]]) hits++;

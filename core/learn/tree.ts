@@ -6,7 +6,7 @@
  * never kept: the rows to predict follow the splits down alongside the training rows, and each leaf
  * adds its class shares to them.
  */
-import type { Rng } from "../random.ts";
+import { Rng } from "../random.ts";
 import type { Binned } from "./binning.ts";
 import { CONSTANT, FOUND, NodeSearch } from "./split_search.ts";
 import { partitionPositions } from "./partition.ts";
@@ -25,6 +25,12 @@ export interface TreeOptions {
   maxFeatures: number;
   /** Extra trees: one uniformly drawn threshold per feature instead of the best one. */
   randomThresholds: boolean;
+  /**
+   * Only predictions are wanted (a cross-validation fold): a node no row to predict reaches becomes a
+   * leaf, since nothing below it can change an answer. The predictions are those of the full tree;
+   * only the importances (and the random draws the skipped nodes would have used) differ.
+   */
+  predictionsOnly?: boolean;
 }
 
 /** The rows a tree learns from: distinct rows and their weights (bootstrap counts; 1 otherwise). */
@@ -87,14 +93,16 @@ export function growTree(
   const ws = search.ws = sample.w;
   search.idx = idx;
   const total = search.total;
-  // Nodes to grow: training range [a, b), evaluation range [ea, eb), and class totals (C per node).
-  const ranges: number[] = [0, idx.length, 0, evalOrder.length];
+  // Nodes to grow: training range [a, b), evaluation range [ea, eb), class totals (C per node, in
+  // `totals`), and each node's own seed: a node's draws depend on its place in the tree only, so a
+  // subtree not grown (predictionsOnly) changes nothing elsewhere.
+  const ranges: number[] = [0, idx.length, 0, evalOrder.length, rng.uint32()];
   let totals = new Float64Array(C * 64);
   for (let k = 0; k < idx.length; k++) totals[ys[k]] += ws[k];
   let depth = 1;
   while (depth > 0) {
     depth--;
-    const eb = ranges.pop()!, ea = ranges.pop()!, b = ranges.pop()!, a = ranges.pop()!;
+    const seed = ranges.pop()!, eb = ranges.pop()!, ea = ranges.pop()!, b = ranges.pop()!, a = ranges.pop()!;
     let n = 0, classesPresent = 0;
     for (let c = 0; c < C; c++) {
       const t = totals[depth * C + c];
@@ -103,7 +111,8 @@ export function growTree(
       if (t > 0) classesPresent++;
     }
     search.n = n;
-    if (classesPresent < 2 || b - a < 2 || !bestSplit(a, b, opts, rng, s)) {
+    const pruned = opts.predictionsOnly && ea === eb;
+    if (pruned || classesPresent < 2 || b - a < 2 || !bestSplit(a, b, opts, new Rng(seed), s)) {
       for (let e = ea; e < eb; e++) {
         const o = evalOrder[e] * C;
         for (let c = 0; c < C; c++) proba[o + c] += total[c] / n;
@@ -125,9 +134,17 @@ export function growTree(
       totals[(depth + 1) * C + c] = s.bestLeft[c];
     }
     // The left child is on top of the stack: depth first, left first.
-    ranges.push(i, b, ei, eb, a, i, ea, ei);
+    ranges.push(i, b, ei, eb, childSeed(seed, 2), a, i, ea, ei, childSeed(seed, 1));
     depth += 2;
   }
+}
+
+/** A child node's seed from its parent's (murmur3's finaliser over seed and side). */
+function childSeed(seed: number, side: number): number {
+  let h = (seed ^ Math.imul(side, 0x9e3779b9)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /**
@@ -173,6 +190,7 @@ function partition(
 function bestSplit(a: number, b: number, opts: TreeOptions, rng: Rng, s: TreeScratch): boolean {
   const { features, search } = s;
   const p = features.length;
+  for (let f = 0; f < p; f++) features[f] = f; // the draw depends on this node's seed alone
   s.bestFeature = -1;
   let visited = 0;
   // scikit-learn keeps drawing past max_features while the drawn ones are constant in the node.

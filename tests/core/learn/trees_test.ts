@@ -65,3 +65,21 @@ Deno.test("boosting by hand: three classes, one tree per class from the same sta
   const expect = [...softmax([0.2, -0.1, -0.1]), ...softmax([-0.1, 0.05, 0.2])];
   expect.forEach((p, i) => assert.ok(Math.abs(r.proba[i] - p) < 1e-15, `${i}: ${r.proba[i]} vs ${p}`));
 });
+
+Deno.test("trees: growing only what predictions need gives the same predictions as the whole tree", () => {
+  // 300 noisy rows: fully grown trees are deep, and most of their small subtrees hold no evaluated row.
+  const n = 300;
+  const x = Array.from(
+    { length: 5 },
+    (_, j) => Array.from({ length: n }, (_, i) => Math.sin(i * (j + 1.3)) * 10),
+  );
+  const y = Array.from({ length: n }, (_, i) => (x[0][i] + x[1][i] + Math.sin(i * 7.7) * 8 > 0 ? 1 : 0));
+  const set = setOf(x, y);
+  const train = Uint32Array.from({ length: 250 }, (_, i) => i),
+    rows = Uint32Array.from({ length: 50 }, (_, i) => 250 + i);
+  for (const kind of ["decision_tree", "random_forest", "extra_trees"] as const) {
+    const whole = evaluateTrees(set, kind, train, rows, 5);
+    const lean = evaluateTrees(set, kind, train, rows, 5, true);
+    assert.deepEqual(lean.proba, whole.proba, kind);
+  }
+});
