@@ -107,6 +107,7 @@ export function cleaningRoutes() {
       refuseApproval(job);
       const approval = {
         approved_by: c.var.principal.sub,
+        approved_by_username: c.var.principal.username ?? null,
         approved_at: new Date().toISOString(),
         approval_info,
         write_back: plan ? { state: "running" } : { state: "skipped" },

@@ -21,7 +21,9 @@ export interface ResultsMeta {
 }
 
 export interface Approval {
+  /** The token's subject; the username beside it is for people reading the record. */
   approved_by: string;
+  approved_by_username: string | null;
   approved_at: string;
   approval_info: Record<string, unknown>;
   write_back: Record<string, unknown>;
