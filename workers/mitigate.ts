@@ -1,8 +1,8 @@
 /**
  * The mitigations as worker tasks: the solver (HiGHS' solve() is synchronous) and the exact searches
  * are seconds of CPU, so they never run on the event loop. Routes call `mitigateRelabel(pool, input)`
- * and `mitigateThreshold(pool, input)`: the inputs are copied before posting (the pool transfers
- * typed arrays, which would empty the caller's), and the pool's timeout sits above work_limit (the
+ * and `mitigateThreshold(pool, input)`: the pool copies the inputs (it transfers only when asked), so
+ * the caller keeps its columns for the audits after; the pool's timeout sits above work_limit (the
  * solver stops itself at work_limit; the timeout only catches a runaway worker).
  */
 import type { WorkerPool } from "./pool.ts";
@@ -12,7 +12,6 @@ import {
   thresholdMitigation,
   type ThresholdResult,
 } from "../core/spatial/mitigate/threshold.ts";
-import type { Regions } from "../core/spatial/types.ts";
 
 /** Entries for workers/tasks.ts. */
 export const MITIGATE_TASKS = {
@@ -23,29 +22,14 @@ export const MITIGATE_TASKS = {
 /** Seconds the pool waits beyond work_limit (problem building, flips, metrics at a million individuals). */
 const MARGIN_MS = 120_000;
 
-const copyRegions = (r: Regions): Regions => ({ ...r, members: r.members.map((m) => m.slice()) });
 const timeout = (workLimitSeconds: number) => ({ timeoutMs: Math.ceil(workLimitSeconds * 1000) + MARGIN_MS });
 
 /** The relabel mitigation of a request, in a worker of `pool`. */
 export function mitigateRelabel(pool: WorkerPool, input: RelabelInput): Promise<RelabelResult> {
-  const payload: RelabelInput = {
-    ...input,
-    yPred: input.yPred.slice(),
-    yTrue: input.yTrue?.slice() ?? null,
-    scope: input.scope.slice(),
-    regions: copyRegions(input.regions),
-  };
-  return pool.run<RelabelResult>("mitigate.relabel", payload, timeout(input.workLimitSeconds));
+  return pool.run<RelabelResult>("mitigate.relabel", input, timeout(input.workLimitSeconds));
 }
 
 /** The threshold mitigation of a request, in a worker of `pool`. */
 export function mitigateThreshold(pool: WorkerPool, input: ThresholdInput): Promise<ThresholdResult> {
-  const payload: ThresholdInput = {
-    ...input,
-    yPred: input.yPred.slice(),
-    yTrue: input.yTrue?.slice() ?? null,
-    prob: input.prob.slice(),
-    regions: copyRegions(input.regions),
-  };
-  return pool.run<ThresholdResult>("mitigate.threshold", payload, timeout(input.workLimitSeconds));
+  return pool.run<ThresholdResult>("mitigate.threshold", input, timeout(input.workLimitSeconds));
 }
