@@ -215,3 +215,57 @@ storeTest(
     }
   },
 );
+
+storeTest(
+  "cleaning: approval into new fields keeps the originals; write_back false records without writing",
+  async (t) => {
+    await seedCleaningDemo(t);
+    const { runner, close } = testRunner(t);
+    try {
+      const run = async (method: string) => {
+        const body = {
+          data: "customer_churn",
+          task: "impute",
+          dtype: "tabular",
+          method,
+          params: { columns: ["age"] },
+        };
+        return await (await t.app.request("/run/", jsonRequest("POST", body))).json();
+      };
+      const [median, mean] = [await run("median"), await run("mean")];
+      await runner.runOnce();
+      await runner.runOnce();
+      const bad = await t.app.request(
+        "/approve/",
+        jsonRequest("POST", { job_id: median.job_id, approval_info: { target: "elsewhere" } }),
+      );
+      assert.equal(bad.status, 400);
+      assert.deepEqual((await bad.json()).detail[0].loc, ["body", "approval_info", "target"]);
+      const ok = await t.app.request(
+        "/approve/",
+        jsonRequest("POST", {
+          job_id: median.job_id,
+          approval_info: { target: "new_fields", suffix: "_filled" },
+        }),
+      );
+      assert.equal(ok.status, 200);
+      const docs = [...(await docsById(t, "customer_churn")).values()];
+      const gaps = docs.filter((d) => d.age === null);
+      assert.ok(gaps.length > 0 && gaps.every((d) => typeof d.age_filled === "number"));
+      const catalogue = await (await t.app.request("/dataset/customer_churn")).json();
+      assert.ok(catalogue.columns.some((c: { name: string }) => c.name === "age_filled"));
+
+      const skip = await t.app.request(
+        "/approve/",
+        jsonRequest("POST", { job_id: mean.job_id, approval_info: { write_back: false } }),
+      );
+      assert.equal((await skip.json()).approval.write_back.state, "skipped");
+      assert.equal(
+        [...(await docsById(t, "customer_churn")).values()].filter((d) => d.age === null).length,
+        gaps.length,
+      );
+    } finally {
+      await close();
+    }
+  },
+);
