@@ -62,7 +62,9 @@ export function loadConfig(env: Record<string, string | undefined>, opts: { dev?
   const c = parsed.data;
   const dev = opts.dev ?? false;
   if (c.AUTH_MODE === "oidc" && (!c.OIDC_JWKS_URL || !c.OIDC_ISSUER || !c.OIDC_AUDIENCE)) {
-    throw new Error("invalid configuration:\n  AUTH_MODE=oidc needs OIDC_JWKS_URL, OIDC_ISSUER and OIDC_AUDIENCE");
+    throw new Error(
+      "invalid configuration:\n  AUTH_MODE=oidc needs OIDC_JWKS_URL, OIDC_ISSUER and OIDC_AUDIENCE",
+    );
   }
   const users = c.TESSERA_USERS ?? (dev ? new Map([["demo", "demo"]]) : new Map<string, string>());
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, "");
