@@ -4,9 +4,11 @@
  * then Kendall's tau-b by Knight's O(n log n) against the O(n²) definition on 20,000 rows.
  *
  *   deno run -A bench/correlation_bench.ts [rows] [columns] [workers]
+ *   deno run -A bench/correlation_bench.ts --export /tmp/corr.f64   # the columns for correlation_reference.py
  *
  * Loading from the store is not included (see BENCHMARKS.md for the endpoint end to end).
  */
+import process from "node:process";
 import { WorkerPool } from "../workers/pool.ts";
 import { correlateOnPool } from "../workers/valuation.ts";
 import {
@@ -19,6 +21,13 @@ import { sharedAlloc } from "../core/memory.ts";
 import { correlationColumns } from "./valuation_data.ts";
 import { kendallQuadratic } from "../tests/support/kendall_naive.ts";
 
+if (Deno.args[0] === "--export") {
+  const cols = correlationColumns(1_000_000, 20);
+  const all = new Float64Array(cols.length * cols[0].length);
+  cols.forEach((c, j) => all.set(c, j * c.length));
+  Deno.writeFileSync(Deno.args[1], new Uint8Array(all.buffer));
+  Deno.exit(0);
+}
 const rows = Number(Deno.args[0] ?? 1_000_000);
 const k = Number(Deno.args[1] ?? 20);
 const workers = Number(Deno.args[2] ?? navigator.hardwareConcurrency);
@@ -34,9 +43,14 @@ const pool = new WorkerPool(new URL("../workers/worker.ts", import.meta.url), wo
 try {
   await correlateOnPool(pool, columns.slice(0, 2).map((c) => c.subarray(0, 1000)), ALL); // start the workers
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const m = await correlateOnPool(pool, columns, ALL);
-  console.log(`${rows} rows × ${k} columns, all three methods, ${workers} workers: ${seconds(t0)} s`);
-  console.log(`  pearson[0][1] ${m.pearson![1].toFixed(6)}, kendall[0][1] ${m.kendall![1].toFixed(6)}`);
+  const cpu = process.cpuUsage(cpu0);
+  console.log(
+    `${rows} rows × ${k} columns, all three methods, ${workers} workers: ${seconds(t0)} s wall, ` +
+      `${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU (all threads)`,
+  );
+  for (const method of ALL) console.log(`  ${method}: c0~c1 ${m[method]![1]}  c0~c3 ${m[method]![3]}`);
 } finally {
   pool.close();
 }

@@ -61,9 +61,16 @@ export function evaluateTrees(
       // A bootstrap as scikit-learn draws it: n rows with replacement, kept as distinct rows with counts.
       counts.fill(0);
       for (let k = 0; k < train.length; k++) counts[train[rng.int(train.length)]]++;
-      const idx: number[] = [];
-      for (const r of train) if (counts[r] > 0) idx.push(r);
-      sample = { idx: Uint32Array.from(idx), w: Float64Array.from(idx, (r) => counts[r]) };
+      let distinct = 0;
+      for (let k = 0; k < train.length; k++) if (counts[train[k]] > 0) distinct++;
+      sample = { idx: new Uint32Array(distinct), w: new Float64Array(distinct) };
+      for (let k = 0, i = 0; k < train.length; k++) {
+        const r = train[k];
+        if (counts[r] > 0) {
+          sample.idx[i] = r;
+          sample.w[i++] = counts[r];
+        }
+      }
     } else sample = { idx: train.slice(), w: ones };
     for (let e = 0; e < evalOrder.length; e++) evalOrder[e] = e;
     treeImportance.fill(0);

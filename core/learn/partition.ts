@@ -28,6 +28,6 @@ export function partitionPositions(
     i += left;
     r += 1 - left;
   }
-  order.set(spill.subarray(0, r), i);
+  for (let k = 0; k < r; k++) order[i + k] = spill[k];
   return i;
 }

@@ -6,7 +6,7 @@
  * never kept: the rows to predict follow the splits down alongside the training rows, and each leaf
  * adds its class shares to them.
  */
-import { Rng } from "../random.ts";
+import type { Rng } from "../random.ts";
 import type { Binned } from "./binning.ts";
 import { CONSTANT, FOUND, NodeSearch } from "./split_search.ts";
 import { partitionPositions } from "./partition.ts";
@@ -47,6 +47,7 @@ export class TreeScratch {
   readonly spillW: Float64Array;
   readonly features: Int32Array;
   readonly bestLeft: Float64Array;
+  readonly rng = new NodeRng();
   bestScore = 0;
   bestFeature = -1;
   bestThreshold = 0;
@@ -112,7 +113,7 @@ export function growTree(
     }
     search.n = n;
     const pruned = opts.predictionsOnly && ea === eb;
-    if (pruned || classesPresent < 2 || b - a < 2 || !bestSplit(a, b, opts, new Rng(seed), s)) {
+    if (pruned || classesPresent < 2 || b - a < 2 || !bestSplit(a, b, opts, s.rng.reseed(seed), s)) {
       for (let e = ea; e < eb; e++) {
         const o = evalOrder[e] * C;
         for (let c = 0; c < C; c++) proba[o + c] += total[c] / n;
@@ -136,6 +137,31 @@ export function growTree(
     // The left child is on top of the stack: depth first, left first.
     ranges.push(i, b, ei, eb, childSeed(seed, 2), a, i, ea, ei, childSeed(seed, 1));
     depth += 2;
+  }
+}
+
+/**
+ * A node's random draws (feature order, extra-trees thresholds): splitmix32 from the node's seed,
+ * reseeded in place, because a tree has tens of thousands of nodes and each needs its own stream.
+ */
+class NodeRng {
+  private s = 0;
+  reseed(seed: number): this {
+    this.s = seed >>> 0;
+    return this;
+  }
+  private next32(): number {
+    let z = (this.s = (this.s + 0x9e3779b9) >>> 0);
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    return (z ^ (z >>> 16)) >>> 0;
+  }
+  /** A uniform double in [0, 1) with 53 random bits. */
+  next(): number {
+    return ((this.next32() >>> 5) * 67108864 + (this.next32() >>> 6)) / 9007199254740992;
+  }
+  int(n: number): number {
+    return Math.floor(this.next() * n);
   }
 }
 
@@ -177,9 +203,11 @@ function partition(
     i += left;
     r += 1 - left;
   }
-  idx.set(spill.subarray(0, r), i);
-  ys.set(spillY.subarray(0, r), i);
-  ws.set(spillW.subarray(0, r), i);
+  for (let k = 0; k < r; k++) {
+    idx[i + k] = spill[k];
+    ys[i + k] = spillY[k];
+    ws[i + k] = spillW[k];
+  }
   return i;
 }
 
@@ -187,7 +215,7 @@ function partition(
  * The best split of a node over up to `maxFeatures` non-constant features drawn at random, into the
  * scratch's best fields; false when there is none.
  */
-function bestSplit(a: number, b: number, opts: TreeOptions, rng: Rng, s: TreeScratch): boolean {
+function bestSplit(a: number, b: number, opts: TreeOptions, rng: NodeRng, s: TreeScratch): boolean {
   const { features, search } = s;
   const p = features.length;
   for (let f = 0; f < p; f++) features[f] = f; // the draw depends on this node's seed alone
