@@ -1,1 +1,339 @@
-export class MongoStore { static connect(_u: string): Promise<never> { throw new Error("todo"); } }
+/**
+ * The MongoDB store, through the official driver. `CollectionRef.db` names the database per call.
+ * Our ids are strings; a 24-hex id (what `newId()` makes) is stored as a real ObjectId, so collections
+ * written by other tools with ObjectId `_id`s read the same, and lookups by id try both forms. Lookups
+ * send one exact `{_id: value}` per form rather than `$in`: FerretDB 1.x uses its _id index only for
+ * that exact shape (and only as patched by scripts/ferretdb.ts); anything else scans the collection.
+ */
+import {
+  type AnyBulkWriteOperation,
+  type Collection,
+  type Document,
+  MongoClient,
+  type MongoClientOptions,
+  MongoNetworkError,
+  MongoOperationTimeoutError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+  ObjectId,
+} from "mongodb";
+import {
+  type BulkResult,
+  type CollectionRef,
+  type Doc,
+  type FieldUpdate,
+  type Filter,
+  type Store,
+  StoreUnavailableError,
+  type StreamOptions,
+} from "./store.ts";
+import { newId } from "./ids.ts";
+
+/** Ops per bulkWrite: large enough to amortise round trips, small enough to keep requests modest. */
+const BULK_BATCH = 1000;
+/**
+ * FerretDB 1.x keeps one pooled SQLite connection per statement of an update command until the command
+ * ends, and its pool holds 100: a bulk of 100 updates (or 3 concurrent bulks of 40) deadlocks the server.
+ */
+const FERRETDB_UPDATE_BATCH = 20;
+/** A down server must fail a request within seconds (503), not after the driver's 30 s default. */
+const SELECTION_TIMEOUT_MS = 3000;
+
+/** Loosely typed on purpose: `_id` may be an ObjectId or a string, whoever wrote the document. */
+type MongoDoc = Document & { _id: ObjectId | string };
+
+export class MongoStore implements Store {
+  readonly kind = "mongo" as const;
+  private bulkSize?: Promise<number>;
+  private constructor(private client: MongoClient) {}
+
+  /**
+   * Validates the URL and returns at once; the driver connects on first use, so the app can start
+   * while MongoDB is down and answer 503 (`/readyz` via `ping()`) until it comes back.
+   */
+  static connect(url: string, opts: { serverSelectionTimeoutMS?: number } = {}): Promise<MongoStore> {
+    const options: MongoClientOptions = {};
+    const fromUrl = /[?&]serverSelectionTimeoutMS=/i.test(url);
+    if (opts.serverSelectionTimeoutMS !== undefined || !fromUrl) {
+      options.serverSelectionTimeoutMS = opts.serverSelectionTimeoutMS ?? SELECTION_TIMEOUT_MS;
+    }
+    return Promise.resolve(new MongoStore(new MongoClient(url, options)));
+  }
+
+  private coll(ref: CollectionRef): Collection<MongoDoc> {
+    return this.client.db(ref.db).collection<MongoDoc>(ref.collection);
+  }
+
+  get(ref: CollectionRef, id: string): Promise<Doc | null> {
+    return guard(async () => fromMongo(await byEachId(id, (f) => this.coll(ref).findOne(f), found)));
+  }
+
+  /** Replaces in place when either id form exists (keeping that form); otherwise inserts. */
+  put(ref: CollectionRef, doc: Doc): Promise<void> {
+    return guard(async () => {
+      const { _id, ...rest } = doc;
+      const res = await byEachId(_id, (f) => this.coll(ref).replaceOne(f, rest), (r) => r.matchedCount > 0);
+      if (res.matchedCount === 0) {
+        await this.coll(ref).replaceOne({ _id: toMongoId(_id) }, rest, { upsert: true });
+      }
+    });
+  }
+
+  patch(ref: CollectionRef, id: string, set: Record<string, unknown>): Promise<Doc | null> {
+    return guard(async () => {
+      const { _id: _, ...fields } = set;
+      const update = (f: Document) => this.coll(ref).findOneAndUpdate(f, { $set: fields }, AFTER);
+      return fromMongo(await byEachId(id, update, found));
+    });
+  }
+
+  /** findOneAndUpdate matches and sets in one server-side step, so a racing writer cannot interleave. */
+  compareAndSet(
+    ref: CollectionRef,
+    id: string,
+    expected: Filter,
+    set: Record<string, unknown>,
+  ): Promise<Doc | null> {
+    return guard(async () => {
+      const { _id: _, ...fields } = set;
+      const exp = toQuery(expected);
+      const query = (f: Document) => Object.keys(exp).length ? { $and: [f, exp] } : f;
+      const update = (f: Document) => this.coll(ref).findOneAndUpdate(query(f), { $set: fields }, AFTER);
+      return fromMongo(await byEachId(id, update, found));
+    });
+  }
+
+  delete(ref: CollectionRef, id: string): Promise<boolean> {
+    return guard(async () => {
+      const res = await byEachId(id, (f) => this.coll(ref).deleteOne(f), (r) => r.deletedCount > 0);
+      return res.deletedCount > 0;
+    });
+  }
+
+  insertMany(ref: CollectionRef, docs: Record<string, unknown>[]): Promise<string[]> {
+    return guard(async () => {
+      const ids = docs.map((d) => typeof d._id === "string" ? d._id : newId());
+      if (!docs.length) return ids;
+      await this.coll(ref).insertMany(docs.map((d, i) => ({ ...d, _id: toMongoId(ids[i]) })), {
+        ordered: true,
+      });
+      return ids;
+    });
+  }
+
+  deleteMany(ref: CollectionRef, ids: string[]): Promise<number> {
+    return guard(async () => {
+      let n = 0;
+      for (let i = 0; i < ids.length; i += BULK_BATCH) {
+        const ops = ids.slice(i, i + BULK_BATCH).flatMap((id) =>
+          idForms(id).map((_id) => ({ deleteOne: { filter: { _id } } }))
+        );
+        n += (await this.coll(ref).bulkWrite(ops, { ordered: false }))
+          .deletedCount;
+      }
+      return n;
+    });
+  }
+
+  list(ref: CollectionRef, filter?: Filter, opts: { limit?: number } = {}): Promise<Doc[]> {
+    return guard(async () => {
+      const cursor = this.coll(ref).find(toQuery(filter), { sort: { _id: 1 }, limit: opts.limit });
+      return (await cursor.toArray()).map((d) => fromMongo(d)!);
+    });
+  }
+
+  count(ref: CollectionRef, filter?: Filter): Promise<number> {
+    return guard(() => this.coll(ref).countDocuments(toQuery(filter)));
+  }
+
+  sample(ref: CollectionRef, n: number): Promise<Doc[]> {
+    if (n <= 0) return Promise.resolve([]);
+    return guard(async () => {
+      try {
+        const docs = await this.coll(ref).aggregate<MongoDoc>([{ $sample: { size: n } }]).toArray();
+        return docs.map((d) => fromMongo(d)!);
+      } catch (err) {
+        // FerretDB 1.x (our test server) answers NotImplemented for $sample; only then fall back to a
+        // uniform reservoir sample over one scan. Every other error, and real MongoDB, keeps $sample.
+        if (!isSampleNotImplemented(err)) throw err;
+        return await this.reservoir(ref, n);
+      }
+    });
+  }
+
+  async *stream(ref: CollectionRef, opts: StreamOptions = {}): AsyncIterable<Doc[]> {
+    const size = opts.batchSize ?? 1000;
+    const projection = opts.projection && Object.fromEntries(opts.projection.map((f) => [f, 1]));
+    const cursor = this.coll(ref).find({}, { sort: { _id: 1 }, projection, batchSize: size });
+    try {
+      let batch: Doc[] = [];
+      const next = () => guard(() => cursor.next());
+      for (let doc = await next(); doc; doc = await next()) {
+        batch.push(fromMongo(doc)!);
+        if (batch.length >= size) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length) yield batch;
+    } finally {
+      await cursor.close().catch(() => {});
+    }
+  }
+
+  updateFields(ref: CollectionRef, updates: FieldUpdate[]): Promise<BulkResult> {
+    return guard(async () => {
+      const result: BulkResult = { matched: 0, modified: 0, missing: [] };
+      const size = updates.length ? await this.updateBulkSize() : 0;
+      for (let i = 0; i < updates.length; i += size) {
+        await this.updateBatch(this.coll(ref), updates.slice(i, i + size), result);
+      }
+      return result;
+    });
+  }
+
+  dropCollection(ref: CollectionRef): Promise<void> {
+    return guard(async () => {
+      await this.coll(ref).drop().catch((err) => {
+        if (!(err instanceof MongoServerError && err.codeName === "NamespaceNotFound")) throw err;
+      });
+    });
+  }
+
+  ping(): Promise<void> {
+    return guard(async () => void await this.client.db("admin").command({ ping: 1 }));
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+
+  /** Asks the server once whether it is FerretDB (buildInfo says so), which needs smaller update bulks. */
+  private updateBulkSize(): Promise<number> {
+    this.bulkSize ??= this.client.db("admin").command({ buildInfo: 1 }).then(
+      (info) => "ferretdbVersion" in info ? FERRETDB_UPDATE_BATCH : BULK_BATCH,
+      (err) => {
+        this.bulkSize = undefined; // ask again once the server answers
+        throw err;
+      },
+    );
+    return this.bulkSize;
+  }
+
+  /**
+   * One unordered bulkWrite by our own id form. bulkWrite reports counts, not which ids matched, so
+   * only when some did not match do we ask which ids exist, and retry those stored as hex strings.
+   */
+  private async updateBatch(coll: Collection<MongoDoc>, part: FieldUpdate[], result: BulkResult) {
+    const res = await coll.bulkWrite(part.map((u) => setOp(toMongoId(u.id), u.set)), { ordered: false });
+    result.modified += res.modifiedCount;
+    if (res.matchedCount === part.length) return void (result.matched += res.matchedCount);
+    const found = await coll.find(byIds(part.map((u) => u.id)), { projection: { _id: 1 } }).toArray();
+    const have = new Set(found.map((d) => idString(d._id)));
+    const asString = new Set(
+      found.filter((d) => typeof d._id === "string" && HEX24.test(d._id)).map((d) => d._id),
+    );
+    const retry = part.filter((u) => asString.has(u.id));
+    if (retry.length) {
+      result.modified += (await coll.bulkWrite(retry.map((u) => setOp(u.id, u.set)))).modifiedCount;
+    }
+    for (const u of part) have.has(u.id) ? result.matched++ : result.missing.push(u.id);
+  }
+
+  /** Uniform sample of n in one pass holding n documents (Algorithm R). */
+  private async reservoir(ref: CollectionRef, n: number): Promise<Doc[]> {
+    const out: Doc[] = [];
+    let seen = 0;
+    for await (const batch of this.stream(ref)) {
+      for (const doc of batch) {
+        const j = seen < n ? seen : Math.floor(Math.random() * (seen + 1));
+        if (j < n) out[j] = doc;
+        seen++;
+      }
+    }
+    return out;
+  }
+}
+
+const HEX24 = /^[0-9a-f]{24}$/;
+
+/** Lowercase 24-hex ids become ObjectIds (their hex round-trips exactly); everything else stays a string. */
+function toMongoId(id: string): string | ObjectId {
+  return HEX24.test(id) ? new ObjectId(id) : id;
+}
+
+/** The forms a stored `_id` may take, ours first. */
+function idForms(id: string): (string | ObjectId)[] {
+  return HEX24.test(id) ? [new ObjectId(id), id] : [id];
+}
+
+/** Runs a single-document operation per id form until `hit` says it found its document. */
+async function byEachId<R>(id: string, fn: (f: Document) => Promise<R>, hit: (r: R) => boolean): Promise<R> {
+  let res!: R;
+  for (const _id of idForms(id)) if (hit(res = await fn({ _id }))) break;
+  return res;
+}
+
+const found = (doc: unknown) => doc !== null;
+const AFTER = { returnDocument: "after" } as const;
+
+function setOp(_id: string | ObjectId, set: Record<string, unknown>): AnyBulkWriteOperation<MongoDoc> {
+  const { _id: _, ...fields } = set;
+  return { updateOne: { filter: { _id }, update: { $set: fields } } };
+}
+
+/** Matches a document whichever form another writer gave its `_id` (one query; no index on FerretDB). */
+function byId(id: string): Document {
+  return HEX24.test(id) ? { _id: { $in: [new ObjectId(id), id] } } : { _id: id };
+}
+
+function byIds(ids: string[]): Document {
+  return { _id: { $in: ids.flatMap(idForms) } };
+}
+
+function idString(id: unknown): string {
+  return id instanceof ObjectId ? id.toHexString() : String(id);
+}
+
+function fromMongo(doc: MongoDoc | null): Doc | null {
+  return doc && { ...doc, _id: idString(doc._id) };
+}
+
+/**
+ * Exact equality as the KV store means it: Mongo's `{f: null}` also matches a missing field, so null
+ * asks for the BSON null type, and `{f: "x"}` also matches arrays holding "x", so arrays are excluded.
+ */
+function toQuery(filter: Filter | undefined): Document {
+  const q: Document = {};
+  for (const [k, v] of Object.entries(filter ?? {})) {
+    if (k === "_id") Object.assign(q, byId(String(v)));
+    else q[k] = v === null ? { $type: "null" } : { $eq: v, $not: { $type: "array" } };
+  }
+  return q;
+}
+
+function isSampleNotImplemented(err: unknown): boolean {
+  return err instanceof MongoServerError && err.code === 238 && err.message.includes("$sample");
+}
+
+/**
+ * Network-level driver errors mean the server is unreachable; they become StoreUnavailableError. A
+ * closed topology too: operations queued while the first connection attempt fails get that error.
+ */
+function isUnavailable(err: unknown): boolean {
+  return err instanceof MongoServerSelectionError || err instanceof MongoNetworkError ||
+    err instanceof MongoOperationTimeoutError || err instanceof MongoTopologyClosedError;
+}
+
+/** Runs one driver call, translating unreachable-server errors and passing everything else through. */
+async function guard<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isUnavailable(err)) {
+      throw new StoreUnavailableError(`MongoDB unreachable: ${(err as Error).message}`, { cause: err });
+    }
+    throw err;
+  }
+}

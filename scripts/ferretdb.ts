@@ -1,0 +1,202 @@
+/**
+ * A throwaway FerretDB (MongoDB wire protocol over SQLite) for the Mongo contract tests: no Docker, no
+ * MongoDB install, only Go to build it once. The binary is cached per version; each start gets a fresh
+ * data directory on a free port.
+ */
+import { join } from "node:path";
+
+const VERSION = "v1.24.2";
+const MODULE = `github.com/FerretDB/FerretDB@${VERSION}`;
+const START_TIMEOUT_MS = 30_000;
+/**
+ * Names our patched build (see `patchIdLookups` and `patchAtomicFindAndModify`), so a plain v1.24.2
+ * binary, or one with fewer patches, is never taken for it.
+ */
+const FLAVOUR = `${VERSION}-idfix-atomicfam`;
+
+export interface FerretDB {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Builds (once) and starts FerretDB on 127.0.0.1; `stop()` kills it and deletes its data. */
+export async function startFerretDB(): Promise<FerretDB> {
+  const bin = await ensureBinary();
+  const dir = await Deno.makeTempDir({ prefix: "tessera-ferretdb-" });
+  const port = freePort();
+  const log = await Deno.open(join(dir, "ferretdb.log"), { write: true, create: true, append: true });
+  const child = new Deno.Command(bin, {
+    args: [
+      "--handler=sqlite",
+      `--sqlite-url=file:${dir}/?_pragma=synchronous(off)`, // a throwaway database needs no fsync
+      `--state-dir=${dir}`,
+      "--debug-addr=-",
+      "--telemetry=disable",
+      `--listen-addr=127.0.0.1:${port}`,
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const drained = Promise.all([drain(child.stdout, log), drain(child.stderr, log)]);
+  let stopped: Promise<void> | undefined;
+  // Idempotent: a signal handler and a finally block may both ask.
+  const stop = () =>
+    stopped ??= (async () => {
+      await kill(child);
+      await drained;
+      log.close();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    })();
+  try {
+    await waitForPort(port, child);
+  } catch (err) {
+    const tail = await Deno.readTextFile(join(dir, "ferretdb.log")).catch(() => "");
+    await stop();
+    throw new Error(`FerretDB did not start: ${(err as Error).message}\n${tail.slice(-2000)}`);
+  }
+  return { url: `mongodb://127.0.0.1:${port}/`, stop };
+}
+
+/** Where the built binary lives, so it is built once per machine, not once per run. */
+export function binaryPath(): string {
+  const cache = Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? "/tmp", ".cache");
+  return join(cache, "tessera", `ferretdb-${FLAVOUR}`, "ferretdb");
+}
+
+/**
+ * Builds from the module source: `go install ...@version` fails behind proxies that refuse `@v/list`,
+ * and the plain module panics at start because its build/version/version.txt is empty, so we fill it.
+ */
+async function ensureBinary(): Promise<string> {
+  const bin = binaryPath();
+  if (await exists(bin)) return bin;
+  console.error(`Building FerretDB ${VERSION} into ${bin} (once; about a minute)...`);
+  const env = { GOTOOLCHAIN: "local" };
+  const info = JSON.parse(await run("go", ["mod", "download", "-json", MODULE], { env }));
+  if (!info.Dir) throw new Error(`go mod download gave no directory: ${info.Error ?? JSON.stringify(info)}`);
+  const work = await Deno.makeTempDir({ prefix: "tessera-ferretdb-src-" });
+  try {
+    const src = join(work, "src");
+    await run("cp", ["-R", info.Dir, src]);
+    await run("chmod", ["-R", "u+w", src]);
+    await Deno.writeTextFile(join(src, "build", "version", "version.txt"), VERSION);
+    await patchIdLookups(src);
+    await patchAtomicFindAndModify(src);
+    await Deno.mkdir(join(bin, ".."), { recursive: true });
+    // Build under a temporary name and rename: a killed build must not leave a broken binary behind.
+    const tmp = `${bin}.${Deno.pid}.tmp`;
+    await run("go", ["build", "-buildvcs=false", "-o", tmp, "./cmd/ferretdb"], { env, cwd: src });
+    await Deno.rename(tmp, bin);
+  } finally {
+    await Deno.remove(work, { recursive: true }).catch(() => {});
+  }
+  return bin;
+}
+
+/**
+ * FerretDB 1.24's SQLite backend looks documents up by `sjson->'$._id'` while its unique _id index is
+ * on `sjson->"_id"`; SQLite matches index expressions textually, so every update and delete by _id
+ * scanned the whole table (100k updateOne on 100k documents: hours). `->'_id'` means the same JSON path
+ * and matches the index. One of the two changes we make to FerretDB.
+ */
+async function patchIdLookups(src: string): Promise<void> {
+  const file = join(src, "internal", "backends", "sqlite", "metadata", "metadata.go");
+  const text = await Deno.readTextFile(file);
+  const from = `IDColumn = DefaultColumn + "->'$._id'"`;
+  if (!text.includes(from)) throw new Error(`FerretDB source changed; cannot patch ${file}`);
+  await Deno.writeTextFile(file, text.replace(from, `IDColumn = DefaultColumn + "->'_id'"`));
+}
+
+/**
+ * MongoDB's findAndModify is atomic per document; FerretDB 1.24's SQLite handler reads, then writes,
+ * outside one transaction (FerretDB issue #3040), so of several racing compare-and-sets all could win
+ * (17 of 20 four-way races did). Serializing findAndModify inside the server restores MongoDB's
+ * guarantee for the store's compareAndSet (job claims, leases, approvals). The other change we make.
+ */
+async function patchAtomicFindAndModify(src: string): Promise<void> {
+  const dir = join(src, "internal", "handler");
+  const file = join(dir, "msg_findandmodify.go");
+  const text = await Deno.readTextFile(file);
+  const from = "\tres, err := h.findAndModifyDocument(connCtx, params)\n";
+  if (!text.includes(from)) throw new Error(`FerretDB source changed; cannot patch ${file}`);
+  const to = "\ttesseraFindAndModifyMu.Lock()\n" + from + "\ttesseraFindAndModifyMu.Unlock()\n";
+  await Deno.writeTextFile(file, text.replace(from, to));
+  await Deno.writeTextFile(
+    join(dir, "tessera_atomic.go"),
+    [
+      "package handler",
+      'import "sync"',
+      "// Serializes findAndModify (Tessera's test build).\nvar tesseraFindAndModifyMu sync.Mutex",
+      "",
+    ]
+      .join("\n\n"),
+  );
+}
+
+/** Runs a command to completion; its stdout on success, its stderr in the error otherwise. */
+async function run(cmd: string, args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}) {
+  const out = await new Deno.Command(cmd, { args, ...opts, stdin: "null", stdout: "piped", stderr: "piped" })
+    .output();
+  const text = new TextDecoder();
+  if (!out.success) {
+    throw new Error(
+      `${cmd} ${args.join(" ")} failed (${out.code}):\n${text.decode(out.stderr).slice(-4000)}`,
+    );
+  }
+  return text.decode(out.stdout);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** A port nothing listens on right now (the OS picks it; tiny race until FerretDB binds it). */
+export function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** Copies a child's output into the log; an undrained pipe would eventually block the child. */
+async function drain(stream: ReadableStream<Uint8Array>, file: Deno.FsFile): Promise<void> {
+  for await (const chunk of stream) await file.write(chunk);
+}
+
+/** Polls until the port accepts TCP connections, failing fast if the process dies first. */
+async function waitForPort(port: number, child: Deno.ChildProcess): Promise<void> {
+  const exited: { status?: Deno.CommandStatus } = {};
+  child.status.then((s) => exited.status = s);
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (exited.status) throw new Error(`exited with code ${exited.status.code}`);
+    try {
+      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`port ${port} not open after ${START_TIMEOUT_MS / 1000} s`);
+}
+
+/** SIGTERM, then SIGKILL if it lingers; resolves once the process is gone. */
+async function kill(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGTERM");
+  } catch {
+    return; // already exited
+  }
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* exited meanwhile */ }
+  }, 5000);
+  await child.status;
+  clearTimeout(timer);
+}
