@@ -42,7 +42,7 @@ const accuracy = (pred: ArrayLike<number>) => {
     for (let e = 0; e < order.length; e++) order[e] = e;
     growTree(
       set,
-      { idx, w: Float64Array.from(idx, (r) => counts[r]) },
+      { idx, w: Float64Array.from(idx, (r) => counts[r]), weighted: true },
       evalRows,
       order,
       proba,

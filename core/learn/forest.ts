@@ -63,7 +63,7 @@ export function evaluateTrees(
       for (let k = 0; k < train.length; k++) counts[train[rng.int(train.length)]]++;
       let distinct = 0;
       for (let k = 0; k < train.length; k++) if (counts[train[k]] > 0) distinct++;
-      sample = { idx: new Uint32Array(distinct), w: new Float64Array(distinct) };
+      sample = { idx: new Uint32Array(distinct), w: new Float64Array(distinct), weighted: true };
       for (let k = 0, i = 0; k < train.length; k++) {
         const r = train[k];
         if (counts[r] > 0) {
@@ -71,7 +71,7 @@ export function evaluateTrees(
           sample.w[i++] = counts[r];
         }
       }
-    } else sample = { idx: train.slice(), w: ones };
+    } else sample = { idx: train.slice(), w: ones, weighted: false };
     for (let e = 0; e < evalOrder.length; e++) evalOrder[e] = e;
     treeImportance.fill(0);
     growTree(set, sample, evalRows, evalOrder, proba, treeImportance, opts, rng, scratch);

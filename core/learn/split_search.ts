@@ -54,7 +54,8 @@ function between(centres: Float64Array, prev: number, next: number): number {
 export class NodeSearch {
   readonly C: number;
   private hist: Float64Array;
-  private gathered: Uint16Array;
+  /** The node's bins of the feature searched last, by position (the tree keeps the best one's). */
+  gathered: Uint16Array;
   private keys: Int32Array;
   /** The node's rows (distinct training rows), their classes and weights, in the tree's order. */
   idx: Uint32Array = new Uint32Array(0);
@@ -63,9 +64,10 @@ export class NodeSearch {
   /** Class weights of the node and their sum. */
   readonly total: Float64Array;
   n = 0;
-  /** The candidate of the last search that returned FOUND. */
+  /** The candidate of the last search that returned FOUND: threshold as a fine bin, and in the bins of `gathered`. */
   score = 0;
   threshold = 0;
+  local = 0;
   readonly left: Float64Array;
   private lo = 0;
   private hi = 0;
@@ -101,15 +103,42 @@ export class NodeSearch {
 
   /** The best threshold of feature f over rows [a, b): CONSTANT, NO_SPLIT or FOUND. */
   exact(f: number, a: number, b: number): number {
+    const m = b - a;
+    if (m > COARSE_ABOVE && this.fine.binCount[f] > RANGE_PER_ROW * m) {
+      // A big node over a feature with many values: the coarse bins, gathered and counted in one pass.
+      this.gatherCounts(f, a, b);
+      if (this.lo < this.hi) {
+        const found = this.scan(this.coarse.centres[f], 0);
+        this.local = this.threshold;
+        if (found === FOUND) this.threshold = this.coarse.ends![f][this.threshold]; // its last fine bin
+        return found;
+      }
+      this.hist.fill(0, this.lo * this.C, (this.lo + 1) * this.C);
+    }
     this.gather(this.fine, f, a, b);
     if (this.lo === this.hi) return CONSTANT;
-    const m = b - a;
-    if (this.hi - this.lo <= RANGE_PER_ROW * m) return this.histogram(this.fine.centres[f], a, b);
-    if (m <= COARSE_ABOVE) return this.sorted(this.fine.centres[f], a, b);
-    this.gather(this.coarse, f, a, b);
-    const found = this.histogram(this.coarse.centres[f], a, b);
-    if (found === FOUND) this.threshold = this.coarse.ends![f][this.threshold]; // its last fine bin
+    const found = this.hi - this.lo <= RANGE_PER_ROW * m || m > COARSE_ABOVE
+      ? this.histogram(this.fine.centres[f], a, b)
+      : this.sorted(this.fine.centres[f], a, b);
+    this.local = this.threshold;
     return found;
+  }
+
+  /** The coarse bins of feature f into `gathered` and their class counts into `hist` (at 0), in one pass. */
+  private gatherCounts(f: number, a: number, b: number): void {
+    const { bins, rows } = this.coarse;
+    const { idx, gathered: out, hist, ys, ws, C } = this;
+    const col = f * rows;
+    let lo = 255, hi = 0;
+    for (let k = a; k < b; k++) {
+      const bin = bins[col + idx[k]];
+      out[k] = bin;
+      hist[bin * C + ys[k]] += ws[k];
+      if (bin < lo) lo = bin;
+      if (bin > hi) hi = bin;
+    }
+    this.lo = lo;
+    this.hi = hi;
   }
 
   /** Keeps the split between bins prev | next when it beats the candidate so far (left counts in `cur`). */
@@ -144,9 +173,15 @@ export class NodeSearch {
   }
 
   private histogram(centres: Float64Array, a: number, b: number): number {
-    const { C, hist, gathered: g, ys, ws, lo, hi } = this;
+    const { C, hist, gathered: g, ys, ws, lo } = this;
     const base = lo * C;
     for (let k = a; k < b; k++) hist[g[k] * C + ys[k] - base] += ws[k];
+    return this.scan(centres, base);
+  }
+
+  /** The best split from the class counts of bins lo..hi in `hist` (bin b at b·C − base); clears them. */
+  private scan(centres: Float64Array, base: number): number {
+    const { C, hist, lo, hi } = this;
     let prev = -1;
     this.prev = -1;
     if (C === 2) {
@@ -159,7 +194,7 @@ export class NodeSearch {
         l1 += h1;
         prev = bin;
       }
-      hist.fill(0, 0, (hi - lo + 1) * C);
+      hist.fill(0, lo * C - base, (hi + 1) * C - base);
       return this.result(centres);
     }
     const cur = this.cumulative();
@@ -173,7 +208,7 @@ export class NodeSearch {
       nLeft += inBin;
       prev = bin;
     }
-    hist.fill(0, 0, (hi - lo + 1) * C);
+    hist.fill(0, lo * C - base, (hi + 1) * C - base);
     return this.result(centres);
   }
 
@@ -235,14 +270,7 @@ export class NodeSearch {
     if (lo === hi) return CONSTANT;
     const centres = this.fine.centres[f];
     const u = centres[lo] + rng.next() * (centres[hi] - centres[lo]);
-    // Bins whose value is at most u go left; the last bin always goes right, so both sides have rows.
-    // (A binary search without a branch on the comparison: the comparisons are coin flips.)
-    let l = lo, len = hi - lo;
-    while (len > 1) {
-      const half = len >> 1;
-      l += centres[l + half] <= u ? half : 0;
-      len -= half;
-    }
+    const l = this.binOfDraw(centres, u, lo, hi);
     let nLeft = 0;
     if (this.C === 2) {
       // Two classes: sums in registers, not a store per row to left[class].
@@ -262,8 +290,22 @@ export class NodeSearch {
         nLeft += w;
       }
     }
-    this.threshold = l;
+    this.threshold = this.local = l;
     this.score = score(left, nLeft, this.total, this.n);
     return FOUND;
+  }
+
+  /**
+   * The last bin whose value is at most u, in [lo, hi − 1] (the last bin always goes right, so both
+   * sides have rows): a binary search without a branch on the comparison, which is a coin flip.
+   */
+  private binOfDraw(centres: Float64Array, u: number, lo: number, hi: number): number {
+    let l = lo, len = hi - lo;
+    while (len > 1) {
+      const half = len >> 1;
+      l += centres[l + half] <= u ? half : 0;
+      len -= half;
+    }
+    return l;
   }
 }

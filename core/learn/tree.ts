@@ -37,6 +37,8 @@ export interface TreeOptions {
 export interface Sample {
   idx: Uint32Array;
   w: Float64Array;
+  /** False when every weight is 1: the weights then need not move with the rows. */
+  weighted: boolean;
 }
 
 /** Reusable buffers of a tree's growth, sized for the data: the node search and the best split so far. */
@@ -48,6 +50,9 @@ export class TreeScratch {
   readonly features: Int32Array;
   readonly bestLeft: Float64Array;
   readonly rng = new NodeRng();
+  /** The best split's feature bins over the node (swapped with the search's buffer, not copied). */
+  bestGathered: Uint16Array;
+  bestLocal = 0;
   bestScore = 0;
   bestFeature = -1;
   bestThreshold = 0;
@@ -56,6 +61,7 @@ export class TreeScratch {
     this.search = new NodeSearch(set.data, set.coarse, set.classes);
     this.features = Int32Array.from({ length: set.data.features }, (_, f) => f);
     this.bestLeft = new Float64Array(set.classes);
+    this.bestGathered = new Uint16Array(set.data.rows);
     this.spill = new Uint32Array(set.data.rows);
     this.spillY = new Int32Array(set.data.rows);
     this.spillW = new Float64Array(set.data.rows);
@@ -123,7 +129,7 @@ export function growTree(
     importance[s.bestFeature] += s.bestScore - sideScore(total, n);
     const col = s.bestFeature * N;
     const t = s.bestThreshold;
-    const i = partition(bins, col, t, a, b, idx, ys, ws, s);
+    const i = partition(s.bestGathered, s.bestLocal, a, b, idx, ys, ws, sample.weighted, s);
     const ei = partitionPositions(bins, col, t, evalOrder, evalRows, ea, eb, s.spill);
     if ((depth + 2) * C > totals.length) {
       const grown = new Float64Array(totals.length * 2);
@@ -174,39 +180,43 @@ function childSeed(seed: number, side: number): number {
 }
 
 /**
- * The training rows' partition (see partition.ts): [a, b) of the sample by bin ≤ t, rows, classes and
- * weights moving together; returns where the right side starts.
+ * The training rows' partition (see partition.ts): [a, b) of the sample by g[k] ≤ t, g being the
+ * best split's bins over the node as its search gathered them (no second random read), rows,
+ * classes and weights moving together; returns where the right side starts.
  */
 function partition(
-  bins: Uint16Array,
-  col: number,
+  g: Uint16Array,
   t: number,
   a: number,
   b: number,
   idx: Uint32Array,
   ys: Int32Array,
   ws: Float64Array,
+  weighted: boolean,
   s: TreeScratch,
 ): number {
   const { spill, spillY, spillW } = s;
   let i = a, r = 0;
   // Without a branch on the side (a coin flip at most nodes): write both places, advance one.
   for (let k = a; k < b; k++) {
-    const row = idx[k], y = ys[k], w = ws[k];
-    const left = 1 - ((t - bins[col + row]) >>> 31);
+    const row = idx[k], y = ys[k];
+    const left = 1 - ((t - g[k]) >>> 31);
     idx[i] = row;
     ys[i] = y;
-    ws[i] = w;
     spill[r] = row;
     spillY[r] = y;
-    spillW[r] = w;
+    if (weighted) {
+      const w = ws[k];
+      ws[i] = w;
+      spillW[r] = w;
+    }
     i += left;
     r += 1 - left;
   }
   for (let k = 0; k < r; k++) {
     idx[i + k] = spill[k];
     ys[i + k] = spillY[k];
-    ws[i + k] = spillW[k];
+    if (weighted) ws[i + k] = spillW[k];
   }
   return i;
 }
@@ -235,6 +245,10 @@ function bestSplit(a: number, b: number, opts: TreeOptions, rng: NodeRng, s: Tre
       s.bestScore = search.score;
       s.bestThreshold = search.threshold;
       s.bestLeft.set(search.left);
+      s.bestLocal = search.local;
+      const kept = search.gathered;
+      search.gathered = s.bestGathered;
+      s.bestGathered = kept;
     }
   }
   return s.bestFeature >= 0;
