@@ -130,9 +130,9 @@ class LeafWise {
   private off: Int32Array;
   private order: Uint32Array; // positions in `train`, grouped by leaf
   private evalOrder: Uint32Array; // positions in `evalRows`, grouped by leaf
-  private gl: Float64Array;
-  private hl: Float64Array;
-  private rl: Uint32Array; // the leaf's rows of the data, in `order`
+  /** Bins of the training rows, row-major by position in `train`, and where each feature's start. */
+  private rowBins: Uint8Array;
+  private base: Int32Array;
   private spill: Uint32Array;
   private free: Float64Array[] = [];
 
@@ -145,9 +145,12 @@ class LeafWise {
     this.off = offsets(set);
     this.order = new Uint32Array(train.length);
     this.evalOrder = new Uint32Array(evalRows.length);
-    this.gl = new Float64Array(train.length);
-    this.hl = new Float64Array(train.length);
-    this.rl = new Uint32Array(train.length);
+    const { bins, rows: N, features: p } = set.data;
+    this.base = Int32Array.from(this.off.subarray(0, p), (o) => 3 * o);
+    this.rowBins = new Uint8Array(train.length * p);
+    for (let f = 0; f < p; f++) {
+      for (let i = 0; i < train.length; i++) this.rowBins[i * p + f] = bins[f * N + train[i]];
+    }
     this.spill = new Uint32Array(Math.max(train.length, evalRows.length));
   }
 
@@ -157,22 +160,19 @@ class LeafWise {
 
   /** Histogram of a leaf's rows (gradients gathered first, so the per-feature loops read in order). */
   private histogram(leaf: Leaf, grad: Float64Array, hess: Float64Array): void {
-    const { order, gl, hl, rl, off, train } = this;
-    const { bins, rows: N, features } = this.set.data;
+    const { order, rowBins, base } = this;
+    const p = base.length;
+    const hist = leaf.hist;
+    // Row by row over the row-major bins (LightGBM's row-wise mode): one gradient read per row, and
+    // the row's updates go to p different features' bins, so they do not wait on each other.
     for (let k = leaf.a; k < leaf.b; k++) {
       const i = order[k];
-      gl[k] = grad[i];
-      hl[k] = hess[i];
-      rl[k] = train[i];
-    }
-    const hist = leaf.hist;
-    for (let f = 0; f < features; f++) {
-      const col = f * N;
-      const base = 3 * off[f];
-      for (let k = leaf.a; k < leaf.b; k++) {
-        const at = base + 3 * bins[col + rl[k]];
-        hist[at] += gl[k];
-        hist[at + 1] += hl[k];
+      const g = grad[i], h = hess[i];
+      const at0 = i * p;
+      for (let f = 0; f < p; f++) {
+        const at = base[f] + 3 * rowBins[at0 + f];
+        hist[at] += g;
+        hist[at + 1] += h;
         hist[at + 2]++;
       }
     }

@@ -61,6 +61,8 @@ export class NodeSearch {
   idx: Uint32Array = new Uint32Array(0);
   ys: Int32Array = new Int32Array(0);
   ws: Float64Array = new Float64Array(0);
+  /** False when every weight is 1 (no bootstrap). */
+  weighted = true;
   /** Class weights of the node and their sum. */
   readonly total: Float64Array;
   n = 0;
@@ -272,7 +274,17 @@ export class NodeSearch {
     const u = centres[lo] + rng.next() * (centres[hi] - centres[lo]);
     const l = this.binOfDraw(centres, u, lo, hi);
     let nLeft = 0;
-    if (this.C === 2) {
+    if (this.C === 2 && !this.weighted) {
+      // Two classes, every weight 1: integer counts in registers.
+      let ones = 0;
+      for (let k = a; k < b; k++) {
+        const go = 1 - ((l - g[k]) >>> 31); // 1 if bin ≤ l: no branch
+        nLeft += go;
+        ones += go & ys[k];
+      }
+      left[0] = nLeft - ones;
+      left[1] = ones;
+    } else if (this.C === 2) {
       // Two classes: sums in registers, not a store per row to left[class].
       let ones = 0;
       for (let k = a; k < b; k++) {

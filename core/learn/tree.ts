@@ -99,6 +99,7 @@ export function growTree(
   for (let k = 0; k < idx.length; k++) ys[k] = set.y[idx[k]];
   const ws = search.ws = sample.w;
   search.idx = idx;
+  search.weighted = sample.weighted;
   const total = search.total;
   // Nodes to grow: training range [a, b), evaluation range [ea, eb), class totals (C per node, in
   // `totals`), and each node's own seed: a node's draws depend on its place in the tree only, so a
