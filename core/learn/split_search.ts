@@ -66,15 +66,16 @@ export class NodeSearch {
   /** Class weights of the node and their sum. */
   readonly total: Float64Array;
   n = 0;
-  /** The candidate of the last search that returned FOUND: threshold as a fine bin, and in the bins of `gathered`. */
+  /** The candidate of the last search that returned FOUND (extra trees: its threshold bin too). */
   score = 0;
   threshold = 0;
-  local = 0;
   readonly left: Float64Array;
   private lo = 0;
   private hi = 0;
-  private prev = -1;
-  private next = -1;
+  /** An exact search's candidate: the split between bins prev | next, coarse ones when inCoarse. */
+  prev = -1;
+  next = -1;
+  inCoarse = false;
 
   constructor(readonly fine: Binned<Uint16Array>, readonly coarse: Binned<Uint8Array>, classes: number) {
     this.C = classes;
@@ -110,20 +111,31 @@ export class NodeSearch {
       // A big node over a feature with many values: the coarse bins, gathered and counted in one pass.
       this.gatherCounts(f, a, b);
       if (this.lo < this.hi) {
-        const found = this.scan(this.coarse.centres[f], 0);
-        this.local = this.threshold;
-        if (found === FOUND) this.threshold = this.coarse.ends![f][this.threshold]; // its last fine bin
-        return found;
+        this.inCoarse = true;
+        return this.scan(0);
       }
       this.hist.fill(0, this.lo * this.C, (this.lo + 1) * this.C);
     }
     this.gather(this.fine, f, a, b);
     if (this.lo === this.hi) return CONSTANT;
-    const found = this.hi - this.lo <= RANGE_PER_ROW * m || m > COARSE_ABOVE
-      ? this.histogram(this.fine.centres[f], a, b)
-      : this.sorted(this.fine.centres[f], a, b);
-    this.local = this.threshold;
-    return found;
+    this.inCoarse = false;
+    return this.hi - this.lo <= RANGE_PER_ROW * m || m > COARSE_ABOVE
+      ? this.histogram(a, b)
+      : this.sorted(a, b);
+  }
+
+  /**
+   * The thresholds of an exact search's candidate, the split between the node's bins prev | next
+   * (coarse ones when `inCoarse`): as a fine bin, and as a bin of the gathered kind. Computed for
+   * the chosen feature only: the midpoint search is a fair share of a forest's time.
+   */
+  thresholds(f: number, prev: number, next: number, inCoarse: boolean): [fine: number, local: number] {
+    if (!inCoarse) {
+      const t = between(this.fine.centres[f], prev, next);
+      return [t, t];
+    }
+    const t = between(this.coarse.centres[f], prev, next);
+    return [this.coarse.ends![f][t], t]; // the last fine bin of the coarse one
   }
 
   /** The coarse bins of feature f into `gathered` and their class counts into `hist` (at 0), in one pass. */
@@ -167,22 +179,20 @@ export class NodeSearch {
     this.left[1] = l1;
   }
 
-  /** FOUND with the threshold of the best candidate, or NO_SPLIT. */
-  private result(centres: Float64Array): number {
-    if (this.prev < 0) return NO_SPLIT;
-    this.threshold = between(centres, this.prev, this.next);
-    return FOUND;
+  /** FOUND (the candidate in prev, next, score, left) or NO_SPLIT. */
+  private result(): number {
+    return this.prev < 0 ? NO_SPLIT : FOUND;
   }
 
-  private histogram(centres: Float64Array, a: number, b: number): number {
+  private histogram(a: number, b: number): number {
     const { C, hist, gathered: g, ys, ws, lo } = this;
     const base = lo * C;
     for (let k = a; k < b; k++) hist[g[k] * C + ys[k] - base] += ws[k];
-    return this.scan(centres, base);
+    return this.scan(base);
   }
 
   /** The best split from the class counts of bins lo..hi in `hist` (bin b at b·C − base); clears them. */
-  private scan(centres: Float64Array, base: number): number {
+  private scan(base: number): number {
     const { C, hist, lo, hi } = this;
     let prev = -1;
     this.prev = -1;
@@ -197,7 +207,7 @@ export class NodeSearch {
         prev = bin;
       }
       hist.fill(0, lo * C - base, (hi + 1) * C - base);
-      return this.result(centres);
+      return this.result();
     }
     const cur = this.cumulative();
     let nLeft = 0;
@@ -211,10 +221,10 @@ export class NodeSearch {
       prev = bin;
     }
     hist.fill(0, lo * C - base, (hi + 1) * C - base);
-    return this.result(centres);
+    return this.result();
   }
 
-  private sorted(centres: Float64Array, a: number, b: number): number {
+  private sorted(a: number, b: number): number {
     const { gathered: g, ys, ws } = this;
     const m = b - a;
     // Keys bin·2^11 + position (m ≤ 2048): sorted by bin, the position finds class and weight.
@@ -238,7 +248,7 @@ export class NodeSearch {
         const bin = keys[k] >>> POS_BITS, nextBin = keys[k + 1] >>> POS_BITS;
         if (bin !== nextBin) this.consider2(bin, nextBin, l0, l1);
       }
-      return this.result(centres);
+      return this.result();
     }
     const cur = this.cumulative();
     let nLeft = 0;
@@ -250,7 +260,7 @@ export class NodeSearch {
       const bin = keys[k] >>> POS_BITS, nextBin = keys[k + 1] >>> POS_BITS;
       if (bin !== nextBin) this.consider(bin, nextBin, cur, nLeft);
     }
-    return this.result(centres);
+    return this.result();
   }
 
   private radixTmp = new Int32Array(COARSE_ABOVE);
@@ -302,7 +312,7 @@ export class NodeSearch {
         nLeft += w;
       }
     }
-    this.threshold = this.local = l;
+    this.threshold = l;
     this.score = score(left, nLeft, this.total, this.n);
     return FOUND;
   }

@@ -53,6 +53,9 @@ export class TreeScratch {
   /** The best split's feature bins over the node (swapped with the search's buffer, not copied). */
   bestGathered: Uint16Array;
   bestLocal = 0;
+  bestPrev = 0;
+  bestNext = 0;
+  bestInCoarse = false;
   bestScore = 0;
   bestFeature = -1;
   bestThreshold = 0;
@@ -244,12 +247,25 @@ function bestSplit(a: number, b: number, opts: TreeOptions, rng: NodeRng, s: Tre
     if (found === FOUND && (s.bestFeature < 0 || search.score > s.bestScore)) {
       s.bestFeature = f;
       s.bestScore = search.score;
-      s.bestThreshold = search.threshold;
+      s.bestThreshold = search.threshold; // extra trees; exact searches resolve below
+      s.bestPrev = search.prev;
+      s.bestNext = search.next;
+      s.bestInCoarse = search.inCoarse;
       s.bestLeft.set(search.left);
-      s.bestLocal = search.local;
       const kept = search.gathered;
       search.gathered = s.bestGathered;
       s.bestGathered = kept;
+    }
+  }
+  if (s.bestFeature >= 0) {
+    if (opts.randomThresholds) s.bestLocal = s.bestThreshold;
+    else {
+      [s.bestThreshold, s.bestLocal] = search.thresholds(
+        s.bestFeature,
+        s.bestPrev,
+        s.bestNext,
+        s.bestInCoarse,
+      );
     }
   }
   return s.bestFeature >= 0;
