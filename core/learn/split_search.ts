@@ -13,7 +13,7 @@ import { radixByBin } from "./radix.ts";
 /** A histogram pays when the node's bin range is at most this many times its row count. */
 const RANGE_PER_ROW = 4;
 /** Below this many rows an insertion sort beats the native one. */
-const INSERTION = 32;
+const INSERTION = 64;
 /** Nodes with more rows than this search the coarse bins when the fine ones would need a sort. */
 const COARSE_ABOVE = 2048;
 const POS_BITS = 11;

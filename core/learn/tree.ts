@@ -209,18 +209,25 @@ function partition(
     ys[i] = y;
     spill[r] = row;
     spillY[r] = y;
-    if (weighted) {
-      const w = ws[k];
-      ws[i] = w;
-      spillW[r] = w;
-    }
     i += left;
     r += 1 - left;
   }
   for (let k = 0; k < r; k++) {
     idx[i + k] = spill[k];
     ys[i + k] = spillY[k];
-    if (weighted) ws[i + k] = spillW[k];
+  }
+  if (weighted) {
+    // The weights in a second pass: the unweighted forests (most of the time) skip it.
+    let wi = a, wr = 0;
+    for (let k = a; k < b; k++) {
+      const w = ws[k];
+      const left = 1 - ((t - g[k]) >>> 31);
+      ws[wi] = w;
+      spillW[wr] = w;
+      wi += left;
+      wr += 1 - left;
+    }
+    for (let k = 0; k < wr; k++) ws[wi + k] = spillW[k];
   }
   return i;
 }
