@@ -15,7 +15,7 @@ const RANGE_PER_ROW = 4;
 /** Below this many rows an insertion sort beats the native one. */
 const INSERTION = 64;
 /** Nodes with more rows than this search the coarse bins when the fine ones would need a sort. */
-const COARSE_ABOVE = 2048;
+const COARSE_ABOVE = 1024;
 const POS_BITS = 11;
 const POS_MASK = (1 << POS_BITS) - 1;
 
