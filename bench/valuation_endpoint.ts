@@ -30,11 +30,15 @@ try {
   );
   const body = await res.json();
   console.log(
-    `POST /api/correlations/analyze (all three): ${res.status} in ${((performance.now() - t0) / 1000).toFixed(1)} s, ` +
+    `POST /api/correlations/analyze (all three): ${res.status} in ${
+      ((performance.now() - t0) / 1000).toFixed(1)
+    } s, ` +
       `shape ${body.dataset_shape}`,
   );
   t0 = performance.now();
-  for await (const _ of t.store.stream({ db: "bench", collection: "wide" }, { batchSize: 5000 })) { /* read */ }
+  for await (const _ of t.store.stream({ db: "bench", collection: "wide" }, { batchSize: 5000 })) {
+    /* read */
+  }
   console.log(`reading the ${rows} documents back alone: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 } finally {
   await t.close();
