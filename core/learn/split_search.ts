@@ -9,6 +9,7 @@
  */
 import type { Binned } from "./binning.ts";
 import { radixByBin } from "./radix.ts";
+import { between, score } from "./criteria.ts";
 
 /** A histogram pays when the node's bin range is at most this many times its row count. */
 const RANGE_PER_ROW = 4;
@@ -23,32 +24,6 @@ const POS_MASK = (1 << POS_BITS) - 1;
 export const CONSTANT = 0;
 export const NO_SPLIT = 1;
 export const FOUND = 2;
-
-/** Σ_c left² / nLeft + Σ_c right² / nRight: gini's split criterion maximises it. */
-function score(left: Float64Array, nLeft: number, total: Float64Array, n: number): number {
-  let l = 0, r = 0;
-  for (let c = 0; c < total.length; c++) {
-    l += left[c] * left[c];
-    r += (total[c] - left[c]) ** 2;
-  }
-  return l / nLeft + r / (n - nLeft);
-}
-
-/**
- * The last bin on the left of a split between the node's neighbouring bins `prev` and `next`: bins in
- * between (empty here, not in other folds) go to the side of the midpoint of the two values, as
- * scikit-learn's threshold (prev + next) / 2 sends them.
- */
-function between(centres: Float64Array, prev: number, next: number): number {
-  const mid = (centres[prev] + centres[next]) / 2;
-  let l = prev, r = next - 1;
-  while (l < r) {
-    const m = (l + r + 1) >> 1;
-    if (centres[m] <= mid) l = m;
-    else r = m - 1;
-  }
-  return l;
-}
 
 /** Searches one node's features; the tree sets the row arrays per tree and the totals per node. */
 export class NodeSearch {
