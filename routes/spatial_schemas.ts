@@ -117,7 +117,8 @@ export const mitigationFields = {
       "of the summed scan statistic over integer flips (proven optimal, or the best found at the limit)",
   }),
   budget_constr: z.number().min(0).default(0.2).openapi({
-    description: "flip budget: a value ≤ 1 is a fraction of the individuals in scope (C = floor(fraction·N)); " +
+    description:
+      "flip budget: a value ≤ 1 is a fraction of the individuals in scope (C = floor(fraction·N)); " +
       "a value > 1 is an absolute number of flips",
   }),
   pr_constr: z.number().min(0).max(1).default(0.1).openapi({
@@ -135,9 +136,13 @@ export type RelabelRequest = z.infer<typeof RelabelRequest>;
 
 export const ThresholdRequest = z.object({
   ...mitigationFields,
-  default_boundary: z.number().min(0).max(1).default(0.5).openapi({ description: "the base model's threshold t0" }),
+  default_boundary: z.number().min(0).max(1).default(0.5).openapi({
+    description: "the base model's threshold t0",
+  }),
   train_ratio: z.number().gt(0).lt(1).default(0.7),
-  stratified: z.boolean().default(true).openapi({ description: "stratify the split on y_true (else y_pred)" }),
+  stratified: z.boolean().default(true).openapi({
+    description: "stratify the split on y_true (else y_pred)",
+  }),
   random_state: z.number().int().min(0).max(2 ** 32 - 1).default(42),
 }).strict().openapi("ThresholdRequest");
 export type ThresholdRequest = z.infer<typeof ThresholdRequest>;

@@ -65,7 +65,11 @@ async function thresholdCharts(p: ThresholdChartsPayload) {
       yLabel: "decision threshold",
     });
   return {
-    threshold_chart_before: await chart(p.before, p.thresholds.map(() => p.defaultBoundary), "Thresholds before"),
+    threshold_chart_before: await chart(
+      p.before,
+      p.thresholds.map(() => p.defaultBoundary),
+      "Thresholds before",
+    ),
     threshold_chart_after: await chart(p.after, p.thresholds, "Thresholds after"),
   };
 }
