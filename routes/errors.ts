@@ -10,6 +10,7 @@ import {
   ConflictError,
   DisabledError,
   InvalidInputError,
+  LimitError,
   NotFoundError,
 } from "../core/errors.ts";
 import { StoreUnavailableError } from "../store/store.ts";
@@ -124,6 +125,10 @@ export function onError(err: Error, c: Context): Response {
   if (err instanceof ConflictError) return c.json({ detail: err.message }, 409);
   if (err instanceof BadRequestError) return c.json({ detail: err.message }, 400);
   if (err instanceof DisabledError) return c.json({ detail: err.message }, 503);
+  if (err instanceof LimitError) {
+    // The work was fine but took longer than this server allows: the caller may retry with less work.
+    return c.json({ detail: `the computation was stopped: ${err.message}` }, 503);
+  }
   if (err instanceof StoreUnavailableError) {
     return c.json({ detail: `the store is unavailable: ${err.message}` }, 503);
   }

@@ -1,4 +1,5 @@
 import { WorkerPool } from "../workers/pool.ts";
+import { LimitError } from "../core/errors.ts";
 import assert from "node:assert/strict";
 import { createApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
@@ -54,6 +55,23 @@ Deno.test("errors: an unexpected throw is a 500 carrying the request id and no s
     assert.equal(res.headers.get("x-request-id"), "req-123");
   } finally {
     console.error = log;
+    await t.close();
+  }
+});
+
+Deno.test("errors: work stopped by its limit is a 503 that names the limit", async () => {
+  const slow = newRouter();
+  slow.get("/slow", () => {
+    throw new LimitError("time limit of 600 s reached");
+  });
+  const t = await testApp({}, { extraRoutes: [slow] });
+  try {
+    const res = await t.app.request("/slow");
+    assert.equal(res.status, 503);
+    assert.deepEqual(await res.json(), {
+      detail: "the computation was stopped: time limit of 600 s reached",
+    });
+  } finally {
     await t.close();
   }
 });

@@ -11,6 +11,7 @@
  */
 import { InvalidInputError } from "../../errors.ts";
 import { Rng } from "../../random.ts";
+import { restrictRegions } from "../subset.ts";
 import type { Regions } from "../types.ts";
 import { regionsDelta } from "./flips.ts";
 import { type ClassificationMetrics, classificationMetrics } from "./metrics.ts";
@@ -84,20 +85,6 @@ function checkProbabilities(prob: Float64Array, n: number, t0: number): void {
   }
 }
 
-/** Regions restricted to `scope` (ascending positions), members renumbered to scope positions. */
-function restrict(regions: Regions, scope: Int32Array, n: number): Regions {
-  const at = new Int32Array(n).fill(-1);
-  scope.forEach((i, j) => (at[i] = j));
-  const members = regions.members.map((m) => {
-    let k = 0;
-    for (let t = 0; t < m.length; t++) if (at[m[t]] >= 0) k++;
-    const out = new Int32Array(k);
-    for (let t = 0, c = 0; t < m.length; t++) if (at[m[t]] >= 0) out[c++] = at[m[t]];
-    return out;
-  });
-  return { ...regions, members };
-}
-
 function rate(y: Uint8Array, positions: Int32Array): number {
   let s = 0;
   for (const i of positions) s += y[i];
@@ -123,7 +110,7 @@ export async function thresholdMitigation(input: ThresholdInput): Promise<Thresh
   if (trainScope.length === 0) {
     throw new InvalidInputError("no individuals in scope in the training part", ["body", "train_ratio"]);
   }
-  const trainRegions = restrict(regions, trainScope, n);
+  const trainRegions = restrictRegions(regions, trainScope, n);
   const pr = buildProblem(Uint8Array.from(trainScope, (i) => yPred[i]), trainRegions, input);
   const sol = await solveProblem(pr, input.approx, input.workLimitSeconds);
   const R = regions.members.length;
