@@ -15,6 +15,9 @@ import { type FixedSolution, type Groups, lowerBound, solveFixedD } from "./exac
 import { solveFixedDWarm } from "./exact_warm.ts";
 import { type SolverStatus, solverStatus } from "./status.ts";
 
+/** Intervals of newP narrower than this are solved value by value rather than bounded. */
+const SOLVE_ALL = 4;
+
 /** The exact search's answer: status, best solution found (if any) and the proven lower bound. */
 export interface ExactResult {
   status: SolverStatus;
@@ -68,11 +71,27 @@ export function solveExactDisjoint(
     bounded++;
     const lb = lowerBound(G, d1, d2, 0, 0);
     if (!best || lb >= best.value - tol() || !best.saturated) return lb;
+    if (d2 - d1 < SOLVE_ALL) return solveAll(d1, d2) ?? lb;
     const anchor = best.D < d1 ? d1 : best.D > d2 ? d2 : best.D;
     const s = solve(anchor);
     if (!s) return lb;
     if (s.value < best.value) best = s;
-    return Math.max(lb, lowerBound(G, d1, d2, s.lambda, s.mu));
+    return Math.max(lb, lowerBound(G, d1, d2, s.lambda, s.mu, s.x));
+  };
+  // A narrow interval costs less to solve D by D (warm starts from a neighbour) than to bound: its
+  // minimum is then exact. Null when the deadline stops a solve, so only the cheap bound holds.
+  const solveAll = (d1: number, d2: number): number | null => {
+    let min = Infinity;
+    for (let D = d1; D <= d2; D++) {
+      const s = solve(D);
+      if (!s) {
+        if (performance.now() > deadline) return null;
+        continue; // no flips reach this D
+      }
+      if (s.value < best!.value) best = s;
+      min = Math.min(min, s.value);
+    }
+    return min;
   };
   const tol = () => 1e-9 * Math.max(1, Math.abs(best?.value ?? 0));
   const cap = 2 * (dMax - dMin + 1) + 2;

@@ -167,6 +167,7 @@ export function regionBound(
   hi: number,
   lambda = 0,
   mu = 0,
+  hint = p,
 ): number {
   const M = N - n, base = t[n] + t[M] - t[N];
   xl = Math.max(xl, lo - M, 0), xh = Math.min(xh, hi, n);
@@ -186,13 +187,41 @@ export function regionBound(
       x2 = Math.min(xh, Math.max(xl, Math.ceil((n * hi) / N)));
     return x1 === x2 ? f(x1) : x2 - x1 > 1 ? 0 : Math.min(f(x1), f(x2));
   }
-  let a = xl, b = xh; // smallest x in [a, b] with f(x+1) - f(x) ≥ 0 (or b)
+  return f(firstRise(f, xl, xh, Math.min(xh, Math.max(xl, hint))));
+}
+
+/**
+ * The smallest x in [xl, xh] where the convex f stops falling (f(x+1) ≥ f(x), or x = xh), searched
+ * outward from `h` in doubling steps and then by bisection: a hint at the minimiser costs four values.
+ */
+function firstRise(f: (x: number) => number, xl: number, xh: number, h: number): number {
+  const rising = (x: number) => x >= xh || f(x + 1) - f(x) >= 0;
+  let a: number, b: number; // rising(b), and every x < a is not rising
+  if (rising(h)) {
+    (b = h, a = xl);
+    for (let step = 1; b - step >= xl; step *= 2) {
+      if (!rising(b - step)) {
+        a = b - step + 1;
+        break;
+      }
+      b -= step;
+    }
+  } else {
+    (a = h + 1, b = xh);
+    for (let step = 1; a - 1 + step < xh; step *= 2) {
+      if (rising(a - 1 + step)) {
+        b = a - 1 + step;
+        break;
+      }
+      a += step;
+    }
+  }
   while (a < b) {
     const m = (a + b) >> 1;
-    if (f(m + 1) - f(m) >= 0) b = m;
+    if (rising(m)) b = m;
     else a = m + 1;
   }
-  return f(a);
+  return a;
 }
 
 /**
@@ -200,13 +229,20 @@ export function regionBound(
  * with λ and of Σ|x - p| ≤ C with μ ≥ 0, and P' relaxed to the real interval):
  *   Σ_g min_{x, P'} [φ_g(x, P') - λ(x - p_g) + μ|x - p_g|] + min_{D} λD - μC.
  */
-export function lowerBound(G: Groups, d1: number, d2: number, lambda: number, mu: number): number {
+export function lowerBound(
+  G: Groups,
+  d1: number,
+  d2: number,
+  lambda: number,
+  mu: number,
+  hint?: Int32Array,
+): number {
   const lo = G.P + d1, hi = G.P + d2, C = G.C;
   let sum = (lambda >= 0 ? lambda * d1 : lambda * d2) - mu * C;
   for (let g = 0; g < G.n.length; g++) {
     const p = G.p[g], xl = p - Math.min(G.down[g], C), xh = p + Math.min(G.up[g], C);
     if (G.active[g]) {
-      sum += regionBound(G.t, G.n[g], G.N, p, xl, xh, lo, hi, lambda, mu);
+      sum += regionBound(G.t, G.n[g], G.N, p, xl, xh, lo, hi, lambda, mu, hint ? hint[g] : p);
     } else {
       const lin = (x: number) => -lambda * (x - p) + mu * Math.abs(x - p);
       sum += Math.min(lin(xl), lin(xh), 0);

@@ -36,8 +36,11 @@ export function solveFixedDWarm(
   const upUndo = (g: number) => (xu[g] > G.p[g] ? phi(g, xu[g] - 1) - phi(g, xu[g]) : Infinity);
   const downNext = (g: number) => (G.p[g] - xd[g] < G.down[g] ? phi(g, xd[g] - 1) - phi(g, xd[g]) : Infinity);
   const downUndo = (g: number) => (xd[g] < G.p[g] ? phi(g, xd[g] + 1) - phi(g, xd[g]) : Infinity);
-  const heap = (f: (g: number) => number) =>
-    new IndexedHeap(Float64Array.from({ length: nG }, (_, g) => f(g)));
+  const heap = (f: (g: number) => number) => {
+    const keys = new Float64Array(nG);
+    for (let g = 0; g < nG; g++) keys[g] = f(g);
+    return new IndexedHeap(keys);
+  };
   const uN = heap(upNext), uU = heap(upUndo), dN = heap(downNext), dU = heap(downUndo);
   let A = 0, B = 0;
   for (let g = 0; g < nG; g++) (A += xu[g] - G.p[g], B += G.p[g] - xd[g]);

@@ -72,8 +72,9 @@ export class IndexedHeap {
   constructor(keys: Float64Array) {
     const n = keys.length;
     this.keys = keys.slice();
-    this.ids = Int32Array.from({ length: n }, (_, i) => i);
-    this.pos = Int32Array.from({ length: n }, (_, i) => i);
+    this.ids = new Int32Array(n);
+    this.pos = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.ids[i] = this.pos[i] = i; // plain loops: TypedArray.from(iterable) is slow
     this.size = n;
     for (let i = (n >> 1) - 1; i >= 0; i--) this.down(i);
   }

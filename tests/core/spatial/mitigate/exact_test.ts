@@ -5,7 +5,13 @@ import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { solveApprox } from "../../../../core/spatial/mitigate/approx.ts";
 import { solveExactOverlapping } from "../../../../core/spatial/mitigate/exact_overlap.ts";
 import { unitFlipCounts } from "../../../../core/spatial/mitigate/flips.ts";
-import { type FixedSolution, groupsOf, solveFixedD } from "../../../../core/spatial/mitigate/exact_fixed.ts";
+import {
+  type FixedSolution,
+  groupsOf,
+  regionBound,
+  solveFixedD,
+} from "../../../../core/spatial/mitigate/exact_fixed.ts";
+import fc from "fast-check";
 import { solveFixedDWarm } from "../../../../core/spatial/mitigate/exact_warm.ts";
 import { xlogxTable } from "../../../../core/spatial/statistic.ts";
 import { rawStat } from "../../../../core/spatial/statistic.ts";
@@ -52,6 +58,33 @@ Deno.test("the fixed-newP objective is convex in the region's positives (second 
       assert.ok(second >= -1e-12, `n=${n} N=${N} P'=${Pp} x=${x}: ${second}`);
     }
   }
+});
+
+Deno.test("a region's Lagrangian bound is the minimum over each x alone, wherever its search starts", () => {
+  const t = xlogxTable(400);
+  fc.assert(
+    fc.property(
+      fc.record({
+        n: fc.integer({ min: 1, max: 120 }),
+        N: fc.integer({ min: 130, max: 400 }),
+        p: fc.nat(),
+        width: fc.integer({ min: 0, max: 60 }),
+        lo: fc.nat(),
+        lambda: fc.double({ min: -3, max: 3, noNaN: true }),
+        mu: fc.double({ min: 0, max: 3, noNaN: true }),
+        hint: fc.integer({ min: -10, max: 140 }),
+      }),
+      ({ n, N, width, lambda, mu, hint, ...r }) => {
+        const p = r.p % (n + 1), lo = r.lo % (N - width), hi = lo + width;
+        const xl = Math.max(0, p - 40), xh = Math.min(n, p + 40);
+        let min = Infinity; // each x on its own: no search at all
+        for (let x = xl; x <= xh; x++) min = Math.min(min, regionBound(t, n, N, p, x, x, lo, hi, lambda, mu));
+        const got = regionBound(t, n, N, p, xl, xh, lo, hi, lambda, mu, hint);
+        return got === min || Math.abs(got - min) <= 1e-9 * Math.max(1, Math.abs(min));
+      },
+    ),
+    { numRuns: 2000, seed: 7 },
+  );
 });
 
 Deno.test("exact (disjoint) at its work limit: status 1, the best found, and a proven bound below it", async () => {
