@@ -57,11 +57,14 @@ export function cleaningRoutes() {
     }
     return onError(err, c);
   });
-  const hook = (result: { success: boolean; error?: unknown; target: string }, c: Context) => {
+  const hook = (
+    result: { success: boolean; error?: unknown; data?: unknown; target: string },
+    c: Context,
+  ) => {
     if (result.success) return;
     const root = locRoot(result.target);
     const allowed = BODY_KEYS[c.req.path] ?? [];
-    return bad400(c, detailOf(result.error as never, [root], allowed));
+    return bad400(c, detailOf(result.error as never, [root], allowed, result.data));
   };
   const queueOf = (c: Context<AppEnv>) => new JobQueue(c.var.deps.store, c.var.deps.config.TESSERA_DB);
   const jobOr404 = async (c: Context<AppEnv>, id: string) =>

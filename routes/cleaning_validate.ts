@@ -18,8 +18,13 @@ const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const list = (xs: string[], max = 30) => xs.slice(0, max).join(", ") + (xs.length > max ? ", …" : "");
 
 /** zod issues as 400 items; an unknown key also lists the keys that are allowed. */
-export function detailOf(error: z.ZodError, root: (string | number)[], allowed: string[]): ValidationItem[] {
-  return zodToDetail(error, "body").map((d) => {
+export function detailOf(
+  error: z.ZodError,
+  root: (string | number)[],
+  allowed: string[],
+  input: unknown,
+): ValidationItem[] {
+  return zodToDetail(error, "body", input).map((d) => {
     const item = { ...d, loc: [...root, ...d.loc.slice(1)] };
     return d.type === "extra_forbidden" ? { ...item, msg: `${d.msg}; allowed: ${list(allowed)}` } : item;
   });
@@ -46,7 +51,7 @@ export async function resolveRun(
   }
   const parsed = spec?.params.safeParse(body.params);
   if (spec && parsed && !parsed.success) {
-    problems.push(...detailOf(parsed.error, ["body", "params"], paramNames(spec)));
+    problems.push(...detailOf(parsed.error, ["body", "params"], paramNames(spec), body.params));
   }
   const dataset = await findDataset(store, tesseraDb, body.data);
   if (!dataset) {

@@ -31,6 +31,9 @@ const TYPE_NAMES: Record<string, [string, string]> = {
   object: ["dict_type", "Input should be a valid dictionary"],
 };
 
+/** Issues that, on an absent key, mean the key is missing rather than of the wrong type or value. */
+const ABSENT_CODES = new Set(["invalid_type", "invalid_value", "invalid_union"]);
+
 /** Where a validation target sits in FastAPI's `loc`. */
 export function locRoot(target: string): string {
   return target === "json" || target === "form" ? "body" : target === "param" ? "path" : target;
@@ -56,13 +59,14 @@ export function zodToDetail(error: z.ZodError, root: string, input?: unknown): V
     const loc: Loc = [root, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))];
     const i = issue as z.core.$ZodIssue & Record<string, unknown>;
     if (!("input" in i)) (i as Record<string, unknown>).input = valueAt(input, issue.path);
+    if (i.input === undefined && ABSENT_CODES.has(i.code)) {
+      out.push({ loc, msg: "Field required", type: "missing" });
+      continue;
+    }
     switch (i.code) {
       case "invalid_type": {
-        if (i.input === undefined) out.push({ loc, msg: "Field required", type: "missing" });
-        else {
-          const [type, msg] = TYPE_NAMES[String(i.expected)] ?? [`${i.expected}_type`, i.message];
-          out.push({ loc, msg, type });
-        }
+        const [type, msg] = TYPE_NAMES[String(i.expected)] ?? [`${i.expected}_type`, i.message];
+        out.push({ loc, msg, type });
         break;
       }
       case "unrecognized_keys":

@@ -19,6 +19,7 @@ import { sharedAlloc } from "../core/memory.ts";
 import { type Frame, FrameBuilder, type NumericColumn } from "../core/stats/frame.ts";
 import { type Matrix, type Method, METHODS } from "../core/stats/correlation.ts";
 import { MODEL_NAMES } from "../core/learn/models.ts";
+import { targetName } from "../core/learn/prepare.ts";
 import { findDataset } from "../store/catalog.ts";
 import { correlateOnPool, featureImportanceOnPool } from "../workers/valuation.ts";
 
@@ -142,6 +143,7 @@ export function valuationRoutes() {
         accuracy_scores: comparison.accuracies,
         best_model: comparison.best,
         dataset_shape: shape,
+        target: targetName(frame, body.target),
         cv_folds: body.folds,
         holdout_accuracy: comparison.holdoutAccuracy,
         elapsed_seconds: Math.round(performance.now() - t0) / 1000,

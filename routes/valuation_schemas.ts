@@ -77,6 +77,7 @@ export const FeatureImportanceResponse = z.object({
   }),
   best_model: z.string(),
   dataset_shape: Shape,
+  target: z.string().openapi({ description: "the column predicted: `target`, or the dataset's last column" }),
   cv_folds: z.number().int(),
   holdout_accuracy: z.number().openapi({ description: "the best model's accuracy on the held-out rows" }),
   elapsed_seconds: z.number(),

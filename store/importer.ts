@@ -4,7 +4,7 @@
  */
 import type { CollectionRef, Store } from "./store.ts";
 import { type ColumnInfo, findDataset, recordImport } from "./catalog.ts";
-import { ConflictError } from "../core/errors.ts";
+import { BadRequestError, ConflictError } from "../core/errors.ts";
 import { FieldProfiler } from "../core/ingest/profile.ts";
 
 export interface ImportResult {
@@ -55,6 +55,8 @@ export async function importRecords(
   } catch (e) {
     await undo(store, target, inserted, e as Error);
   }
+  // An empty upload would catalogue a dataset without rows or columns (or, replacing, wipe one).
+  if (!inserted.length) throw new BadRequestError("the upload holds no rows; nothing was imported");
   if (oldIds.length) await store.deleteMany(target, oldIds);
   const rows = await store.count(target);
   const columns = profile.result().map(({ name, type }) => ({ name, type }));

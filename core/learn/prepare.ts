@@ -82,7 +82,7 @@ function readTarget(frame: Frame, name: string): Target {
 }
 
 /** The target column: the named one, else the last column of the dataset. */
-function targetName(frame: Frame, asked: string | undefined): string {
+export function targetName(frame: Frame, asked: string | undefined): string {
   const names = frame.columns.map((c) => c.name);
   if (asked === undefined) {
     if (!names.length) throw new InvalidInputError("the dataset has no columns", ["body", "target"]);

@@ -68,6 +68,15 @@ async function rowsToAnnotate(c: Context<AppEnv>, item: Item, selection: Selecti
     return { source: "inline" as const, rows: selectRows(inline, selection, ROW_CAP), truncated };
   }
   const dataset = await requireDataset(c, item.dataset_id);
+  const known = dataset.columns.map((col) => col.name);
+  columns?.forEach((name, i) => {
+    if (known.length && !known.includes(name)) { // a catalogue entry without columns cannot tell
+      const msg = `no column '${name}' in dataset '${item.dataset_id}'; columns: ${
+        known.join(", ") || "(none)"
+      }`;
+      throw new InvalidInputError(msg, ["body", "params", "columns", i]);
+    }
+  });
   const ref = { db: dataset.database, collection: dataset.collection };
   return { source: "dataset" as const, ...await loadRows(c.var.deps.store, ref, selection, columns) };
 }

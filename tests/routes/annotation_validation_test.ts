@@ -156,8 +156,11 @@ storeTest(
     ]);
     const columns = (await detail(await run({ params: { columns: ["temp", "nope"] } }))) as {
       loc: unknown[];
+      msg: string;
     }[];
     assert.deepEqual(columns[0].loc, ["body", "params", "columns", 1]);
+    // the message lists the dataset's columns, not just the ones asked for
+    assert.equal(columns[0].msg, "no column 'nope' in dataset 'stations'; columns: station_id, temp");
     assert.deepEqual(await detail(await run({ data: 5 })), [{
       loc: ["body", "data"],
       msg: "data is one record (an object) or a non-empty list of records",

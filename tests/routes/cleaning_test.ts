@@ -147,6 +147,19 @@ storeTest("cleaning: invalid parameters are 400s that name the field and list wh
   assert.deepEqual([r.loc, r.type], [["body", "params", "n_neighbors"], "greater_than_equal"]);
   const [e] = await detail({ ...base, task: "clean" });
   assert.deepEqual([e.loc, e.msg], [["body", "task"], 'Input should be "impute" or "detect"']);
+  const { task: _, ...noTask } = base;
+  assert.deepEqual((await detail(noTask))[0], {
+    loc: ["body", "task"],
+    msg: "Field required",
+    type: "missing",
+  });
+  // a value of the wrong type is named as such, not as missing
+  const [w] = await detail({ ...base, params: { n_neighbors: "five" } });
+  assert.deepEqual([w.loc, w.type], [["body", "params", "n_neighbors"], "float_type"]);
+  const [ws] = await detail({ ...base, params: { columns: "age" } });
+  assert.deepEqual([ws.loc, ws.type], [["body", "params", "columns"], "list_type"]);
+  const [wd] = await detail({ ...base, data: 5 });
+  assert.deepEqual([wd.loc, wd.msg], [["body", "data"], "Input should be a valid string"]);
   const [x] = await detail({ ...base, extra: 1 });
   assert.deepEqual(x.loc, ["body", "extra"]);
   assert.match(x.msg, /allowed: data, task, dtype, method, date_col, params/);
@@ -175,6 +188,11 @@ storeTest("cleaning: invalid parameters are 400s that name the field and list wh
   const approve = await t.app.request("/approve/", jsonRequest("POST", { approval_info: {} }));
   assert.equal(approve.status, 400);
   assert.deepEqual((await approve.json()).detail[0].loc, ["body", "job_id"]);
+  const wrong = await t.app.request("/approve/", jsonRequest("POST", { job_id: 5 }));
+  assert.deepEqual((await wrong.json()).detail[0].type, "string_type");
+  const page = await t.app.request("/jobs/nope/results?page=abc");
+  assert.equal(page.status, 400);
+  assert.deepEqual((await page.json()).detail[0].loc, ["query", "page"]);
 });
 
 storeTest(

@@ -41,6 +41,12 @@ Deno.test("import: a malformed row is a 400 naming its line and nothing stays", 
     assert.equal(res.status, 400);
     assert.match((await res.json()).detail, /line 2502: expected 2 fields, found 1/);
     assert.equal(await t.store.count({ db: "demo", collection: "people" }), 0);
+    for (const body of ["", "a,b\n"]) {
+      const empty = await t.app.request(csv(body).path, csv(body).init);
+      assert.equal(empty.status, 400);
+      assert.match((await empty.json()).detail, /holds no rows/);
+    }
+    assert.equal((await t.app.request("/dataset/people")).status, 404); // not catalogued either
   } finally {
     await t.close();
   }

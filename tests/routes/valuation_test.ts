@@ -113,6 +113,7 @@ storeTest("feature importance: the demo table, all four models, the best one's i
   const body = await res.json();
   assert.deepEqual(body.dataset_shape, [2000, 10]);
   assert.equal(body.cv_folds, 10);
+  assert.equal(body.target, "churn"); // the last column of the demo table
   assert.deepEqual([...body.model_names].sort(), [
     "Decision Tree Classifier",
     "Extra Trees Classifier",
