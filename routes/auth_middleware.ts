@@ -27,9 +27,14 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   } catch (e) {
     if (!(e instanceof AuthError)) {
       // the provider's keys could not be fetched: not the caller's fault, so no 401
-      console.error(
-        JSON.stringify({ level: "error", request_id: c.var.requestId, error: `token verification: ${e}` }),
-      );
+      if (c.var.deps.config.LOG_LEVEL !== "silent") {
+        console.error(JSON.stringify({
+          time: new Date().toISOString(),
+          level: "error",
+          request_id: c.var.requestId,
+          error: `token verification: ${e}`,
+        }));
+      }
       return c.json({ detail: "the identity provider's keys are unavailable" }, 503);
     }
     c.header("WWW-Authenticate", challenge(e.message));

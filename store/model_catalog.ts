@@ -53,9 +53,16 @@ async function readFolder(dir: URL | string): Promise<DataModel[]> {
 
 const byName = (a: Deno.DirEntry, b: Deno.DirEntry) => a.name.localeCompare(b.name);
 
+/** One JSON line on stderr, like every other log line, since it is written while serving a request. */
 function warnOnce(path: string, why: string): void {
   const key = `${path}: ${why}`;
   if (warned.has(key)) return;
   warned.add(key);
-  console.warn(`data-model catalogue: skipping ${key}`);
+  console.warn(JSON.stringify({
+    time: new Date().toISOString(),
+    level: "warn",
+    msg: "data-model catalogue: skipping a file",
+    file: path,
+    reason: why,
+  }));
 }

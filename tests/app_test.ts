@@ -5,7 +5,8 @@ import { createApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { newRouter } from "../routes/env.ts";
 import { MongoStore } from "../store/mongo.ts";
-import { testApp } from "./support/app.ts";
+import { authTestApp, captureConsole, testApp } from "./support/app.ts";
+import { storeTest } from "./support/stores.ts";
 
 Deno.test("openapi: 3.1 document lists the routes with the bearer scheme and the 422 shape", async () => {
   const t = await testApp();
@@ -104,6 +105,116 @@ Deno.test("errors: a store that is down is a 503 on readyz and on data routes, w
   } finally {
     await store.close();
   }
+});
+
+Deno.test("auth: every operation of /openapi.json that declares security is a 401 without a token", async () => {
+  const t = await authTestApp();
+  try {
+    const doc = await (await t.app.request("/openapi.json")).json();
+    const walked: string[] = [];
+    const open: string[] = [];
+    for (
+      const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { security?: [] }>>)
+    ) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (!op.security) {
+          open.push(`${method.toUpperCase()} ${path}`);
+          continue;
+        }
+        assert.deepEqual(op.security, [{ bearerAuth: [] }], `${method} ${path}`);
+        // a well-formed body and harmless path values, so only the missing token can refuse the request
+        const url = path.replace(/\{[^}]+\}/g, "probe");
+        const res = await t.app.request(
+          url,
+          method === "get"
+            ? {}
+            : { method: method.toUpperCase(), body: "{}", headers: { "content-type": "application/json" } },
+        );
+        const where = `${method.toUpperCase()} ${url}`;
+        assert.equal(res.status, 401, where);
+        const challenge = res.headers.get("www-authenticate") ?? "";
+        assert.match(challenge, /^Bearer /, where);
+        assert.match(challenge, /error="invalid_token"/, where);
+        walked.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    for (
+      const prefix of [
+        "POST /api/datasets/",
+        "GET /api/tasks/",
+        "PATCH /api/tasks/",
+        "DELETE /api/tasks/",
+        "POST /api/spatial-hitl/",
+        "POST /api/correlations/",
+        "POST /api/feature-importance/",
+        "GET /dataset",
+        "GET /model",
+        "POST /annotations",
+        "POST /run/",
+        "POST /approve/",
+        "GET /get-new-jobs/",
+        "GET /jobs/",
+      ]
+    ) {
+      assert.ok(walked.some((w) => w.startsWith(prefix)), `no secured operation under ${prefix}`);
+    }
+    assert.ok(walked.length >= 30, `only ${walked.length} operations walked`);
+    // the operations without a token are the probes and the realm's own endpoints, nothing of the specs
+    for (const op of open) assert.match(op, /^GET \/(healthz|readyz)$|^(GET|POST) \/realms\/\{realm\}\//, op);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("logging: one JSON line per request with its id, at the level LOG_LEVEL lets through", async () => {
+  const boom = newRouter();
+  boom.get("/boom", () => {
+    throw new Error("boom");
+  });
+  const lines = async (level: string, paths: string[]) => {
+    const t = await testApp({ LOG_LEVEL: level }, { extraRoutes: [boom] });
+    const ids: (string | null)[] = [];
+    try {
+      const out = await captureConsole(async () => {
+        for (const p of paths) ids.push((await t.app.request(p)).headers.get("x-request-id"));
+      });
+      // the request lines only: the 500 also writes its stack on a line of its own
+      return { ids, logged: out.map((l) => JSON.parse(l)).filter((l) => "method" in l) };
+    } finally {
+      await t.close();
+    }
+  };
+
+  const info = await lines("info", ["/api/tasks/documents", "/nowhere", "/healthz"]);
+  assert.equal(info.logged.length, 2, "healthz is a debug line");
+  const [ok, missing] = info.logged;
+  assert.equal(ok.method, "GET");
+  assert.equal(ok.path, "/api/tasks/documents");
+  assert.equal(ok.status, 200);
+  assert.equal(ok.level, "info");
+  assert.match(info.ids[0]!, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.equal(ok.request_id, info.ids[0]);
+  assert.deepEqual([missing.path, missing.status, missing.level], ["/nowhere", 404, "warn"]);
+  assert.equal(missing.request_id, info.ids[1]);
+  assert.notEqual(info.ids[0], info.ids[1]);
+
+  const debug = await lines("debug", ["/healthz", "/readyz"]);
+  assert.deepEqual(debug.logged.map((l) => [l.path, l.level]), [["/healthz", "debug"], ["/readyz", "debug"]]);
+
+  const warn = await lines("warn", ["/api/tasks/documents", "/nowhere"]);
+  assert.deepEqual(warn.logged.map((l) => l.status), [404]);
+
+  const error = await lines("error", ["/api/tasks/documents", "/nowhere", "/boom"]);
+  assert.deepEqual(error.logged.map((l) => [l.status, l.level]), [[500, "error"]]);
+  assert.equal(error.logged[0].request_id, error.ids[2]);
+
+  assert.deepEqual((await lines("silent", ["/api/tasks/documents", "/nowhere"])).logged, []);
+});
+
+storeTest("readyz: 200 naming the store when the store answers", async (t) => {
+  const res = await t.app.request("/readyz");
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), { status: "ready", store: t.store.kind });
 });
 
 Deno.test("config: defaults, and a bad variable is named", () => {

@@ -4,6 +4,7 @@ import { type Config, loadConfig } from "../../config.ts";
 import { KvStore } from "../../store/kv.ts";
 import type { Deps } from "../../routes/env.ts";
 import { WorkerPool } from "../../workers/pool.ts";
+import { setupAuth } from "../../routes/auth_setup.ts";
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -29,6 +30,45 @@ export async function testApp(env: Record<string, string> = {}, deps: Partial<De
       await Deno.remove(dir, { recursive: true });
     },
   };
+}
+
+/** Like `testApp` but with AUTH_MODE=local (user alice:wonderland): tokens required, the realm mounted. */
+export async function authTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dir = await Deno.makeTempDir({ prefix: "tessera-test-" });
+  const config = loadConfig({
+    LOG_LEVEL: "silent",
+    AUTH_MODE: "local",
+    TESSERA_USERS: "alice:wonderland",
+    ...env,
+  });
+  const store = await KvStore.open(`${dir}/t.kv`);
+  const { verifier, routes } = await setupAuth(config, store);
+  const pool = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), 1);
+  const app = createApp({ config, store, pool, verifier, extraRoutes: routes });
+  return {
+    app,
+    store,
+    config,
+    async close() {
+      pool.close();
+      await store.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** Runs fn while recording every line written with console.log, console.warn and console.error. */
+export async function captureConsole(fn: () => Promise<void>): Promise<string[]> {
+  const lines: string[] = [];
+  const saved = { log: console.log, warn: console.warn, error: console.error };
+  const record = (...args: unknown[]) => void lines.push(args.join(" "));
+  Object.assign(console, { log: record, warn: record, error: record });
+  try {
+    await fn();
+  } finally {
+    Object.assign(console, saved);
+  }
+  return lines;
 }
 
 /** JSON request options. */
