@@ -10,6 +10,7 @@ import {
   interpolateTime,
 } from "../../../core/cleaning/impute_series.ts";
 import { dailySeries } from "./fixtures.ts";
+import { Rng } from "../../../core/random.ts";
 
 const f = (xs: (number | null)[]) => Float64Array.from(xs, (v) => v ?? NaN);
 const arr = (x: Float64Array) => Array.from(x, (v) => (Number.isNaN(v) ? null : v));
@@ -93,4 +94,31 @@ Deno.test("rolling_mean: the centred window's mean, widened until two readings f
   assert.deepEqual(arr(imputeRollingMean(f([1, 2, null, 4, 5]), 3)), [1, 2, 3, 4, 5]);
   // index 2: window 3 holds one reading (1), widened to 5 it holds 0, 1, 8 → 3; index 3: 1, 8, 9 → 6
   assert.deepEqual(arr(imputeRollingMean(f([0, 1, null, null, 8, 9]), 3)).slice(2, 4), [3, 6]);
+});
+
+// A slowly varying series: x(t) = 10 + 3·sin(2πt/500) + u, u uniform in [−0.05, 0.05]. The sine moves by at
+// most 3·2π/500 ≈ 0.0377 per step, so a reading carried d steps (forward or back) misses the truth by at most
+// 0.0377·d + 0.1 (the noise of both readings). ffill carries the reading before a gap d = i − (a − 1) steps,
+// bfill the reading after it d = b − i steps, over gaps [a, b) of 1 to 10 readings.
+Deno.test("ffill, bfill: every removed reading within 0.0377·(steps carried) + 0.1 of the truth", () => {
+  const rng = new Rng(61);
+  const n = 2000, slope = 3 * 2 * Math.PI / 500, noise = 0.05;
+  const values = Float64Array.from(
+    { length: n },
+    (_, t) => 10 + 3 * Math.sin(2 * Math.PI * t / 500) + noise * (2 * rng.next() - 1),
+  );
+  const spans: [number, number][] = [];
+  for (let a = 5; a < n - 20; a += 40) spans.push([a, a + 1 + rng.int(10)]);
+  const { damaged } = gaps(values, spans);
+  const fwd = forwardFill(damaged), back = backwardFill(damaged);
+  let worst = 0;
+  for (const [a, b] of spans) {
+    for (let i = a; i < b; i++) {
+      const f = Math.abs(fwd[i] - values[i]), g = Math.abs(back[i] - values[i]);
+      assert.ok(f <= slope * (i - a + 1) + 2 * noise, `ffill at ${i}: ${f}`);
+      assert.ok(g <= slope * (b - i) + 2 * noise, `bfill at ${i}: ${g}`);
+      worst = Math.max(worst, f, g);
+    }
+  }
+  assert.ok(worst <= slope * 10 + 2 * noise); // ≈ 0.48 over the longest gap
 });

@@ -10,6 +10,7 @@ import {
 import { imputeIterative, symmetricEigen } from "../../../core/cleaning/iterative.ts";
 import type { Imputation } from "../../../core/cleaning/stats.ts";
 import { factorTable, removeCells, rmse } from "./fixtures.ts";
+import { Rng } from "../../../core/random.ts";
 
 const col = (name: string, xs: (number | null)[]): TableColumn => ({
   name,
@@ -140,4 +141,84 @@ Deno.test("removed cells: iterative within 25 % of the best possible, knn at 40 
   assert.ok(miceErr < 1.25 * floor, `iterative ${miceErr}, best possible ${floor}`);
   assert.ok(knnErr < 0.4 * meanErr, `knn ${knnErr} vs mean ${meanErr}`);
   assert.equal(imputeKnn(named(damaged), 5).filled.reduce((s, f) => s + f.rows.length, 0), removed.length);
+});
+
+/** n draws of `draw`, with a share `rate` of the cells removed at random (independent of their values). */
+function damagedColumn<T>(n: number, rate: number, seed: number, draw: (rng: Rng) => T) {
+  const rng = new Rng(seed);
+  const truth = Array.from({ length: n }, () => draw(rng));
+  const removed: number[] = [];
+  const damaged = truth.map((v, i) => {
+    if (rng.next() >= rate) return v;
+    removed.push(i);
+    return null;
+  });
+  return { truth, damaged, removed };
+}
+
+/** The value each removed cell got, by row. */
+const filledAt = (imp: Imputation) =>
+  new Map<number, unknown>(Array.from(imp.filled[0].rows, (r, k) => [r, imp.filled[0].values[k]]));
+
+// N(50, 10²), 5,000 rows, 10 % removed (about 500 cells). Mean imputation puts the sample mean x̄ of the
+// ~4,500 present cells in every gap, so its error on a removed cell is x̄ − x, with E(x̄ − x)² = σ² + σ²/4,500:
+// the RMSE is σ (to 0.01 %). Over m ≈ 500 removed cells the sample RMSE has relative sd 1/√(2m) ≈ 3.2 %:
+// the bound is σ ± 10 % (3 sd), and x̄ within 4 standard errors (4·10/√4,500 ≈ 0.6) of μ.
+Deno.test("mean: removed cells of N(50, 10²) filled with RMSE within 10 % of σ = 10", () => {
+  const { truth, damaged, removed } = damagedColumn(5000, 0.1, 51, (rng) => 50 + 10 * rng.normal());
+  assert.ok(removed.length > 400 && removed.length < 600, `removed ${removed.length}`);
+  const got = filledAt(imputeMean([col("x", damaged)]));
+  assert.equal(got.size, removed.length);
+  const fill = got.get(removed[0]) as number;
+  assert.ok(Math.abs(fill - 50) < 0.6, `fill ${fill}`);
+  const err = Math.sqrt(
+    removed.reduce((s, i) => s + ((got.get(i) as number) - truth[i]) ** 2, 0) / removed.length,
+  );
+  assert.ok(Math.abs(err - 10) < 1, `RMSE ${err}`);
+});
+
+// Laplace(100, b = 5), drawn by inverting its CDF: x = μ − b·sgn(u)·ln(1 − 2|u|), u uniform on (−½, ½).
+// Its median is μ, and the median minimises the mean absolute error: E|x − μ| = b. |x − μ| is exponential
+// with sd b, so over m ≈ 500 removed cells the sample MAE has relative sd 1/√m ≈ 4.5 %: bound b ± 15 %.
+// 2 % of the present cells are gross errors (+10,000): the median barely moves, the mean moves by ≈ 200.
+Deno.test("median: removed cells of Laplace(100, 5) filled with MAE within 15 % of b, gross errors ignored", () => {
+  const { truth, damaged, removed } = damagedColumn(5000, 0.1, 52, (rng) => {
+    const u = rng.next() - 0.5;
+    return 100 - 5 * Math.sign(u) * Math.log(1 - 2 * Math.abs(u));
+  });
+  const missing = new Set(removed);
+  const rng = new Rng(53);
+  damaged.forEach((v, i) => !missing.has(i) && rng.next() < 0.02 && (damaged[i] = (v as number) + 10_000));
+  const got = filledAt(imputeMedian([col("x", damaged)]));
+  const mae = removed.reduce((s, i) => s + Math.abs((got.get(i) as number) - truth[i]), 0) / removed.length;
+  assert.ok(Math.abs(mae - 5) < 0.75, `MAE ${mae}`);
+  const meanFill = filledAt(imputeMean([col("x", damaged)])).get(removed[0]) as number;
+  assert.ok(meanFill > 250, `mean fill ${meanFill}`); // ≈ 100 + 0.02 · 10,000
+});
+
+// A category with shares A 60 %, B 25 %, C 15 %: most_frequent puts A in every gap, so it is right on a
+// removed cell exactly when that cell was A: accuracy 0.6 in expectation, sd √(0.6·0.4/m) ≈ 0.022 for
+// m ≈ 500. Bound: at least 0.6 − 0.07 (3 sd).
+Deno.test("most_frequent: removed categories filled with the dominant class, accuracy ≥ its share − 0.07", () => {
+  const { truth, damaged, removed } = damagedColumn(5000, 0.1, 54, (rng) => {
+    const u = rng.next();
+    return u < 0.6 ? "A" : u < 0.85 ? "B" : "C";
+  });
+  const got = filledAt(imputeMostFrequent([{ name: "plan", values: damaged }]));
+  assert.equal(got.size, removed.length);
+  assert.ok(removed.every((i) => got.get(i) === "A"));
+  const accuracy = removed.filter((i) => truth[i] === "A").length / removed.length;
+  assert.ok(accuracy >= 0.53, `accuracy ${accuracy}`);
+});
+
+// constant: every removed cell holds fill_value exactly, so its error is exactly |fill_value − x|.
+Deno.test("constant: every removed cell holds fill_value exactly, on numbers and on text", () => {
+  const { damaged, removed } = damagedColumn(2000, 0.1, 55, (rng) => rng.normal());
+  const got = filledAt(imputeConstant([col("x", damaged)], -999));
+  assert.deepEqual([...got.keys()], removed);
+  assert.ok([...got.values()].every((v) => v === -999));
+  const text = damagedColumn(2000, 0.1, 56, (rng) => (rng.next() < 0.5 ? "on" : "off"));
+  const t = filledAt(imputeConstant([{ name: "s", values: text.damaged }], "unknown"));
+  assert.deepEqual([...t.keys()], text.removed);
+  assert.ok([...t.values()].every((v) => v === "unknown"));
 });

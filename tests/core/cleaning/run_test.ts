@@ -119,3 +119,23 @@ Deno.test("k-d tree: the same k nearest as brute force, with and without left-ou
     assert.deepEqual([...nb.dist2], brute.slice(0, k));
   }
 });
+
+// knn detection with no `contamination` in params takes the catalogue's default, 0.1: rows strictly above
+// the 90th percentile of 2,000 scores. numpy's percentile sits at sorted position 0.9·1,999 = 1,799.1,
+// between the 1,800th and 1,801st scores; when those two differ, exactly the top 200 rows (10 %) are flagged.
+Deno.test("runCleaning: a tabular detection without contamination flags 10 % of rows (default 0.1)", () => {
+  const { cols } = factorTable(2000, 3, 71);
+  const out = runCleaning({
+    task: "detect",
+    dtype: "tabular",
+    method: "knn",
+    params: {},
+    columns: cols.map((values, j) => ({ name: `c${j}`, values })),
+  });
+  assert.equal(out.task, "detect");
+  if (out.task !== "detect") return;
+  const sorted = Float64Array.from(out.scores).sort();
+  assert.ok(sorted[1799] < sorted[1800]);
+  assert.equal(out.labels.reduce((s, l) => s + l, 0), 200);
+  assert.ok(out.threshold > sorted[1799] && out.threshold < sorted[1800]);
+});
