@@ -99,6 +99,22 @@ export async function assertInvalidToken(res: Response, reason?: RegExp): Promis
   assert.match((await res.json()).detail, /^Invalid token/);
 }
 
+/** Asserts the answer to a request without a token: the same challenge, naming what is missing. */
+export async function assertMissingToken(res: Response): Promise<void> {
+  assert.equal(res.status, 401);
+  const challenge = res.headers.get("www-authenticate") ?? "";
+  assert.match(challenge, /^Bearer /);
+  assert.match(challenge, /error="invalid_token"/);
+  assert.match(challenge, /missing bearer token/);
+  assert.equal((await res.json()).detail, "Not authenticated");
+}
+
+/** The token with its payload segment replaced by `claims`, header and signature kept. */
+export function withPayload(token: string, claims: JWTPayload): string {
+  const [header, , signature] = token.split(".");
+  return `${header}.${b64url(JSON.stringify(claims))}.${signature}`;
+}
+
 /** Claims a valid local access token for alice would carry. */
 export function goodClaims(): JWTPayload {
   const now = Math.floor(Date.now() / 1000);

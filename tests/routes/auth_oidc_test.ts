@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { exportJWK, exportSPKI, generateKeyPair, importJWK, type JWK } from "jose";
 import {
   assertInvalidToken,
+  assertMissingToken,
   BASE_ENV,
   goodClaims,
   ISSUER,
@@ -12,6 +13,7 @@ import {
   unsigned,
   whoami,
   withApp,
+  withPayload,
 } from "./auth_fixtures.ts";
 
 /** A JWKS on 127.0.0.1 holding one RS256 public key, as an external OpenID provider would serve it. */
@@ -51,6 +53,13 @@ Deno.test("AUTH_MODE=oidc verifies against a remote JWKS with issuer, audience a
       assert.equal(good.status, 200);
       assert.equal((await good.json()).clientId, "cleaner");
 
+      await assertMissingToken(await whoami(app));
+      const tampered = withPayload(await sign(claims, idpKey, hdr), {
+        ...claims,
+        preferred_username: "root",
+      });
+      await assertInvalidToken(await whoami(app, tampered), /signature/);
+
       const now = Math.floor(Date.now() / 1000);
       await assertInvalidToken(
         await whoami(app, await sign({ ...claims, exp: now - 60 }, idpKey, hdr)),
@@ -80,4 +89,46 @@ Deno.test("AUTH_MODE=oidc verifies against a remote JWKS with issuer, audience a
       assert.equal((await tokenRequest(app, passwordForm())).status, 404, "no local realm in oidc mode");
     });
   });
+});
+
+Deno.test("AUTH_MODE=oidc: an unreachable JWKS is a 503 logged with the request id, not a 401", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close(); // nothing listens there now: every fetch of the key set is refused
+  const idpIssuer = "https://idp.test/realms/acme";
+  const env = {
+    ...BASE_ENV,
+    LOG_LEVEL: "error",
+    AUTH_MODE: "oidc",
+    OIDC_JWKS_URL: `http://127.0.0.1:${port}/certs`,
+    OIDC_ISSUER: idpIssuer,
+    OIDC_AUDIENCE: "tessera-api",
+  };
+  const { privateKey } = await generateKeyPair("RS256");
+  const token = await sign({ ...goodClaims(), iss: idpIssuer, aud: "tessera-api" }, privateKey, {
+    alg: "RS256",
+    kid: "idp-key-1",
+  });
+  const lines: string[] = [];
+  const error = console.error;
+  console.error = (...args: unknown[]) => void lines.push(args.join(" "));
+  try {
+    await withApp(env, async (app) => {
+      const t0 = Date.now();
+      const res = await app.request("/test/whoami", {
+        headers: { authorization: `Bearer ${token}`, "x-request-id": "jwks-down-1" },
+      });
+      assert.equal(res.status, 503);
+      assert.equal(res.headers.get("www-authenticate"), null, "the caller's token is not to blame");
+      assert.match((await res.json()).detail, /keys are unavailable/);
+      assert.ok(Date.now() - t0 < 5000, "refused at once, not after a timeout");
+    });
+  } finally {
+    console.error = error;
+  }
+  const logged = lines.map((l) => JSON.parse(l));
+  assert.ok(
+    logged.some((l) => l.request_id === "jwks-down-1" && /token verification/.test(l.error)),
+    lines.join("\n"),
+  );
 });

@@ -1,31 +1,19 @@
 /**
  * Authentication through the HTTP surface with AUTH_MODE=local: the Keycloak-compatible token endpoint,
- * JWKS and discovery; a protected route against every kind of bad token; the signing key surviving a
- * restart; AUTH_MODE=off.
+ * JWKS and discovery; a protected route without a token or with a malformed header; the signing key
+ * surviving a restart; AUTH_MODE=off. Every kind of bad token is tested in auth_bad_tokens_test.ts.
  */
 import assert from "node:assert/strict";
-import {
-  createLocalJWKSet,
-  decodeJwt,
-  decodeProtectedHeader,
-  exportSPKI,
-  generateKeyPair,
-  importJWK,
-  jwtVerify,
-} from "jose";
-import { loadOrCreateSigningKey } from "../../store/signing_key.ts";
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
 import {
   assertInvalidToken,
-  b64url,
+  assertMissingToken,
   BASE_ENV,
   captureWarnings,
-  goodClaims,
   ISSUER,
   login,
   passwordForm,
-  sign,
   tokenRequest,
-  unsigned,
   whoami,
   withApp,
 } from "./auth_fixtures.ts";
@@ -206,75 +194,13 @@ Deno.test("the realm endpoints are in /openapi.json", async () => {
 
 Deno.test("protected route: missing or malformed Authorization is 401 with a Bearer challenge", async () => {
   await withApp(BASE_ENV, async (app) => {
-    const none = await whoami(app);
-    assert.equal(none.status, 401);
-    assert.match(none.headers.get("www-authenticate") ?? "", /^Bearer /);
+    await assertMissingToken(await whoami(app));
     const basic = await app.request("/test/whoami", { headers: { authorization: "Basic YTpi" } });
     assert.equal(basic.status, 401);
-    assert.match(basic.headers.get("www-authenticate") ?? "", /^Bearer /);
+    const challenge = basic.headers.get("www-authenticate") ?? "";
+    assert.match(challenge, /^Bearer error="invalid_token"/);
+    assert.match(challenge, /malformed authorization header/);
     await assertInvalidToken(await whoami(app, "not-a-jwt"));
-  });
-});
-
-Deno.test("protected route rejects every forged or stale token with invalid_token", async () => {
-  await withApp(BASE_ENV, async (app, store) => {
-    const key = await loadOrCreateSigningKey(store, "tessera");
-    const ours = await importJWK(key.privateJwk, "ES256") as CryptoKey;
-    const hdr = { alg: "ES256", kid: key.kid };
-    const now = Math.floor(Date.now() / 1000);
-
-    assert.equal(
-      (await whoami(app, await sign(goodClaims(), ours, hdr))).status,
-      200,
-      "the control token passes",
-    );
-
-    const expired = await sign({ ...goodClaims(), iat: now - 600, exp: now - 60 }, ours, hdr);
-    await assertInvalidToken(await whoami(app, expired), /expired/);
-
-    await assertInvalidToken(
-      await whoami(app, await sign({ ...goodClaims(), iss: "http://evil.test/realms/tessera" }, ours, hdr)),
-      /issuer/,
-    );
-    await assertInvalidToken(
-      await whoami(app, await sign({ ...goodClaims(), aud: "account" }, ours, hdr)),
-      /audience/,
-    );
-    await assertInvalidToken(await whoami(app, await sign({ ...goodClaims(), typ: "ID" }, ours, hdr)));
-    const noExp = { ...goodClaims() };
-    delete noExp.exp;
-    await assertInvalidToken(await whoami(app, await sign(noExp, ours, hdr)));
-
-    const { access_token } = await login(app);
-    const [h, , s] = (access_token as string).split(".");
-    const tampered = `${h}.${
-      b64url(JSON.stringify({ ...decodeJwt(access_token as string), preferred_username: "bob" }))
-    }.${s}`;
-    await assertInvalidToken(await whoami(app, tampered), /signature/);
-
-    await assertInvalidToken(await whoami(app, unsigned(goodClaims())), /algorithm/);
-
-    const publicJwk = { ...key.privateJwk };
-    delete publicJwk.d;
-    const pem = await exportSPKI(await importJWK(publicJwk, "ES256", { extractable: true }) as CryptoKey);
-    for (
-      const secret of [
-        pem,
-        JSON.stringify(publicJwk),
-        JSON.stringify(
-          (await (await app.request("/realms/tessera/protocol/openid-connect/certs")).json()).keys[0],
-        ),
-      ]
-    ) {
-      const hs = await sign(goodClaims(), new TextEncoder().encode(secret), { alg: "HS256", kid: key.kid });
-      await assertInvalidToken(await whoami(app, hs), /algorithm/);
-    }
-
-    const stranger = await generateKeyPair("ES256");
-    await assertInvalidToken(
-      await whoami(app, await sign(goodClaims(), stranger.privateKey, hdr)),
-      /signature/,
-    );
   });
 });
 
