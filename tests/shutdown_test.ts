@@ -18,7 +18,8 @@ async function waitUp(url: string): Promise<void> {
   throw new Error("server did not start");
 }
 
-Deno.test("shutdown: SIGTERM lets an in-flight upload finish, then closes the store and exits 0", async () => {
+/** Starts main.ts, opens a slow upload, sends `signal` mid-upload, then checks the upload and the store. */
+async function shutdownOn(signal: "SIGTERM" | "SIGINT"): Promise<void> {
   const dir = await Deno.makeTempDir();
   const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
@@ -46,7 +47,7 @@ Deno.test("shutdown: SIGTERM lets an in-flight upload finish, then closes the st
       headers: { "content-type": "text/csv" },
     });
     await new Promise((r) => setTimeout(r, 300));
-    child.kill("SIGTERM");
+    child.kill(signal);
     await new Promise((r) => setTimeout(r, 300));
     send.enqueue(enc.encode("3,4\n"));
     send.close();
@@ -65,4 +66,9 @@ Deno.test("shutdown: SIGTERM lets an in-flight upload finish, then closes the st
     await child.status;
     await Deno.remove(dir, { recursive: true });
   }
-});
+}
+
+Deno.test("shutdown: SIGTERM lets an in-flight upload finish, then closes the store and exits 0", () =>
+  shutdownOn("SIGTERM"));
+
+Deno.test("shutdown: SIGINT (Ctrl-C) does the same as SIGTERM", () => shutdownOn("SIGINT"));
