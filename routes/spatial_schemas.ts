@@ -19,7 +19,9 @@ export const FieldMapping = z.object(
     z.ZodOptional<z.ZodString>
   >,
 ).strict().openapi("FieldMapping", {
-  description: "collection field for each slot; each defaults to its own name",
+  description: "collection field for each slot; a field given here must be in every document. A key left " +
+    "out reads its own name when the documents have that field, else the synonym dataset-columns shows " +
+    "in mapping_defaults",
 });
 
 /** The fields audit, relabel and threshold share. */
@@ -37,7 +39,9 @@ export const auditFields = {
   region: z.array(RegionPolygon).min(1).nullable().optional(),
   mapping: FieldMapping.optional(),
   seed: z.number().int().min(0).max(2 ** 32 - 1).default(42).openapi({
-    description: "seed of the Monte Carlo worlds",
+    description: "seed of the Monte Carlo worlds, and of which individuals the distribution map draws " +
+      "when it samples. k-means regions do not use it: they use a fixed seed (42), as the notes ask, " +
+      "so a collection's regions never depend on the request",
   }),
   rng: z.enum(["fast", "numpy"]).default("fast").openapi({
     description: "fast: one exact Binomial draw per membership signature per world; numpy: the reference's " +
@@ -58,7 +62,10 @@ export const DatasetColumns = z.object({
     count: z.number().int(),
     example: z.unknown(),
   })),
-  mapping_defaults: z.record(z.string(), z.string().nullable()),
+  mapping_defaults: z.record(z.string(), z.string().nullable()).openapi({
+    description: "per mapping key, the field an audit reads when its request leaves the key out (null: " +
+      "no such field, the slot is absent)",
+  }),
 }).openapi("DatasetColumns");
 
 export const RegionStatSchema = z.object({
@@ -70,7 +77,10 @@ export const RegionStatSchema = z.object({
   raw_stat: z.number(),
   stat: z.number().openapi({ description: "normalised statistic s = (l1 - l0)/|l0| in [0, 1]" }),
   p_value: z.number().openapi({ description: "Monte Carlo p-value (1 + #{w: M_w >= s}) / (W + 1)" }),
-  is_signif: z.boolean(),
+  is_signif: z.boolean().openapi({
+    description: "s >= signif_thresh and s > 0: a region with no difference at all (s = 0) is never " +
+      "significant, even when every world maximum is 0 too (P = 0 or P = N, so signif_thresh = 0)",
+  }),
 }).openapi("RegionStat");
 
 export const AuditResponse = z.object({

@@ -16,7 +16,7 @@ import {
   simulateWorlds,
   summarizeAudit,
 } from "../core/spatial/audit.ts";
-import { buildRegions, flattenRegionIds, type RegionLists } from "../core/spatial/regions.ts";
+import { buildRegions, flattenRegionIds, KMEANS_SEED, type RegionLists } from "../core/spatial/regions.ts";
 import { scopeOf } from "../core/spatial/load.ts";
 import { LANES } from "../core/spatial/plan.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
@@ -97,7 +97,8 @@ function sharePlan(plan: AuditPlan): AuditPlan {
 /** Scope, regions (built, or as prepared earlier) and the labels in scope. */
 function scoped(p: PreparePayload) {
   const scope = p.prepared?.scope ?? scopeOf(p.ind, p.equalOpp);
-  const regions = p.prepared?.regions ?? buildRegions(p.ind, scope, p.polygons, p.seed, p.lists);
+  // k-means takes the notes' fixed seed, not the request's: the seed moves the worlds, not the regions
+  const regions = p.prepared?.regions ?? buildRegions(p.ind, scope, p.polygons, KMEANS_SEED, p.lists);
   return { scope, regions, labels: Uint8Array.from(scope, (i) => p.ind.yPred[i]) };
 }
 
@@ -113,10 +114,13 @@ function auditOne(p: PreparePayload & { nWorlds: number; signifLevel: number; ke
   return { audit: runAudit({ ...p, labels, regions }), regions, scope };
 }
 
-/** Worker task "spatial.regions": regions over every individual (the threshold mitigation's). */
-function regionsOfAll(p: { ind: Individuals; polygons: Ring[] | null; seed: number }): Regions {
+/**
+ * Worker task "spatial.regions": regions over every individual (the threshold mitigation's). A `seed`
+ * in the payload is ignored: k-means takes KMEANS_SEED, as in the audit.
+ */
+function regionsOfAll(p: { ind: Individuals; polygons: Ring[] | null; seed?: number }): Regions {
   const all = Int32Array.from({ length: p.ind.n }, (_, i) => i);
-  return buildRegions(p.ind, all, p.polygons, p.seed);
+  return buildRegions(p.ind, all, p.polygons, KMEANS_SEED);
 }
 
 /** Entries for workers/tasks.ts. */

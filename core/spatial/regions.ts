@@ -13,6 +13,12 @@ import type { Individuals, Regions, Ring } from "./types.ts";
 /** Clusters of fewer points than this join their nearest larger neighbour (rule 3). */
 export const MIN_CLUSTER = 3;
 
+/**
+ * Seed of rule 3's k-means. The notes fix it, so a collection's regions do not change with the
+ * request's Monte Carlo seed.
+ */
+export const KMEANS_SEED = 42;
+
 /** k of rule 3: max(5, floor(sqrt(N)/2)). */
 export function clusterCount(n: number): number {
   return Math.max(5, Math.floor(Math.sqrt(n) / 2));
@@ -187,7 +193,8 @@ function withHulls(regions: Regions, ind: Individuals, scope: Int32Array): Regio
 
 /**
  * The regions of an audit over the individuals at positions `scope` (ascending, into `ind`); member
- * lists hold scope positions (0..scope.length-1). `seed` seeds k-means. Rule 2 counts the points that
+ * lists hold scope positions (0..scope.length-1). `seed` seeds k-means (KMEANS_SEED in the
+ * service, as the notes fix it; tests may vary it). Rule 2 counts the points that
  * fall in no polygon in `unassigned`: they stay in the audit (in N and P), in no region. `lists` may
  * carry ind.regionIds already flattened (flattenRegionIds), as the worker task receives them.
  */
@@ -195,7 +202,7 @@ export function buildRegions(
   ind: Individuals,
   scope: Int32Array,
   polygons: Ring[] | null,
-  seed: number,
+  seed: number = KMEANS_SEED,
   lists: RegionLists | null = ind.regionIds ? flattenRegionIds(ind.regionIds) : null,
 ): Regions {
   if (scope.length === 0) {
