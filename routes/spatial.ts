@@ -8,10 +8,19 @@ import { type AppEnv, newRouter, securedRoute } from "./env.ts";
 import { errorResponses, json } from "./schemas.ts";
 import { CollectionName } from "./datasets.ts";
 import { AuditRequest, AuditResponse, DatasetColumns } from "./spatial_schemas.ts";
-import { auditMaps, auditOf, auditPayload, loadIndividuals, mappingOf } from "./spatial_run.ts";
+import {
+  auditMaps,
+  auditOf,
+  auditPayload,
+  loadIndividuals,
+  MAPPING_SAMPLE,
+  mappingFields,
+  mappingOf,
+} from "./spatial_run.ts";
 import { DisabledError, NotFoundError } from "../core/errors.ts";
+import { tasksEnabled } from "./tasks.ts";
 import { profileFields } from "../core/ingest/profile.ts";
-import { suggestMapping } from "../core/spatial/mapping.ts";
+import { defaultMapping } from "../core/spatial/mapping.ts";
 import type { CollectionRef, Doc } from "../store/store.ts";
 
 export const TaskParams = z.object({ data_collection_name: CollectionName });
@@ -35,12 +44,20 @@ const SAMPLE = 200;
 
 export function spatialRoutes() {
   const app = newRouter();
+  // Every spatial-hitl route, including the mitigation and write-back groups mounted after this one,
+  // needs task documents: 503 before any body is validated when they are switched off.
+  app.use("/api/spatial-hitl/*", tasksEnabled);
   app.openapi(
     securedRoute({
       method: "get",
       path: "/api/spatial-hitl/task/{data_collection_name}/dataset-columns",
       tags: ["spatial-hitl"],
       summary: "Columns available for mapping (from up to 200 sampled documents)",
+      description:
+        `\`mapping_defaults\` is the field an audit reads for each key its request leaves out: the ` +
+        "key's own name when the documents have it, else a common synonym they have (latitude for lat...), " +
+        `else null (the slot is absent). It is read from the first ${MAPPING_SAMPLE} documents in ` +
+        "collection order, exactly as the audit reads it.",
       request: { params: TaskParams },
       responses: {
         200: json(DatasetColumns, "Fields with type, presence and an example"),
@@ -58,7 +75,7 @@ export function spatialRoutes() {
         database_name: ref.db,
         sampled: docs.length,
         columns,
-        mapping_defaults: suggestMapping(columns.map((col) => col.name)),
+        mapping_defaults: defaultMapping(await mappingFields(c, ref)),
       }, 200);
     },
   );
@@ -72,7 +89,9 @@ export function spatialRoutes() {
       description:
         "Individuals are the collection's documents in insertion order (document ids ascending); " +
         "`idx` in `stats` is a region's position in the sorted list of region ids. rng=numpy reproduces the " +
-        "reference's numpy stream, which depends on that order.",
+        "reference's numpy stream, which depends on that order. A mapping key left out reads the field " +
+        "dataset-columns shows for it in `mapping_defaults`; a field the request maps must be in every " +
+        "document (else 422, naming the key, the field and how many documents lack it).",
       request: {
         params: TaskParams,
         body: { content: { "application/json": { schema: AuditRequest } }, required: true },

@@ -5,8 +5,14 @@
 import type { Context } from "hono";
 import type { AppEnv } from "./env.ts";
 import { IndividualsBuilder, type LoadNeeds } from "../core/spatial/load.ts";
-import { type Mapping, withDefaults } from "../core/spatial/mapping.ts";
-import { samplePoints } from "../core/spatial/maps/sample.ts";
+import {
+  explicitKeys,
+  fieldsWithValues,
+  type Mapping,
+  MAPPING_KEYS,
+  resolveMapping,
+} from "../core/spatial/mapping.ts";
+import { MAX_DRAWN, samplePoints } from "../core/spatial/maps/sample.ts";
 import type { MapPoints } from "../core/spatial/maps/inputs.ts";
 import type { Individuals, Regions, Ring } from "../core/spatial/types.ts";
 import { spatialAudit, type SpatialAuditReply } from "../workers/spatial.ts";
@@ -15,15 +21,35 @@ import type { CollectionRef } from "../store/store.ts";
 import type { AuditRequest } from "./spatial_schemas.ts";
 
 const BATCH = 5000;
+/** How many documents, from the first in collection order, name the fields an omitted key may default to. */
+export const MAPPING_SAMPLE = 200;
 
-/** Streams the mapped fields of the collection into Individuals (422 when the data cannot be audited). */
+/**
+ * The fields holding values in the first MAPPING_SAMPLE documents (collection order, so the same data
+ * always resolves the same way): what both the dataset-columns route and the audit resolve defaults from.
+ */
+export async function mappingFields(c: Context<AppEnv>, ref: CollectionRef): Promise<string[]> {
+  const docs: Record<string, unknown>[] = [];
+  for await (const batch of c.var.deps.store.stream(ref, { batchSize: MAPPING_SAMPLE })) {
+    docs.push(...batch);
+    if (docs.length >= MAPPING_SAMPLE) break;
+  }
+  return fieldsWithValues(docs.slice(0, MAPPING_SAMPLE));
+}
+
+/**
+ * Streams the mapped fields of the collection into Individuals (422 when the data cannot be audited).
+ * Keys the request left out read defaultMapping's field; keys it gave must name a field every document has.
+ */
 export async function loadIndividuals(
   c: Context<AppEnv>,
   ref: CollectionRef,
-  mapping: Mapping,
+  requested: Partial<Mapping>,
   needs: LoadNeeds,
 ): Promise<Individuals> {
-  const builder = new IndividualsBuilder(mapping);
+  const complete = MAPPING_KEYS.every((k) => requested[k] !== undefined);
+  const mapping = resolveMapping(requested, complete ? [] : await mappingFields(c, ref));
+  const builder = new IndividualsBuilder(mapping, explicitKeys(requested));
   for await (
     const batch of c.var.deps.store.stream(ref, { projection: builder.fields(), batchSize: BATCH })
   ) {
@@ -37,9 +63,9 @@ export function polygonsOf(body: Pick<AuditRequest, "region">): Ring[] | null {
   return body.region?.map((r) => r.polygon as Ring) ?? null;
 }
 
-/** The request's mapping with defaults. */
-export function mappingOf(body: Pick<AuditRequest, "mapping">): Mapping {
-  return withDefaults(body.mapping);
+/** The keys the request mapped itself; loadIndividuals fills in the others from the collection. */
+export function mappingOf(body: Pick<AuditRequest, "mapping">): Partial<Mapping> {
+  return { ...body.mapping };
 }
 
 /** Audits `yPred` (default: the collection's) with the request's Monte Carlo settings. */
@@ -61,16 +87,17 @@ export function auditOf(
   });
 }
 
-/** Dots for a map: the chosen individuals' coordinates and class (at most 10,000 unless `full`). */
+/** Dots for a map: the chosen individuals' coordinates and class (at most `maxDrawn` unless `full`). */
 export function mapPoints(
   ind: Individuals,
   positions: Int32Array,
   cls: ArrayLike<number>,
   full: boolean,
   seed: number,
+  maxDrawn: number = MAX_DRAWN,
 ): { points: MapPoints | null; drawnOf: number } {
   if (!ind.lat || !ind.lon) return { points: null, drawnOf: positions.length };
-  const pick = samplePoints(positions.length, full ? positions.length : undefined, seed);
+  const pick = samplePoints(positions.length, full ? positions.length : maxDrawn, seed);
   const lon = new Float64Array(pick.length),
     lat = new Float64Array(pick.length),
     k = new Uint8Array(pick.length);

@@ -31,8 +31,8 @@ const tasksRef = (db: string): CollectionRef => ({ db, collection: "tasks" });
 const strip = ({ _id, ...rest }: Doc) => rest;
 const notFound = (name: string) => new NotFoundError(`no task document for collection '${name}'`);
 
-/** 503 when the document database is switched off. */
-const enabled = createMiddleware<AppEnv>(async (c, next) => {
+/** 503 when the document database is switched off (also mounted on the spatial-hitl routes, before validation). */
+export const tasksEnabled = createMiddleware<AppEnv>(async (c, next) => {
   if (!c.var.deps.config.TASKS_ENABLED) {
     throw new DisabledError("task documents are disabled on this deployment (TASKS_ENABLED=false)");
   }
@@ -44,7 +44,7 @@ const taskRoute = <R extends Parameters<typeof securedRoute>[0]>(r: R) =>
 
 export function taskRoutes() {
   const app = newRouter();
-  app.use("/api/tasks/*", enabled);
+  app.use("/api/tasks/*", tasksEnabled);
 
   app.openapi(
     taskRoute({

@@ -4,7 +4,7 @@
  */
 import { InvalidInputError } from "../errors.ts";
 import type { Individuals } from "./types.ts";
-import type { Mapping, MappingKey } from "./mapping.ts";
+import { type Mapping, MAPPING_KEYS, type MappingKey } from "./mapping.ts";
 
 /** What the caller needs: which optional slots must be present for every individual. */
 export interface LoadNeeds {
@@ -47,7 +47,12 @@ export class IndividualsBuilder {
     y_pred_prob: 0,
   };
 
-  constructor(private mapping: Mapping) {}
+  private explicit: Set<MappingKey>;
+
+  /** `explicit`: the keys the request mapped itself; their fields must be in every document. */
+  constructor(private mapping: Mapping, explicit: readonly MappingKey[] = []) {
+    this.explicit = new Set(explicit);
+  }
 
   /** The projection to ask the store for: only the mapped fields. */
   fields(): string[] {
@@ -129,7 +134,10 @@ export class IndividualsBuilder {
     this.regionIds.push(list as number[]);
   }
 
-  /** The Individuals, after checking that every required slot is filled for every document. */
+  /**
+   * The Individuals, after checking that every required slot, and every slot the request mapped, is
+   * filled for every document.
+   */
   finish(needs: LoadNeeds): Individuals {
     const n = this.docIds.length;
     if (n === 0) {
@@ -148,6 +156,10 @@ export class IndividualsBuilder {
         );
       }
     };
+    // A field the reviewer named is never dropped in silence (say, a typo falling back to k-means).
+    for (const key of MAPPING_KEYS) {
+      if (this.explicit.has(key)) require(key, "a field the request maps must be in every document");
+    }
     require("y_pred", "every individual needs a prediction");
     if (needs.yTrue) require("y_true", "equal_opp=true audits true-positive rates, so y_true is needed");
     if (needs.prob) require("y_pred_prob", "threshold mitigation needs a probability for every individual");

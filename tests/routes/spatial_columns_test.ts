@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { jsonBody, testApp } from "../support/app.ts";
+import { jsonRequest, storeTest } from "../support/stores.ts";
 
 Deno.test("dataset-columns: types, counts, examples and mapping defaults from the task's collection", async () => {
   const t = await testApp();
@@ -37,4 +38,47 @@ Deno.test("dataset-columns: types, counts, examples and mapping defaults from th
   } finally {
     await t.close();
   }
+});
+
+storeTest("dataset-columns names what an audit without a mapping reads (latitude/longitude)", async (t) => {
+  // 30 individuals; label = 0 for i = 0, 4, ..., 28 (8 of them), so equal opportunity audits 22
+  const docs = Array.from({ length: 30 }, (_, i) => ({
+    latitude: 40 + i * 0.1,
+    longitude: 5 + (i % 6) * 0.2,
+    prediction: i % 2,
+    label: i % 4 === 0 ? 0 : 1,
+  }));
+  await t.store.insertMany({ db: t.db, collection: "geo" }, docs);
+  const created = await t.app.request(
+    "/api/tasks/documents",
+    jsonRequest("POST", { database_name: t.db, data_collection_name: "geo" }),
+  );
+  assert.equal(created.status, 201);
+  const cols = await (await t.app.request("/api/spatial-hitl/task/geo/dataset-columns")).json();
+  assert.deepEqual(cols.mapping_defaults, {
+    lat: "latitude",
+    lon: "longitude",
+    y_true: "label",
+    y_pred: "prediction",
+    region_ids: null,
+    y_pred_prob: null,
+  });
+  const res = await t.app.request("/api/spatial-hitl/task/geo/audit", jsonRequest("POST", { n_worlds: 20 }));
+  assert.equal(res.status, 200, await res.clone().text());
+  const body = await res.json();
+  assert.equal(body.regions_source, "kmeans"); // coordinates read from latitude/longitude
+  assert.equal(body.n_individuals, 22); // y_true read from label
+  // y_pred read from prediction: odd i with label 1 (none of the odd i has i % 4 = 0): 15
+  assert.equal(body.n_positives, 15);
+  // the same mapping written out gives the same audit
+  const explicit = await t.app.request(
+    "/api/spatial-hitl/task/geo/audit",
+    jsonRequest("POST", {
+      n_worlds: 20,
+      mapping: { lat: "latitude", lon: "longitude", y_true: "label", y_pred: "prediction" },
+    }),
+  );
+  const again = await explicit.json();
+  assert.deepEqual(again.stats, body.stats);
+  assert.equal(again.signif_thresh, body.signif_thresh);
 });

@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
 import { IndividualsBuilder, scopeOf } from "../../../core/spatial/load.ts";
-import { suggestMapping, withDefaults } from "../../../core/spatial/mapping.ts";
+import { explicitKeys, type Mapping, withDefaults } from "../../../core/spatial/mapping.ts";
 import { InvalidInputError } from "../../../core/errors.ts";
 
-const load = (docs: Record<string, unknown>[], mapping = {}, needs = { yTrue: false, prob: false }) => {
-  const b = new IndividualsBuilder(withDefaults(mapping));
+/** Loads docs as the audit would for a request whose mapping is `mapping` (its keys are explicit). */
+const load = (
+  docs: Record<string, unknown>[],
+  mapping: Partial<Mapping> = {},
+  needs = { yTrue: false, prob: false },
+) => {
+  const b = new IndividualsBuilder(withDefaults(mapping), explicitKeys(mapping));
   b.add(docs.map((d, i) => ({ _id: `d${i}`, ...d })));
   return b.finish(needs);
 };
@@ -66,21 +71,37 @@ Deno.test("load: a reviewer is told what is wrong, where, and how often", () => 
   rejects(() => load([]), /no documents/, ["path", "data_collection_name"]);
 });
 
-Deno.test("mapping: defaults are the key names; suggestions find common synonyms", () => {
-  assert.deepEqual(withDefaults({ y_pred: "pred" }), {
-    lat: "lat",
-    lon: "lon",
-    y_true: "y_true",
-    y_pred: "pred",
-    region_ids: "region_ids",
-    y_pred_prob: "y_pred_prob",
-  });
-  assert.deepEqual(suggestMapping(["Latitude", "lng", "label", "prediction", "score", "other"]), {
-    lat: "Latitude",
-    lon: "lng",
-    y_true: "label",
-    y_pred: "prediction",
-    region_ids: null,
-    y_pred_prob: "score",
-  });
+Deno.test("load: a field the request maps is never dropped in silence when documents lack it", () => {
+  const docs = Array.from({ length: 40 }, (_, i) => ({ y_pred: i % 2, zone: [i % 4], lat: 1, lon: 2 }));
+  // a typo in region_ids: without the rule the coordinates would have formed k-means regions instead
+  rejects(
+    () => load(docs, { region_ids: "zone_typo" }),
+    /^field 'zone_typo' \(mapped to region_ids\) is missing in 40 of 40 documents; a field the request maps/,
+    ["body", "mapping", "region_ids"],
+  );
+  rejects(
+    () => load(docs, { lat: "typo" }),
+    /^field 'typo' \(mapped to lat\) is missing in 40 of 40 documents/,
+    ["body", "mapping", "lat"],
+  );
+  // missing from some documents only: 10 of the 40 lack `score`
+  const someProb = docs.map((d, i) => (i < 10 ? d : { ...d, score: 0.5 }));
+  rejects(
+    () => load(someProb, { y_pred_prob: "score" }),
+    /^field 'score' \(mapped to y_pred_prob\) is missing in 10 of 40 documents/,
+    ["body", "mapping", "y_pred_prob"],
+  );
+  // a null counts as missing, as for every slot
+  rejects(
+    () => load([{ y_pred: 1, t: 1 }, { y_pred: 0, t: null }], { y_true: "t" }),
+    /'t' \(mapped to y_true\) is missing in 1 of 2 documents/,
+    ["body", "mapping", "y_true"],
+  );
+  // the same key left to its default keeps the old behaviour: absent everywhere, the slot is absent
+  const byDefault = load(docs);
+  assert.equal(byDefault.regionIds, null);
+  assert.equal(byDefault.prob, null);
+  assert.deepEqual([...byDefault.lat!].slice(0, 2), [1, 1]);
+  // mapped and present everywhere: fine
+  assert.deepEqual(load(docs, { region_ids: "zone" }).regionIds!.slice(0, 5), [[0], [1], [2], [3], [0]]);
 });
