@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { storeTest } from "../support/stores.ts";
-import { jsonBody, testApp } from "../support/app.ts";
+import { jsonBody } from "../support/app.ts";
 import { importRecords } from "../../store/importer.ts";
 import { SPATIAL_DEMO, spatialDemo } from "../../core/demo/datasets.ts";
-import { DEMO_SPATIAL, seedDemo } from "../../store/demo.ts";
+import { DEMO_DB, DEMO_SERIES, DEMO_SPATIAL, DEMO_TABULAR, seedDemo } from "../../store/demo.ts";
 
 async function* rows(n: number) {
   yield* spatialDemo({ ...SPATIAL_DEMO, n });
@@ -34,21 +34,26 @@ storeTest("audit on demo data: the planted regions are the significant ones", as
   for (const cell of SPATIAL_DEMO.biased) assert.ok(signif.includes(cell), `region ${cell} in ${signif}`);
 });
 
-Deno.test("audit on the seeded demo task (50,000 individuals, equal opportunity, numpy stream)", async () => {
-  const t = await testApp();
-  try {
+storeTest(
+  "audit on the seeded demo task (50,000 individuals, equal opportunity, numpy stream)",
+  async (t) => {
+    // the same seeding as `deno task seed`, into this run's store (its demo database is dropped after)
     await seedDemo(t.store, t.config.TESSERA_DB);
-    const res = await t.app.request(
-      `/api/spatial-hitl/task/${DEMO_SPATIAL}/audit`,
-      jsonBody("POST", { rng: "numpy", n_worlds: 100 }),
-    );
-    assert.equal(res.status, 200);
-    const body = await res.json();
-    assert.equal(body.rng, "numpy");
-    assert.ok(body.n_individuals > 10_000 && body.n_individuals < 50_000); // y_true = 1 only
-    assert.equal(body.stats.length, 25);
-    assert.ok(body.total_signif_regions >= 3);
-  } finally {
-    await t.close();
-  }
-});
+    try {
+      const res = await t.app.request(
+        `/api/spatial-hitl/task/${DEMO_SPATIAL}/audit`,
+        jsonBody("POST", { rng: "numpy", n_worlds: 100 }),
+      );
+      assert.equal(res.status, 200, await res.clone().text());
+      const body = await res.json();
+      assert.equal(body.rng, "numpy");
+      assert.ok(body.n_individuals > 10_000 && body.n_individuals < 50_000); // y_true = 1 only
+      assert.equal(body.stats.length, 25);
+      assert.ok(body.total_signif_regions >= 3);
+    } finally {
+      for (const collection of [DEMO_SPATIAL, DEMO_TABULAR, DEMO_SERIES]) {
+        await t.store.dropCollection({ db: DEMO_DB, collection });
+      }
+    }
+  },
+);

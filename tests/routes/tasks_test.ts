@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { jsonBody, testApp } from "../support/app.ts";
+import { testApp } from "../support/app.ts";
+import { jsonRequest, storeTest } from "../support/stores.ts";
 
 const task = {
   pipeline_name: "p1",
@@ -8,56 +9,88 @@ const task = {
   component: "spatial",
 };
 
-Deno.test("tasks: create, list with filters, get, patch to done sets ended_at, delete", async () => {
-  const t = await testApp();
-  try {
-    const created = await t.app.request("/api/tasks/documents", jsonBody("POST", task));
-    assert.equal(created.status, 201);
-    assert.equal((await created.json()).status, "pending");
-    assert.equal((await t.app.request("/api/tasks/documents", jsonBody("POST", task))).status, 409);
-    await t.app.request(
+const names = (docs: { data_collection_name: string }[]) => docs.map((d) => d.data_collection_name).sort();
+
+storeTest("tasks: create, list with status/component filters, get, patch, delete", async (t) => {
+  const created = await t.app.request("/api/tasks/documents", jsonRequest("POST", task));
+  assert.equal(created.status, 201);
+  const doc = await created.json();
+  assert.equal(doc.status, "pending");
+  assert.equal(doc.ended_at, null);
+  assert.ok(doc.started_at.endsWith("Z"));
+  assert.equal((await t.app.request("/api/tasks/documents", jsonRequest("POST", task))).status, 409);
+  for (const [name, component, status] of [["b", "x", "pending"], ["c", "spatial", "done"]]) {
+    const res = await t.app.request(
       "/api/tasks/documents",
-      jsonBody("POST", { ...task, data_collection_name: "b", component: "x" }),
+      jsonRequest("POST", { ...task, data_collection_name: name, component, status }),
     );
-
-    const listed = await (await t.app.request("/api/tasks/documents?component=spatial")).json();
-    assert.deepEqual(listed.map((d: { data_collection_name: string }) => d.data_collection_name), ["loans"]);
-    assert.equal((await (await t.app.request("/api/tasks/documents?status=done")).json()).length, 0);
-
-    const before = Date.now();
-    const patched = await t.app.request("/api/tasks/document/loans", jsonBody("PATCH", { status: "done" }));
-    const doc = await patched.json();
-    assert.equal(doc.status, "done");
-    const ended = Date.parse(doc.ended_at);
-    assert.ok(ended >= before - 1000 && ended <= Date.now() + 1000);
-    assert.ok(doc.ended_at.endsWith("Z"));
-
-    const inProgress =
-      await (await t.app.request("/api/tasks/document/b", jsonBody("PATCH", { status: "in_progress" })))
-        .json();
-    assert.equal(inProgress.ended_at, null);
-
-    assert.equal((await t.app.request("/api/tasks/document/loans", { method: "DELETE" })).status, 200);
-    assert.equal((await t.app.request("/api/tasks/document/loans")).status, 404);
-    assert.equal((await t.app.request("/api/tasks/document/loans", { method: "DELETE" })).status, 404);
-  } finally {
-    await t.close();
+    assert.equal(res.status, 201);
   }
+  const list = async (query: string) =>
+    names(await (await t.app.request(`/api/tasks/documents${query}`)).json());
+  assert.deepEqual(await list(""), ["b", "c", "loans"]);
+  assert.deepEqual(await list("?component=spatial"), ["c", "loans"]);
+  assert.deepEqual(await list("?status=pending"), ["b", "loans"]);
+  assert.deepEqual(await list("?status=done&component=spatial"), ["c"]);
+  assert.deepEqual(await list("?status=done&component=x"), []);
+
+  const got = await t.app.request("/api/tasks/document/loans");
+  assert.equal(got.status, 200);
+  assert.deepEqual(await got.json(), doc);
+
+  const before = Date.now();
+  const patched = await t.app.request("/api/tasks/document/loans", jsonRequest("PATCH", { status: "done" }));
+  assert.equal(patched.status, 200);
+  const done = await patched.json();
+  assert.equal(done.status, "done");
+  // ISO 8601 in UTC: YYYY-MM-DDTHH:MM:SS(.sss)Z, and now
+  assert.match(done.ended_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+  const ended = Date.parse(done.ended_at);
+  assert.ok(ended >= before - 1000 && ended <= Date.now() + 1000);
+  assert.deepEqual({ ...done, status: doc.status, ended_at: null }, doc); // nothing else changed
+  assert.deepEqual(await (await t.app.request("/api/tasks/document/loans")).json(), done); // stored
+  assert.deepEqual(await list("?status=done&component=spatial"), ["c", "loans"]);
+
+  const inProgress = await t.app.request(
+    "/api/tasks/document/b",
+    jsonRequest("PATCH", { status: "in_progress" }),
+  );
+  assert.equal((await inProgress.json()).ended_at, null);
+
+  const deleted = await t.app.request("/api/tasks/document/loans", { method: "DELETE" });
+  assert.equal(deleted.status, 200);
+  assert.deepEqual(await deleted.json(), { deleted: "loans" });
+  assert.equal((await t.app.request("/api/tasks/document/loans")).status, 404);
+  assert.equal((await t.app.request("/api/tasks/document/loans", { method: "DELETE" })).status, 404);
+  assert.equal(
+    (await t.app.request("/api/tasks/document/loans", jsonRequest("PATCH", { status: "done" }))).status,
+    404,
+  );
+  assert.deepEqual(await list(""), ["b", "c"]);
 });
 
-Deno.test("tasks: PATCH only takes status; unknown keys and missing fields are 422 with body locs", async () => {
-  const t = await testApp();
-  try {
-    await t.app.request("/api/tasks/documents", jsonBody("POST", task));
+storeTest(
+  "tasks: PATCH only takes status; unknown keys and missing fields are 422 with body locs",
+  async (t) => {
+    await t.app.request("/api/tasks/documents", jsonRequest("POST", task));
     const extra = await t.app.request(
       "/api/tasks/document/loans",
-      jsonBody("PATCH", { status: "done", component: "x" }),
+      jsonRequest("PATCH", { status: "done", component: "x" }),
     );
     assert.equal(extra.status, 422);
     assert.deepEqual((await extra.json()).detail, [
       { loc: ["body", "component"], msg: "Extra inputs are not permitted", type: "extra_forbidden" },
     ]);
-    const missing = await t.app.request("/api/tasks/documents", jsonBody("POST", { database_name: "demo" }));
+    const noStatus = await t.app.request("/api/tasks/document/loans", jsonRequest("PATCH", {}));
+    assert.deepEqual((await noStatus.json()).detail, [
+      { loc: ["body", "status"], msg: "Field required", type: "missing" },
+    ]);
+    // the document is as it was
+    assert.equal((await (await t.app.request("/api/tasks/document/loans")).json()).component, "spatial");
+    const missing = await t.app.request(
+      "/api/tasks/documents",
+      jsonRequest("POST", { database_name: "demo" }),
+    );
     assert.deepEqual((await missing.json()).detail, [
       { loc: ["body", "data_collection_name"], msg: "Field required", type: "missing" },
     ]);
@@ -69,24 +102,45 @@ Deno.test("tasks: PATCH only takes status; unknown keys and missing fields are 4
     assert.equal(malformed.status, 422);
     assert.equal((await malformed.json()).detail[0].type, "json_invalid");
     assert.equal(
-      (await t.app.request("/api/tasks/document/nope", jsonBody("PATCH", { status: "done" }))).status,
+      (await t.app.request("/api/tasks/document/nope", jsonRequest("PATCH", { status: "done" }))).status,
       404,
     );
-  } finally {
-    await t.close();
-  }
-});
+  },
+);
 
-Deno.test("tasks: switched off by configuration answers 503 with a clear message", async () => {
-  const t = await testApp({ TASKS_ENABLED: "false" });
-  try {
-    const res = await t.app.request("/api/tasks/documents");
-    assert.equal(res.status, 503);
-    assert.match((await res.json()).detail, /TASKS_ENABLED=false/);
-  } finally {
-    await t.close();
-  }
-});
+const spatialBase = "/api/spatial-hitl/task/loans";
+
+/** Every task route and every spatial-hitl route, each with a body it would accept when enabled. */
+const routes: [string, string, unknown?][] = [
+  ["GET", "/api/tasks/documents"],
+  ["POST", "/api/tasks/documents", task],
+  ["GET", "/api/tasks/document/loans"],
+  ["PATCH", "/api/tasks/document/loans", { status: "done" }],
+  ["DELETE", "/api/tasks/document/loans"],
+  ["GET", `${spatialBase}/dataset-columns`],
+  ["POST", `${spatialBase}/audit`, {}],
+  ["POST", `${spatialBase}/mitigate/relabel`, {}],
+  ["POST", `${spatialBase}/mitigate/threshold`, {}],
+  ["POST", `${spatialBase}/mitigate/writeback`, { new_field: "y_fair", preds: [{ doc_id: "a", y_pred: 1 }] }],
+];
+
+storeTest(
+  "tasks switched off (TASKS_ENABLED=false): every task and spatial-hitl route answers 503",
+  async (t) => {
+    for (const [method, path, body] of routes) {
+      for (const payload of body === undefined ? [undefined] : [body, { surprise: 1 }]) {
+        const init = payload === undefined ? { method } : jsonRequest(method, payload);
+        const res = await t.app.request(path, init);
+        const what = `${method} ${path} ${JSON.stringify(payload)}`;
+        assert.equal(res.status, 503, what);
+        assert.deepEqual(await res.json(), {
+          detail: "task documents are disabled on this deployment (TASKS_ENABLED=false)",
+        }, what);
+      }
+    }
+  },
+  { env: { TASKS_ENABLED: "false" } },
+);
 
 Deno.test("unknown routes are a JSON 404", async () => {
   const t = await testApp();
