@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { WorkerPool } from "../../workers/pool.ts";
 import { spatialAudit, worldRanges } from "../../workers/spatial.ts";
 import { runAudit } from "../../core/spatial/audit.ts";
-import { buildRegions } from "../../core/spatial/regions.ts";
+import { buildRegions, KMEANS_SEED } from "../../core/spatial/regions.ts";
 import { InvalidInputError } from "../../core/errors.ts";
 import { Rng } from "../../core/random.ts";
 import type { Individuals } from "../../core/spatial/types.ts";
@@ -48,7 +48,7 @@ Deno.test("spatialAudit over 2 workers equals runAudit in one thread; the caller
       const got = await spatialAudit(pool, req);
       // In one thread: the scope (y_true = 1), k-means regions, the audit.
       const scope = Int32Array.from(Array.from(ind.yTrue!).flatMap((t, i) => (t === 1 ? [i] : [])));
-      const regions = buildRegions(ind, scope, null, 5);
+      const regions = buildRegions(ind, scope, null, KMEANS_SEED);
       const labels = Uint8Array.from(scope, (i) => ind.yPred[i]);
       const want = runAudit({ labels, regions, nWorlds: 99, signifLevel: 0.01, seed: 5, rng });
       assert.deepEqual(Array.from(got.scope), Array.from(scope));
