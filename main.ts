@@ -1,7 +1,7 @@
 /**
  * Reads config, opens the store, builds the app and serves it. `deno task dev` (flag `--dev`) also
  * seeds an empty embedded store with demo data. On Deno Deploy (DENO_DEPLOYMENT_ID set) the platform
- * picks the port and the store is its managed KV.
+ * picks the port and the store is its managed KV; the cleaning job runner starts there as everywhere.
  */
 import { loadConfig } from "./config.ts";
 import { createApp } from "./app.ts";
@@ -9,7 +9,7 @@ import { openStore } from "./store/open.ts";
 import { isEmpty, seedDemo } from "./store/demo.ts";
 import { setupAuth } from "./routes/auth_setup.ts";
 import { WorkerPool } from "./workers/pool.ts";
-import { runnerFromConfig } from "./store/jobs_runner.ts";
+import { startJobRunner } from "./store/jobs_runner.ts";
 
 const dev = Deno.args.includes("--dev");
 const onDeploy = Boolean(Deno.env.get("DENO_DEPLOYMENT_ID"));
@@ -46,6 +46,7 @@ function banner(): string {
 
 if (onDeploy) {
   Deno.serve(app.fetch);
+  startJobRunner(config, store, pool); // the platform stops the isolate; leases hand its jobs on
 } else if (import.meta.main) {
   // Graceful stop: Deno's server.shutdown() cuts request bodies still being uploaded, so first drain:
   // refuse new requests, wait for the in-flight ones (30 s at most), then shut down and close the store.
@@ -70,8 +71,7 @@ if (onDeploy) {
     }
   });
   // The cleaning job runner (JOBS_ENABLED): claims queued jobs; on stop it hands running ones back.
-  const runner = config.JOBS_ENABLED ? runnerFromConfig(config, store, pool) : null;
-  runner?.start();
+  const runner = startJobRunner(config, store, pool);
   const stop = async () => {
     if (draining) return;
     draining = true;

@@ -13,6 +13,7 @@ import { deleteResults, writeResults } from "./jobs_results.ts";
 import { findMethod } from "../core/cleaning/catalogue.ts";
 import type { CleaningInput, CleaningOutput } from "../core/cleaning/run.ts";
 import { InvalidInputError, LimitError } from "../core/errors.ts";
+import { WorkerUnavailableError } from "../workers/pool.ts";
 
 /** What runs the computation: the WorkerPool, or anything with its `run`. */
 export interface TaskRunner {
@@ -36,11 +37,24 @@ class LeaseLost extends Error {}
 
 /** The default runner name: unique per process, readable in the job record. */
 function defaultOwner(): string {
-  let host = "host";
+  let host = "host", pid = "0";
   try {
     host = Deno.hostname();
-  } catch { /* no --allow-sys */ }
-  return `${host}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`;
+    pid = String(Deno.pid);
+  } catch { /* no --allow-sys, or a host (Deno Deploy) without them */ }
+  return `${host}:${pid}:${crypto.randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * The pool's promise, or a LimitError once `ms` have passed: the pool enforces the limit itself, but a
+ * pool that never answers would otherwise keep the job running (and its lease renewed) forever.
+ */
+function withTimeLimit<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new LimitError(`time limit of ${ms / 1000} s reached`)), ms);
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
 export class JobRunner {
@@ -161,9 +175,10 @@ export class JobRunner {
         columns: data.columns,
         times: data.times,
       };
-      const out = await this.pool.run<CleaningOutput>("cleaning.run", input, {
-        timeoutMs: this.opts.timeoutMs,
-      });
+      const out = await withTimeLimit(
+        this.pool.run<CleaningOutput>("cleaning.run", input, { timeoutMs: this.opts.timeoutMs }),
+        this.opts.timeoutMs,
+      );
       await keep(0.8);
       const { entries, summary } = resultsOf(data, out);
       const meta = await writeResults(
@@ -195,6 +210,8 @@ export class JobRunner {
       ? "invalid_input"
       : e instanceof LimitError
       ? "time_limit"
+      : e instanceof WorkerUnavailableError
+      ? "workers_unavailable"
       : "error";
     const message = e instanceof Error ? e.message : String(e);
     if (type === "error") {
@@ -224,4 +241,16 @@ export function runnerFromConfig(config: Config, store: Store, pool: TaskRunner)
         ...(detail && { detail }),
       })),
   });
+}
+
+/**
+ * Starts the runner the configuration asks for, wherever the app serves (Deno Deploy included, or jobs
+ * posted there would stay queued); null when JOBS_ENABLED is off. Without Web Workers each job fails
+ * with `workers_unavailable` instead of waiting forever.
+ */
+export function startJobRunner(config: Config, store: Store, pool: TaskRunner): JobRunner | null {
+  if (!config.JOBS_ENABLED) return null;
+  const runner = runnerFromConfig(config, store, pool);
+  runner.start();
+  return runner;
 }

@@ -31,6 +31,11 @@ export interface RunOptions {
   transfer?: boolean;
 }
 
+/** No worker can be started on this platform (some hosts have no Web Workers): the task cannot run here. */
+export class WorkerUnavailableError extends Error {
+  override name = "WorkerUnavailableError";
+}
+
 export class WorkerPool {
   private slots: Slot[] = [];
   private queue: Job[] = [];
@@ -71,7 +76,18 @@ export class WorkerPool {
   private pump(): void {
     while (this.queue.length) {
       let slot = this.slots.find((s) => !s.job);
-      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot && this.slots.length < this.size) {
+        try {
+          slot = this.spawn();
+        } catch (e) {
+          if (this.slots.length) return; // the running workers take the queue when they finish
+          const error = new WorkerUnavailableError(
+            `cannot start a web worker here: ${(e as Error)?.message ?? e}`,
+          );
+          for (const j of this.queue.splice(0)) j.reject(error);
+          return;
+        }
+      }
       if (!slot) return;
       this.start(slot, this.queue.shift()!);
     }

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { type StoreApp, storeTest } from "../support/stores.ts";
 import { JobQueue, type NewJob } from "../../store/jobs.ts";
-import { JobRunner, type TaskRunner } from "../../store/jobs_runner.ts";
+import { JobRunner, startJobRunner, type TaskRunner } from "../../store/jobs_runner.ts";
+import { WorkerPool } from "../../workers/pool.ts";
+import { loadConfig } from "../../config.ts";
 import { importRecords } from "../../store/importer.ts";
 import { type CleaningInput, runCleaning } from "../../core/cleaning/run.ts";
 
@@ -135,5 +137,53 @@ storeTest(
     const done = await q.get(job._id);
     assert.deepEqual([done?.status, done?.attempt, done?.results?.attempt], ["succeeded", 2, 2]);
     assert.equal(done?.summary?.cells_filled, 8); // rows 0, 7, …, 49: eight gaps in x
+  },
+);
+
+storeTest("job runners: a computation past the time limit fails the job with time_limit", async (t) => {
+  const q = new JobQueue(t.store, t.config.TESSERA_DB);
+  const job = await q.create(await tinyJob(t));
+  const never: TaskRunner = { run: () => new Promise(() => {}) }; // a pool that never answers
+  const runner = new JobRunner(t.store, t.config.TESSERA_DB, never, { ...options, timeoutMs: 200 });
+  const started = Date.now();
+  assert.equal(await runner.runOnce(), job._id);
+  assert.ok(Date.now() - started >= 200);
+  const failed = await q.get(job._id);
+  assert.deepEqual([failed?.status, failed?.error?.type, failed?.lease_owner], [
+    "failed",
+    "time_limit",
+    null,
+  ]);
+  assert.equal(failed?.error?.message, "time limit of 0.2 s reached");
+});
+
+storeTest(
+  "startJobRunner: where no Web Worker can start (as on some hosts), a job fails with workers_unavailable",
+  async (t) => {
+    const q = new JobQueue(t.store, t.config.TESSERA_DB);
+    const job = await q.create(await tinyJob(t));
+    const config = loadConfig({ LOG_LEVEL: "silent", AUTH_MODE: "off", TESSERA_DB: t.config.TESSERA_DB });
+    const real = globalThis.Worker;
+    globalThis.Worker = class {
+      constructor() {
+        throw new TypeError("Worker is not supported");
+      }
+    } as unknown as typeof Worker;
+    const pool = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), 1);
+    const runner = startJobRunner(config, t.store, pool);
+    try {
+      for (let i = 0; i < 300 && (await q.get(job._id))?.status !== "failed"; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const failed = await q.get(job._id);
+      assert.deepEqual([failed?.status, failed?.error?.type], ["failed", "workers_unavailable"]);
+      assert.equal(failed?.error?.message, "cannot start a web worker here: Worker is not supported");
+    } finally {
+      await runner?.stop();
+      pool.close();
+      globalThis.Worker = real;
+    }
+    const off = loadConfig({ LOG_LEVEL: "silent", AUTH_MODE: "off", JOBS_ENABLED: "false" });
+    assert.equal(startJobRunner(off, t.store, pool), null);
   },
 );
