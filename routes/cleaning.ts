@@ -23,9 +23,9 @@ import {
   ResultsPage,
   RunRequest,
 } from "./cleaning_schemas.ts";
-import { JobQueue, type JobRecord } from "../store/jobs.ts";
+import { JobQueue, type JobRecord, writeBackStalled } from "../store/jobs.ts";
 import { readResultsPage } from "../store/jobs_results.ts";
-import { writeBack } from "../store/jobs_writeback.ts";
+import { runWriteBack } from "../store/jobs_writeback.ts";
 import { ConflictError, NotFoundError } from "../core/errors.ts";
 
 const BODY_KEYS: Record<string, string[]> = {
@@ -69,6 +69,15 @@ export function cleaningRoutes() {
   const queueOf = (c: Context<AppEnv>) => new JobQueue(c.var.deps.store, c.var.deps.config.TESSERA_DB);
   const jobOr404 = async (c: Context<AppEnv>, id: string) =>
     (await queueOf(c).get(id)) ?? Promise.reject(notFound(id));
+  const pageOr404 = async (c: Context<AppEnv>, job: JobRecord, page: number) => {
+    const found = await readResultsPage(c.var.deps.store, c.var.deps.config.TESSERA_DB, job, page);
+    if (!found) {
+      throw new NotFoundError(
+        `page ${page} does not exist: the results have ${job.results?.pages ?? 0} pages`,
+      );
+    }
+    return { job_id: job.job_id, ...found };
+  };
 
   app.openapi(
     cleaningRoute(limiter, {
@@ -93,45 +102,54 @@ export function cleaningRoutes() {
     cleaningRoute(limiter, {
       method: "post",
       path: "/approve/",
-      summary: "Approve a finished job; an approved job's results are written back into the dataset",
+      summary: "Approve a finished job; an approved job's results are written back into the dataset " +
+        "(approving again resumes a write-back whose writer has been silent for JOB_LEASE_SECONDS)",
       request: { body: { content: { "application/json": { schema: ApproveRequest } }, required: true } },
       responses: {
         200: json(JobWithResults.omit({ results: true }), "The job with its approval and write-back report"),
         404: json(Detail, "No such job"),
-        409: json(Detail, "Not finished, or approved already"),
+        409: json(Detail, "Not finished, approved already, or its write-back still running"),
       },
     }),
     async (c) => {
       const { job_id, approval_info } = c.req.valid("json");
       const queue = queueOf(c);
+      const leaseMs = c.var.deps.config.JOB_LEASE_SECONDS * 1000;
       const job = await jobOr404(c, job_id);
+      const at = new Date().toISOString();
+      const owner = crypto.randomUUID();
+      if (writeBackStalled(job, leaseMs, Date.parse(at))) {
+        // its writer died mid-write: resume with the approval's own instructions (the writes are idempotent)
+        const old = job.approval!;
+        const approval = {
+          ...old,
+          write_back: {
+            ...old.write_back,
+            heartbeat_at: at,
+            resumed_at: at,
+            resumed_by: c.var.principal.sub,
+          },
+        };
+        const taken = await queue.takeOverWriteBack(job, owner, approval);
+        if (!taken) refuseApproval((await queue.get(job_id)) ?? job, leaseMs); // another approval resumed it
+        const plan = writeBackPlan(job, old.approval_info).plan!;
+        const done = await runWriteBack(queue, taken!, plan, owner, approval, leaseMs);
+        return c.json(jobView({ ...taken!, approval: done }), 200);
+      }
       const { problems, plan } = writeBackPlan(job, approval_info);
       if (problems.length) return bad400(c, problems);
-      refuseApproval(job);
+      refuseApproval(job, leaseMs);
       const approval = {
         approved_by: c.var.principal.sub,
         approved_by_username: c.var.principal.username ?? null,
-        approved_at: new Date().toISOString(),
+        approved_at: at,
         approval_info,
-        write_back: plan ? { state: "running" } : { state: "skipped" },
+        write_back: plan ? { state: "running", started_at: at, heartbeat_at: at } : { state: "skipped" },
       };
-      const approved = await queue.approve(job_id, approval);
-      if (!approved) refuseApproval((await queue.get(job_id)) ?? job); // lost a race to another approval
-      if (plan) {
-        try {
-          approval.write_back = await writeBack(
-            c.var.deps.store,
-            c.var.deps.config.TESSERA_DB,
-            approved!,
-            plan,
-          );
-        } catch (e) {
-          await queue.setApproval(job_id, null); // nothing half-recorded: the approval can be given again
-          throw e;
-        }
-        await queue.setApproval(job_id, approval);
-      }
-      return c.json(jobView({ ...approved!, approval }), 200);
+      const approved = await queue.approve(job_id, approval, plan ? owner : null);
+      if (!approved) refuseApproval((await queue.get(job_id)) ?? job, leaseMs); // lost a race to another approval
+      const done = plan ? await runWriteBack(queue, approved!, plan, owner, approval, leaseMs) : approval;
+      return c.json(jobView({ ...approved!, approval: done }), 200);
     },
     hook,
   );
@@ -154,18 +172,14 @@ export function cleaningRoutes() {
       request: { params: JobParams, query: PageQuery },
       responses: {
         200: json(JobWithResults, "The job"),
-        404: json(Detail, "No such job"),
+        404: json(Detail, "No such job, or a page past the last"),
       },
     }),
     async (c) => {
       const job = await jobOr404(c, c.req.valid("param").job_id);
-      const page = await readResultsPage(
-        c.var.deps.store,
-        c.var.deps.config.TESSERA_DB,
-        job,
-        c.req.valid("query").page,
-      );
-      return c.json({ ...jobView(job), results: page && { job_id: job.job_id, ...page } }, 200);
+      // a job without results yet shows none; past the last page is a 404, as on /jobs/{job_id}/results
+      const page = job.results && await pageOr404(c, job, c.req.valid("query").page);
+      return c.json({ ...jobView(job), results: page }, 200);
     },
     hook,
   );
@@ -190,12 +204,7 @@ export function cleaningRoutes() {
           `job '${job.job_id}' is ${job.status}: it has no results${job.status === "failed" ? "" : " yet"}`,
         );
       }
-      const { page } = c.req.valid("query");
-      const found = await readResultsPage(c.var.deps.store, c.var.deps.config.TESSERA_DB, job, page);
-      if (!found) {
-        throw new NotFoundError(`page ${page} does not exist: the results have ${job.results.pages} pages`);
-      }
-      return c.json({ job_id: job.job_id, ...found }, 200);
+      return c.json(await pageOr404(c, job, c.req.valid("query").page), 200);
     },
     hook,
   );
@@ -203,7 +212,16 @@ export function cleaningRoutes() {
 }
 
 /** 409 unless the job is finished and unapproved. */
-function refuseApproval(job: JobRecord): void {
+function refuseApproval(job: JobRecord, leaseMs: number): void {
+  const wb = job.approval?.write_back;
+  if (wb?.state === "running") {
+    const last = String(wb.heartbeat_at ?? job.approval!.approved_at);
+    throw new ConflictError(
+      `job '${job.job_id}' was approved by ${job.approval!.approved_by} and its write-back is running ` +
+        `(last heard of at ${last}); if it was interrupted, approving again from ` +
+        `${new Date(Date.parse(last) + leaseMs).toISOString()} resumes it`,
+    );
+  }
   if (job.approval) {
     throw new ConflictError(
       `job '${job.job_id}' was approved already, by ${job.approval.approved_by} at ${job.approval.approved_at}`,

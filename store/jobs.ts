@@ -59,6 +59,8 @@ export interface JobRecord extends Doc {
   results: ResultsMeta | null;
   error: { type: string; message: string } | null;
   approval: Approval | null;
+  /** Who holds the approval's write-back while it runs (a fencing token, like `lease_owner`). */
+  write_back_owner?: string | null;
 }
 
 export type NewJob = Pick<
@@ -115,6 +117,7 @@ export class JobQueue {
       results: null,
       error: null,
       approval: null,
+      write_back_owner: null,
     };
     await this.store.put(this.ref, job);
     return job;
@@ -220,16 +223,49 @@ export class JobQueue {
     return this.update(job, { status: "queued", lease_owner: null, lease_expires_at: null, progress: 0 });
   }
 
-  /** Sets the approval of a succeeded, unapproved job; null when it is not (or no longer) approvable. */
-  async approve(id: string, approval: Approval): Promise<JobRecord | null> {
-    const set = { approval, updated_at: iso(this.now()) };
+  /**
+   * Sets the approval of a succeeded, unapproved job, its write-back held by `owner`; null when it is not
+   * (or no longer) approvable.
+   */
+  async approve(id: string, approval: Approval, owner: string | null): Promise<JobRecord | null> {
+    const set = { approval, write_back_owner: owner, updated_at: iso(this.now()) };
     return (await this.store.compareAndSet(this.ref, id, { status: "succeeded", approval: null }, set)) as
       | JobRecord
       | null;
   }
 
-  /** Records the outcome of an approval's write-back (or clears a failed approval so it can be retried). */
-  async setApproval(id: string, approval: Approval | null): Promise<void> {
-    await this.store.patch(this.ref, id, { approval, updated_at: iso(this.now()) });
+  /**
+   * Takes over a stalled write-back for `owner`, only if nothing touched the job since `job` was read
+   * (a live writer's heartbeat changes `updated_at`); null when another writer got there first.
+   */
+  async takeOverWriteBack(job: JobRecord, owner: string, approval: Approval): Promise<JobRecord | null> {
+    const expect = { status: "succeeded", updated_at: job.updated_at };
+    const set = { approval, write_back_owner: owner, updated_at: iso(this.now()) };
+    return (await this.store.compareAndSet(this.ref, job._id, expect, set)) as JobRecord | null;
   }
+
+  /**
+   * Records a write-back's heartbeat or outcome while `owner` still holds it (`release` lets go of it;
+   * a null approval clears it so it can be given again); false once another writer took it over.
+   */
+  async setWriteBack(
+    id: string,
+    owner: string,
+    approval: Approval | null,
+    release: boolean,
+  ): Promise<boolean> {
+    const set = { approval, write_back_owner: release ? null : owner, updated_at: iso(this.now()) };
+    return (await this.store.compareAndSet(this.ref, id, { write_back_owner: owner }, set)) !== null;
+  }
+}
+
+/**
+ * True when an approval's write-back is marked running but its writer has not been heard of for a whole
+ * lease: the process died mid-write, and the next approval may resume it.
+ */
+export function writeBackStalled(job: JobRecord, leaseMs: number, now: number): boolean {
+  const wb = job.approval?.write_back;
+  if (wb?.state !== "running") return false;
+  const last = Date.parse(String(wb.heartbeat_at ?? job.approval!.approved_at));
+  return !(now - last < leaseMs);
 }

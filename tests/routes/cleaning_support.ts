@@ -3,7 +3,7 @@ import { importRecords } from "../../store/importer.ts";
 import { JobRunner } from "../../store/jobs_runner.ts";
 import { WorkerPool } from "../../workers/pool.ts";
 import { tabularDemo, timeSeriesDemo } from "../../core/demo/datasets.ts";
-import type { StoreApp } from "../support/stores.ts";
+import { jsonRequest, type StoreApp } from "../support/stores.ts";
 
 async function* asAsync<T>(it: Iterable<T>): AsyncGenerator<T> {
   yield* it;
@@ -44,4 +44,26 @@ export async function docsById(t: StoreApp, collection: string) {
     for (const d of batch) out.set(d._id, d);
   }
   return out;
+}
+
+/** Starts a job through `POST /run/` (with a token when given); asserts it was queued. */
+export async function postRun(t: StoreApp, body: Record<string, unknown>, token?: string) {
+  const res = await t.app.request("/run/", jsonRequest("POST", body, token));
+  if (res.status !== 200) throw new Error(`run: ${res.status} ${await res.text()}`);
+  return await res.json() as { job_id: string; status: string; created_by: string };
+}
+
+/** GETs a path (with a token when given) and returns status and JSON body. */
+export async function getJson(t: StoreApp, path: string, token?: string) {
+  const res = await t.app.request(path, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+  return { status: res.status, body: await res.json() };
+}
+
+/** Polls `check` every 10 ms until it holds (5 s at most). */
+export async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
 }
