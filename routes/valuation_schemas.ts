@@ -63,9 +63,12 @@ export const FEATURE_IMPORTANCE_DESCRIPTION =
   "Models, scikit-learn/LightGBM defaults: `Decision Tree Classifier` (CART, gini, grown until pure), " +
   "`Random Forest Classifier` (100 trees, bootstrap, sqrt(features) per split), `Extra Trees Classifier` " +
   "(100 trees, random thresholds, sqrt(features)), `Light Gradient Boosting Machine` (histogram boosting, " +
-  "leaf-wise, 31 leaves, learning rate 0.1, 100 rounds, 20 rows per leaf at least). Every model splits on " +
-  "at most 255 bins per feature (LightGBM's `max_bin`). Importances: mean decrease in gini for the trees, " +
-  "total split gain for the boosting.\n\n" +
+  "leaf-wise, 31 leaves, learning rate 0.1, 100 rounds, 20 rows per leaf at least). Thresholds: the boosting " +
+  "splits on 255 quantile bins per feature (LightGBM's `max_bin`); the decision tree and random forest split " +
+  "exactly (between adjacent distinct training values, up to 65,535 per feature, as scikit-learn) in nodes of " +
+  "up to 1,024 rows or where a feature has at most 4 distinct values per node row, and on the 255 quantile " +
+  "bins in larger nodes, as LightGBM does; extra trees draw their random thresholds over the distinct " +
+  "values. Importances: mean decrease in gini for the trees, total split gain for the boosting.\n\n" +
   "422 when the target has fewer than two classes (or more than 100), or when a class has fewer rows in " +
   "the training split than there are folds.";
 
@@ -77,7 +80,10 @@ export const FeatureImportanceResponse = z.object({
   }),
   best_model: z.string(),
   dataset_shape: Shape,
-  target: z.string().openapi({ description: "the column predicted: `target`, or the dataset's last column" }),
+  target: z.string().openapi({
+    description: "the column predicted: the request's `target`, or the dataset's last column when none was " +
+      "given; beyond the spec's fields, so a caller learns which column the default picked",
+  }),
   cv_folds: z.number().int(),
   holdout_accuracy: z.number().openapi({ description: "the best model's accuracy on the held-out rows" }),
   elapsed_seconds: z.number(),

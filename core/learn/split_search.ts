@@ -1,11 +1,13 @@
 /**
  * The split search of one feature over one tree node: the node's bins of the feature gathered once
- * (one random read per row), then the best gini threshold from a class histogram over the node's bin
- * range, or, when that range is much wider than the node, from the rows sorted by bin (exact, as
- * scikit-learn) up to COARSE_ABOVE rows and from a histogram of the 255 coarse bins above that (as
- * LightGBM: quantile thresholds where a node is big enough for them to be close); extra trees draw
- * one random threshold instead. Results go into fields, not objects: a forest searches millions of
- * (node, feature) pairs.
+ * (one random read per row), then the best gini threshold. It is exact (between adjacent fine bins, one
+ * per distinct training value, as scikit-learn) in nodes of up to COARSE_ABOVE (1,024) rows and wherever
+ * the feature has at most RANGE_PER_ROW fine bins per node row (or its coarse bins are all one in the
+ * node), from a class histogram over the node's bin range or, when that range is much wider than the
+ * node, from the rows sorted by bin; a larger node over a feature with more values searches a histogram
+ * of its 255 coarse quantile bins instead, as LightGBM does (quantile thresholds where a node is big
+ * enough for them to be close). Extra trees draw one random threshold over the fine bins instead.
+ * Results go into fields, not objects: a forest searches millions of (node, feature) pairs.
  */
 import type { Binned } from "./binning.ts";
 import { radixByBin } from "./radix.ts";
