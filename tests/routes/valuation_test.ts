@@ -11,13 +11,14 @@ async function* rows<T>(it: Iterable<T>): AsyncGenerator<T> {
   yield* it;
 }
 
-async function seedChurn(t: StoreApp): Promise<void> {
-  await importRecords(
-    t.store,
-    t.config.TESSERA_DB,
-    { db: t.db, collection: "customer_churn" },
-    rows(tabularDemo()),
-  );
+/** The demo churn table (2,000 rows), or `n` rows of it drawn with `seed`, as `collection`. */
+async function seedChurn(
+  t: StoreApp,
+  collection = "customer_churn",
+  n?: number,
+  seed?: number,
+): Promise<void> {
+  await importRecords(t.store, t.config.TESSERA_DB, { db: t.db, collection }, rows(tabularDemo(n, seed)));
 }
 
 const post = (t: StoreApp, path: string, body?: unknown) =>
@@ -195,3 +196,73 @@ storeTest(
     assert.deepEqual((await (await post(t, url, { n_trees: 5 })).json()).detail[0].type, "extra_forbidden");
   },
 );
+
+/** The four models by name, sorted (the spec's list). */
+const ALL_MODELS = [
+  "Decision Tree Classifier",
+  "Extra Trees Classifier",
+  "Light Gradient Boosting Machine",
+  "Random Forest Classifier",
+];
+
+storeTest(
+  "feature importance: an empty or null model list is all four; train_size 0.7 and seed 42 by default",
+  async (t) => {
+    await seedChurn(t, "churn_small", 400, 3);
+    const url = "/api/feature-importance/analyze?dataset-id=churn_small";
+    const reply = async (body?: unknown) => {
+      const res = await post(t, url, body);
+      assert.equal(res.status, 200);
+      return { ...await res.json(), elapsed_seconds: 0 };
+    };
+    const bare = await reply();
+    assert.deepEqual([...bare.model_names].sort(), ALL_MODELS);
+    // The same models and the same answer however "all of them" is said, and with the defaults spelled out.
+    assert.deepEqual(await reply({ model_names: [] }), bare);
+    assert.deepEqual(await reply({ model_names: null, train_size: 0.7, seed: 42 }), bare);
+    assert.deepEqual(await reply({ model_names: ALL_MODELS, train_size: 0.7, seed: 42, folds: 10 }), bare);
+    // Another seed or split draws other rows, so the same answer above is not one every setting gives.
+    assert.notDeepEqual((await reply({ seed: 43 })).accuracy_scores, bare.accuracy_scores);
+    assert.notDeepEqual((await reply({ train_size: 0.6 })).accuracy_scores, bare.accuracy_scores);
+  },
+);
+
+storeTest("feature importance: the 422 for an unknown model lists the four allowed names", async (t) => {
+  await importCsv(t, "tiny", "x,y\n1,a\n2,b\n");
+  const res = await post(t, "/api/feature-importance/analyze?dataset-id=tiny", { model_names: ["XGBoost"] });
+  assert.equal(res.status, 422);
+  const detail = (await res.json()).detail[0];
+  assert.deepEqual(detail.loc, ["body", "model_names", 0]);
+  for (const name of ALL_MODELS) assert.ok(detail.msg.includes(name), detail.msg);
+});
+
+storeTest(
+  "feature importance: the OpenAPI document says `target` names the column the default picked",
+  async (t) => {
+    const doc = await (await t.app.request("/openapi.json")).json();
+    const target = doc.components.schemas.FeatureImportanceResponse.properties.target;
+    assert.match(target.description, /the dataset's last column when none was given/);
+  },
+);
+
+storeTest("feature importance: /healthz answers while an analysis is running in the pool", async (t) => {
+  await seedChurn(t, "churn_small", 400, 3);
+  let finished = false;
+  const analysis = Promise.resolve(post(t, "/api/feature-importance/analyze?dataset-id=churn_small", {}))
+    .then((res) => {
+      finished = true;
+      return res;
+    });
+  // Probe every 50 ms until the analysis ends: the probes are timers on the main thread, so they only
+  // run (and are only answered) while the training leaves that thread free.
+  let answered = 0;
+  while (!finished) {
+    await new Promise((r) => setTimeout(r, 50));
+    const health = await t.app.request("/healthz");
+    assert.equal(health.status, 200);
+    assert.deepEqual(await health.json(), { status: "ok" });
+    if (!finished) answered++;
+  }
+  assert.equal((await analysis).status, 200);
+  assert.ok(answered >= 3, `${answered} probes answered while the analysis ran`);
+});
