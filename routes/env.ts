@@ -1,5 +1,6 @@
 /** The Hono environment every route shares, and the helpers that keep route definitions short. */
 import { createRoute, OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import type { Config } from "../config.ts";
 import type { Store } from "../store/store.ts";
 import type { Principal, TokenVerifier } from "../core/auth/types.ts";
@@ -22,9 +23,12 @@ export type AppEnv = {
   Variables: { requestId: string; deps: Deps; principal: Principal };
 };
 
-/** A sub-app whose validation failures answer FastAPI-shaped 422s. */
+/**
+ * A sub-app whose validation failures answer FastAPI-shaped 422s, and whose JSON-only bodies are read
+ * as FastAPI reads them (jsonBodyAsFastApi).
+ */
 export function newRouter(): OpenAPIHono<AppEnv> {
-  return new OpenAPIHono<AppEnv>({
+  const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (!result.success) {
         return validationResponse(
@@ -34,6 +38,50 @@ export function newRouter(): OpenAPIHono<AppEnv> {
       }
     },
   });
+  const openapi = app.openapi;
+  app.openapi =
+    ((route: RouteConfig, ...rest: unknown[]) =>
+      (openapi as (...a: unknown[]) => unknown)(withJsonBodyReader(route), ...rest)) as typeof app.openapi;
+  return app;
+}
+
+/** The media types zod-openapi's gate takes as JSON; anything else it would refuse with a 415. */
+const JSON_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
+
+/** The route with jsonBodyAsFastApi after its own middleware (auth first) when JSON is its only body. */
+function withJsonBodyReader<R extends RouteConfig>(route: R): R {
+  const body = route.request?.body;
+  const types = Object.keys(body?.content ?? {});
+  if (!types.length || !types.every((t) => JSON_TYPE.test(t))) return route;
+  const own = route.middleware ? [route.middleware].flat() : [];
+  return { ...route, middleware: [...own, jsonBodyAsFastApi(body?.required === true)] };
+}
+
+/**
+ * Reads a JSON route's body as FastAPI does (the spec's reference): an absent or non-JSON Content-Type
+ * is parsed as JSON rather than refused with 415, and an empty body is a missing one: a 422 at
+ * `["body"]` when the body is required, no body (defaults) when it is optional.
+ */
+function jsonBodyAsFastApi(required: boolean): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const raw = c.req.raw;
+    const type = raw.headers.get("content-type");
+    const bytes = raw.body ? await c.req.arrayBuffer() : new ArrayBuffer(0);
+    if (bytes.byteLength === 0) {
+      if (required) return validationResponse(c, [{ loc: ["body"], msg: "Field required", type: "missing" }]);
+      if (type === null) return await next();
+    } else if (type !== null && JSON_TYPE.test(type)) return await next();
+    const headers = new Headers(raw.headers);
+    if (bytes.byteLength === 0) headers.delete("content-type");
+    else headers.set("content-type", "application/json");
+    c.req.raw = new Request(raw.url, {
+      method: raw.method,
+      headers,
+      body: bytes.byteLength ? bytes : null,
+      signal: raw.signal,
+    });
+    await next();
+  };
 }
 
 /** A route that needs a bearer token: the middleware runs and the OpenAPI document says so. */

@@ -49,6 +49,27 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 }
 
 /**
+ * pydantic's type and message for a string, list or set of the wrong length (`bound` is the limit it
+ * broke); any other length issue keeps zod's message.
+ */
+function lengthError(i: Record<string, unknown>, big: boolean, bound: number) {
+  const s = bound === 1 ? "" : "s";
+  const side = big ? "most" : "least";
+  if (i.origin === "string") {
+    return {
+      msg: `String should have at ${side} ${bound} character${s}`,
+      type: big ? "string_too_long" : "string_too_short",
+    };
+  }
+  const type = big ? "too_long" : "too_short";
+  const kind = i.origin === "array" ? "List" : i.origin === "set" ? "Set" : null;
+  if (!kind) return { msg: String(i.message), type };
+  const size = Array.isArray(i.input) ? i.input.length : i.input instanceof Set ? i.input.size : null;
+  const actual = size === null ? "" : `, not ${size}`;
+  return { msg: `${kind} should have at ${side} ${bound} item${s} after validation${actual}`, type };
+}
+
+/**
  * Turns zod issues into FastAPI's `detail` items, with pydantic's type names where one exists. zod 4
  * leaves an issue's input out, so it is looked up in the validated `input` to tell an absent key
  * (`missing`) from one of the wrong type.
@@ -85,9 +106,7 @@ export function zodToDetail(error: z.ZodError, root: string, input?: unknown): V
             incl ? "or equal to " : ""
           }${bound}`;
           out.push({ loc, msg, type });
-        } else {
-          out.push({ loc, msg: i.message, type: big ? "too_long" : "too_short" });
-        }
+        } else out.push({ loc, ...lengthError(i, big, Number(bound)) });
         break;
       }
       case "invalid_value":

@@ -5,9 +5,21 @@ import { z } from "@hono/zod-openapi";
 import { securedRoute } from "../env.ts";
 import { errorResponses, json } from "../schemas.ts";
 
-/** A secured route of spec 1, answering 401 and 422 as every route does, and 404 where it says so. */
-export const annotationRoute = <R extends Parameters<typeof securedRoute>[0]>(r: R) =>
-  securedRoute({ ...r, tags: ["annotation"], responses: { ...r.responses, ...errorResponses } });
+const { 401: unauthorized, 422: invalid } = errorResponses;
+
+/**
+ * A secured route of spec 1: it answers 401 as every route does, 422 only when it takes a path
+ * parameter, a query or a body (the spec declares none for GET /procedures, /model and /dataset, which
+ * have nothing to validate), and 404 where the route says so.
+ */
+export const annotationRoute = <R extends Parameters<typeof securedRoute>[0]>(r: R) => {
+  const validated = Boolean(r.request?.params || r.request?.query || r.request?.body);
+  return securedRoute({
+    ...r,
+    tags: ["annotation"],
+    responses: { ...r.responses, 401: unauthorized, ...(validated && { 422: invalid }) },
+  });
+};
 
 /** A 404 answer for the OpenAPI document. */
 export const notFound = (description: string) => json(z.object({ detail: z.string() }), description);

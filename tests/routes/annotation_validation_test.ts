@@ -63,51 +63,19 @@ storeTest(
   async (t) => {
     await importCsv(t, "stations", CSV);
     const b = BODIES(t.db);
-    const cases: [string, Record<string, unknown>, string, string, string][] = [
-      [
-        "/schema",
-        { ...b["/schema"].body, fields: {} },
-        "fields",
+    const str = ["string_type", "Input should be a valid string"];
+    const cases: [string, Record<string, unknown>, string, string[]][] = [
+      ["/schema", { ...b["/schema"].body, fields: {} }, "fields", [
         "list_type",
         "Input should be a valid list",
-      ],
-      [
-        "/schema",
-        { ...b["/schema"].body, dataset_id: 7 },
-        "dataset_id",
-        "string_type",
-        "Input should be a valid string",
-      ],
-      [
-        "/data_model_info",
-        { ...b["/data_model_info"].body, concept_name: 3 },
-        "concept_name",
-        "string_type",
-        "Input should be a valid string",
-      ],
-      [
-        "/data_model_info",
-        { ...b["/data_model_info"].body, distribution_id: null },
-        "distribution_id",
-        "string_type",
-        "Input should be a valid string",
-      ],
-      [
-        "/configuration",
-        { dataset_id: null, methods: [] },
-        "dataset_id",
-        "string_type",
-        "Input should be a valid string",
-      ],
-      [
-        "/annotations",
-        { ...b["/annotations"].body, sample_id: 5 },
-        "sample_id",
-        "string_type",
-        "Input should be a valid string",
-      ],
+      ]],
+      ["/schema", { ...b["/schema"].body, dataset_id: 7 }, "dataset_id", str],
+      ["/data_model_info", { ...b["/data_model_info"].body, concept_name: 3 }, "concept_name", str],
+      ["/data_model_info", { ...b["/data_model_info"].body, distribution_id: null }, "distribution_id", str],
+      ["/configuration", { dataset_id: null, methods: [] }, "dataset_id", str],
+      ["/annotations", { ...b["/annotations"].body, sample_id: 5 }, "sample_id", str],
     ];
-    for (const [path, body, field, type, msg] of cases) {
+    for (const [path, body, field, [type, msg]] of cases) {
       assert.deepEqual(
         await detail(await post(t, path, body)),
         [{ loc: ["body", field], msg, type }],
@@ -183,13 +151,68 @@ storeTest(
   },
 );
 
-storeTest("annotation 422: a path parameter too long to name anything", async (t) => {
+storeTest("annotation 422: lengths answer in pydantic's words, path parameters included", async (t) => {
+  await importCsv(t, "stations", CSV);
+  const run = (identifier: string) =>
+    post(t, "/annotations", { dataset_id: "stations", identifier, annotation_function: "profile" });
+  assert.deepEqual(await detail(await run("")), [
+    { loc: ["body", "identifier"], msg: "String should have at least 1 character", type: "string_too_short" },
+  ]);
+  assert.deepEqual(await detail(await run("x".repeat(257))), [
+    {
+      loc: ["body", "identifier"],
+      msg: "String should have at most 256 characters",
+      type: "string_too_long",
+    },
+  ]);
+  assert.equal((await run("x".repeat(256))).status, 200);
+  // the spec puts no type on path parameters; 256 characters is a safety cap, worded as FastAPI would
   const long = "x".repeat(300);
-  for (const path of ["annotations", "configuration", "model", "dataset", "data_model_info", "schema"]) {
-    const [d] = (await detail(await t.app.request(`/${path}/${long}`))) as { loc: string[] }[];
-    assert.equal(d.loc[0], "path", path);
+  for (const [path, name] of PATH_PARAMS) {
+    assert.deepEqual(await detail(await t.app.request(`/${path}/${long}`)), [
+      { loc: ["path", name], msg: "String should have at most 256 characters", type: "string_too_long" },
+    ], path);
   }
 });
+
+storeTest(
+  "annotation bodies are read as FastAPI reads them: any Content-Type as JSON, an empty body missing",
+  async (t) => {
+    await importCsv(t, "stations", CSV);
+    const body = JSON.stringify({ dataset_id: "stations", methods: null });
+    const send = (init: RequestInit) => t.app.request("/configuration", { method: "POST", ...init });
+    // bytes, not a string: fetch would label a string body text/plain
+    const bytes = new TextEncoder().encode(body);
+    assert.equal(new Request("http://x", { method: "POST", body: bytes }).headers.get("content-type"), null);
+    assert.equal((await send({ body: bytes })).status, 200, "no Content-Type");
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/json"]) {
+      assert.equal((await send({ body, headers: { "content-type": type } })).status, 200, type);
+    }
+    const missing = [{ loc: ["body"], msg: "Field required", type: "missing" }];
+    const types: Record<string, string>[] = [{}, { "content-type": "application/json" }, {
+      "content-type": "text/plain",
+    }];
+    for (const headers of types) {
+      assert.deepEqual(await detail(await send({ headers })), missing, JSON.stringify(headers));
+      const empty = await send({ headers, body: new Uint8Array(0) });
+      assert.deepEqual(await detail(empty), missing, JSON.stringify(headers));
+    }
+    assert.deepEqual(await detail(await send({ body: "{nope", headers: { "content-type": "text/plain" } })), [
+      { loc: ["body"], msg: "JSON decode error", type: "json_invalid" },
+    ]);
+    const fields = await detail(await send({ body: new TextEncoder().encode('{"dataset_id": "stations"}') }));
+    assert.deepEqual(fields, [{ loc: ["body", "methods"], msg: "Field required", type: "missing" }]);
+  },
+);
+
+const PATH_PARAMS: [string, string][] = [
+  ["annotations", "dataset_id"],
+  ["configuration", "dataset_id"],
+  ["model", "model_id"],
+  ["dataset", "dataset_name"],
+  ["data_model_info", "dataset_name"],
+  ["schema", "dataset_name"],
+];
 
 const ENDPOINTS: [string, string][] = [
   ["GET", "/annotations/stations"],
@@ -234,16 +257,29 @@ storeTest(
   { auth: true },
 );
 
+/** The spec's statuses (200, and 422 where a path parameter or body can fail), 401 and our 404s. */
+const STATUSES: Record<string, string[]> = {
+  "GET /procedures": ["200", "401"],
+  "GET /model": ["200", "401"],
+  "GET /dataset": ["200", "401"],
+};
+
 storeTest(
-  "annotation openapi: every operation with its body schema, 401/422 answers and the bearer scheme",
+  "annotation openapi: every operation with its body schema, its statuses and the bearer scheme",
   async (t) => {
     const doc = await (await t.app.request("/openapi.json")).json();
+    assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "JWT",
+    });
     for (const [method, path] of ENDPOINTS) {
       const template = path.replace(/\/(stations|Place)$/, (_, name) => `/{${pathParam(path, name)}}`);
       const op = doc.paths[template]?.[method.toLowerCase()];
       assert.ok(op, `${method} ${template}`);
       assert.deepEqual(op.security, [{ bearerAuth: [] }]);
-      assert.ok(op.responses["401"] && op.responses["422"], `${method} ${template} answers`);
+      const expected = STATUSES[`${method} ${path}`] ?? ["200", "401", "404", "422"];
+      assert.deepEqual(Object.keys(op.responses).sort(), expected, `${method} ${template} answers`);
     }
     const schemas = doc.components.schemas;
     assert.deepEqual(schemas.ModelInfo.required, [
