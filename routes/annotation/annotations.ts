@@ -17,7 +17,7 @@ import {
   type Procedure,
   PROCEDURES,
 } from "../../core/annotate/procedures.ts";
-import { configuredParams, mergeParams } from "../../core/annotate/configuration.ts";
+import { configuredParams, enabledFunctions, mergeParams } from "../../core/annotate/configuration.ts";
 import { inlineRows, parseSampleId, type Selection, selectRows } from "../../core/annotate/sample.ts";
 import { InvalidInputError } from "../../core/errors.ts";
 import { loadRows, ROW_CAP } from "../../store/dataset_rows.ts";
@@ -49,10 +49,20 @@ function requireProcedure(name: string): Procedure {
 
 /**
  * The params of a run: the request's merged over the dataset's configuration, checked by the function's
- * schema; a 422 with every problem under `body.params`.
+ * schema; a 422 with every problem under `body.params`. A function the configuration's list of methods
+ * leaves out is a 422 naming the enabled ones.
  */
 async function runParams(c: Context<AppEnv>, item: Item, proc: Procedure) {
   const configuration = await records<ConfigurationRecord>(c, "configuration").get(recordId(item.dataset_id));
+  const enabled = enabledFunctions(configuration?.methods);
+  if (enabled && !enabled.includes(proc.name)) {
+    throw new InvalidInputError(
+      `annotation function '${proc.name}' is not enabled for dataset '${item.dataset_id}'; enabled: ${
+        enabled.join(", ") || "(none)"
+      }`,
+      ["body", "annotation_function"],
+    );
+  }
   const merged = mergeParams(item.params, configuredParams(configuration?.methods, proc.name));
   const parsed = proc.params.safeParse(merged.params, { reportInput: true });
   if (parsed.success) return { params: parsed.data, source: merged.source };

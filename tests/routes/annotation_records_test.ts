@@ -79,6 +79,34 @@ storeTest(
 );
 
 storeTest(
+  "configuration: a list of methods is what may run on the dataset; null or [] allows all",
+  async (t) => {
+    await importCsv(t, "stations", CSV);
+    const run = (fn: string) =>
+      post(t, "/annotations", { dataset_id: "stations", identifier: fn, annotation_function: fn });
+    await post(t, "/configuration", {
+      dataset_id: "stations",
+      methods: ["semantic_types", { name: "profile", params: { top: 2 } }],
+    });
+    assert.equal((await run("semantic_types")).status, 200);
+    assert.equal((await run("profile")).status, 200);
+    const refused = await run("pii_scan");
+    assert.deepEqual([refused.status, (await refused.json()).detail], [422, [{
+      loc: ["body", "annotation_function"],
+      msg:
+        "annotation function 'pii_scan' is not enabled for dataset 'stations'; enabled: semantic_types, profile",
+      type: "value_error",
+    }]]);
+    // an unknown function is still named as unknown, with every function there is
+    assert.match((await (await run("ocr")).json()).detail[0].msg, /^unknown annotation function 'ocr'/);
+    for (const methods of [null, []]) {
+      await post(t, "/configuration", { dataset_id: "stations", methods });
+      assert.equal((await run("pii_scan")).status, 200, JSON.stringify(methods));
+    }
+  },
+);
+
+storeTest(
   "data_model_info: per distribution; checked against the catalogue; replaced, never duplicated",
   async (t) => {
     await importCsv(t, "stations", CSV);
@@ -145,6 +173,10 @@ storeTest("schema: dataset-wide (distribution null) and per distribution, datase
     (await post(t, "/schema", { dataset_id: "stations", distribution_id: "x.y", fields })).status,
     422,
   );
+  const unknown = await post(t, "/schema", { dataset_id: "nope", distribution_id: null, fields });
+  assert.deepEqual([unknown.status, await unknown.json()], [404, {
+    detail: "no dataset 'nope'; datasets: stations",
+  }]);
 });
 
 const MODELS_DIR = Deno.makeTempDirSync({ prefix: "tessera-models-" });
