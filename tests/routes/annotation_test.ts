@@ -51,6 +51,10 @@ storeTest(
     assert.equal(weather.vocabulary, "Smart Data Models");
     const temperature = weather.properties.find((p: { name: string }) => p.name === "temperature");
     assert.deepEqual([temperature.type, temperature.unit], ["number", "°C"]);
+    // Smart Data Models' AirQualityObserved spec gives CO with unitCode GP (mg/m³), NO2 with GQ (µg/m³)
+    const air = await (await t.app.request("/model/AirQualityObserved")).json();
+    const unit = (name: string) => air.properties.find((p: { name: string }) => p.name === name).unit;
+    assert.deepEqual([unit("co"), unit("no2"), unit("pm25")], ["mg/m³", "µg/m³", "µg/m³"]);
     const missing = await t.app.request("/model/Nope");
     assert.equal(missing.status, 404);
     assert.match(
@@ -68,6 +72,12 @@ storeTest(
       procs.map((p: { name: string }) => p.name),
       ["semantic_types", "profile", "concept_mapping", "pii_scan"],
     );
+    for (const p of procs) {
+      assert.ok(typeof p.description === "string" && p.description.length > 0, p.name);
+      // a JSON Schema object: its keywords, with every function's shared `columns` among the properties
+      assert.equal(p.parameters.type, "object", p.name);
+      assert.equal(p.parameters.properties.columns.type, "array", p.name);
+    }
     const mapping = procs[2];
     assert.equal(mapping.needs_data_model, true);
     assert.deepEqual(mapping.parameters.required, ["data_model_id"]);
@@ -80,6 +90,9 @@ storeTest(
   "annotation: semantic_types runs on the stored rows, is stored, and a rerun replaces it",
   async (t) => {
     await importCsv(t, "stations", STATIONS);
+    // catalogued but never annotated: an empty list (the spec's response is a list); unknown: 404
+    const none = await t.app.request("/annotations/stations");
+    assert.deepEqual([none.status, await none.json()], [200, []]);
     const res = await annotate(t, { identifier: "types", annotation_function: "semantic_types" });
     assert.equal(res.status, 200);
     const run = await res.json();
