@@ -25,7 +25,7 @@ export type AppEnv = {
 
 /**
  * A sub-app whose validation failures answer FastAPI-shaped 422s, and whose JSON-only bodies are read
- * as FastAPI reads them (jsonBodyAsFastApi).
+ * whatever their Content-Type (jsonBodyAsFastApi).
  */
 export function newRouter(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
@@ -58,9 +58,10 @@ function withJsonBodyReader<R extends RouteConfig>(route: R): R {
 }
 
 /**
- * Reads a JSON route's body as FastAPI does (the spec's reference): an absent or non-JSON Content-Type
- * is parsed as JSON rather than refused with 415, and an empty body is a missing one: a 422 at
- * `["body"]` when the body is required, no body (defaults) when it is optional.
+ * Reads a JSON route's body the way FastAPI (the spec's reference) does: an absent Content-Type is parsed
+ * as JSON, and so is a non-JSON one (where FastAPI would answer 422; never zod-openapi's 415, which no
+ * spec lists); an empty body is a missing one: a 422 at `["body"]` when the body is required, no body
+ * (defaults) when it is optional.
  */
 function jsonBodyAsFastApi(required: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
