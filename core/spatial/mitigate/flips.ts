@@ -1,7 +1,9 @@
 /**
  * From a solver's δ to flipped individuals (notes/spatial-fairness.md "From δ to flips").
- * Rounding: half to even, as the reference did, after snapping a value within 1e-9 of a multiple of
- * 1/2 to it (so solver noise like 2.4999999999 rounds as 2.5 would, to 2).
+ *
+ * Plain rounding (the notes' rule, kept whenever its result is feasible): half to even, as the
+ * reference did, after snapping a value within 1e-9 of a multiple of 1/2 to it (so solver noise like
+ * 2.4999999999 rounds as 2.5 would, to 2).
  * - Disjoint regions: a region's δ_i (its up unit minus its down unit) rounds to k; the first |k|
  *   members by index with prediction 0 (k > 0) or 1 (k < 0) flip. Individuals in no region are one
  *   more such group.
@@ -9,51 +11,143 @@
  *   δ_j is spread over its members by index: the first floor(|x_u|) get ±1, the next the remainder.
  *   This is a solution of the per-individual LP with the same objective (the LP depends on the
  *   members only through their sum), so it is the per-individual rounding the notes ask for.
+ *
+ * Rounding each value on its own can break the constraints the LP kept (two regions at +0.5 and
+ * -1.5 under s = 0 round to 0 and -2: newP moves by 2), so when plain rounding breaks the flip budget
+ * or the newP window, the rounding units (regions, or units of individuals) are rounded under the
+ * constraints instead (`roundUnderConstraints`). Either way n_flips ≤ C and newP ∈ [lo, hi].
  */
 import type { MitigationProblem } from "./problem.ts";
+
+const SNAP = 1e-9;
 
 /** Rounds half to even, after snapping values within 1e-9 of a multiple of 1/2. */
 export function roundHalfEven(v: number): number {
   const half = Math.round(2 * v) / 2;
-  const x = Math.abs(v - half) <= 1e-9 ? half : v;
+  const x = Math.abs(v - half) <= SNAP ? half : v;
   const f = Math.floor(x), r = x - f;
   if (r < 0.5) return f;
   if (r > 0.5) return f + 1;
   return f % 2 === 0 ? f : f + 1;
 }
 
-/** Overlapping regions: how many members of each unit flip when each member's δ_j rounds on its own. */
-export function unitFlipCounts(pr: MitigationProblem, unitDelta: Float64Array): Int32Array {
-  return Int32Array.from(unitDelta, (v, u) => {
-    const a = Math.abs(v), whole = Math.floor(a + 1e-9);
-    return Math.min(pr.unitCount[u], whole + (roundHalfEven(Math.max(0, a - whole)) >= 1 ? 1 : 0));
-  });
+/** Toward zero, after snapping a value within 1e-9 of an integer to it. */
+function truncSnapped(v: number): number {
+  const r = Math.round(v);
+  return Math.abs(v - r) <= SNAP ? r : Math.trunc(v);
 }
 
-/** Which scope positions flip (ascending), from the real/integer flips x_u of every unit. */
-export function flipsFromUnits(pr: MitigationProblem, unitDelta: Float64Array): Int32Array {
-  const U = pr.unitSign.length, out: number[] = [];
-  const take = (u: number, k: number) => {
-    for (let t = pr.unitMemStart[u]; t < pr.unitMemStart[u] + k; t++) out.push(pr.unitMembers[t]);
+/** The integer rounding problem: one real value per rounding unit, its integer range, the constraints. */
+export interface RoundingInput {
+  /** The solver's real value of each rounding unit. */
+  values: Float64Array;
+  /** Integer range of each unit's value (lo ≤ 0 ≤ hi: its flip capacity down and up). */
+  lo: Int32Array;
+  hi: Int32Array;
+  /** The rounding the notes state, applied to one value. */
+  plain: (v: number) => number;
+  /** Flip budget C (Σ|k| ≤ C) and window of D = Σ k (dMin ≤ D ≤ dMax). */
+  C: number;
+  dMin: number;
+  dMax: number;
+}
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+
+/**
+ * Integers k_g near the values that always satisfy Σ|k_g| ≤ C and dMin ≤ Σ k_g ≤ dMax, and equal
+ * plain rounding whenever plain rounding does. Otherwise: every value truncated toward zero (that
+ * never uses more flips than the real solution did); then D = Σ k_g moves one unit at a time toward
+ * the target, round(Σ values) clamped to the window, each unit going to the value with the largest
+ * fractional remainder of the needed sign (lowest index first on ties, at most one per value) while
+ * the budget allows. For an exact LP solution (Σ values = D integer in the window, Σ|values| ≤ C)
+ * this reaches that D within the budget. For values off by more than the solver's tolerance, last
+ * resorts keep the guarantee: before the hand-out, units move toward zero (last unit first) until
+ * the budget holds; after it, until the window (which contains 0) does.
+ */
+export function roundUnderConstraints(inp: RoundingInput): Int32Array {
+  const { values, lo, hi, C, dMin, dMax } = inp, G = values.length;
+  const plain = Int32Array.from(values, (v, g) => clamp(inp.plain(v), lo[g], hi[g]));
+  const feasible = (k: Int32Array) => {
+    let used = 0, D = 0;
+    for (const x of k) (used += Math.abs(x), D += x);
+    return used <= C && D >= dMin && D <= dMax;
   };
+  if (feasible(plain)) return plain;
+  const k = Int32Array.from(values, (v, g) => clamp(truncSnapped(v), lo[g], hi[g]));
+  let used = 0, D = 0, sum = 0;
+  for (let g = 0; g < G; g++) (used += Math.abs(k[g]), D += k[g], sum += values[g]);
+  const step = (g: number) => {
+    const s = Math.sign(k[g]);
+    (k[g] -= s, D -= s, used--);
+  };
+  for (let g = G - 1; g >= 0 && used > C; g--) while (k[g] !== 0 && used > C) step(g);
+  const target = clamp(roundHalfEven(sum), dMin, dMax), s = Math.sign(target - D);
+  const order: number[] = [];
+  for (let g = 0; g < G && s !== 0; g++) {
+    if ((values[g] - k[g]) * s > SNAP && k[g] + s >= lo[g] && k[g] + s <= hi[g]) order.push(g);
+  }
+  order.sort((a, b) => Math.abs(values[b] - k[b]) - Math.abs(values[a] - k[a]) || a - b);
+  for (const g of order) {
+    if (D === target) break;
+    const cost = Math.abs(k[g] + s) - Math.abs(k[g]);
+    if (used + cost > C) continue;
+    (k[g] += s, D += s, used += cost);
+  }
+  // last resort (solver values off by more than their tolerance): toward zero never uses more
+  // flips, and reaches a window that contains 0
+  for (let g = G - 1; g >= 0; g--) while ((D > dMax && k[g] > 0) || (D < dMin && k[g] < 0)) step(g);
+  return k;
+}
+
+/** Group of unit u in the disjoint case: its region, or R for individuals in no region. */
+const groupOf = (pr: MitigationProblem, u: number) =>
+  pr.unitRegStart[u + 1] > pr.unitRegStart[u] ? pr.unitRegions[pr.unitRegStart[u]] : pr.n.length;
+
+/** Per-individual rounding of a unit's |x_u|: floor(|x_u|) members at 1, one at the remainder. */
+function perIndividual(a: number): number {
+  const whole = Math.floor(a + SNAP);
+  return whole + (roundHalfEven(Math.max(0, a - whole)) >= 1 ? 1 : 0);
+}
+
+/**
+ * How many members of each unit flip (k_u ≥ 0), from the solver's real/integer x_u: the notes'
+ * rounding when it fits the budget and the window, else `roundUnderConstraints` over the rounding
+ * units (disjoint: per region, δ_i to its up or down unit; overlapping: per unit).
+ */
+export function unitFlipCounts(pr: MitigationProblem, unitDelta: Float64Array): Int32Array {
+  const U = pr.unitSign.length, out = new Int32Array(U);
+  const common = { C: pr.C, dMin: pr.dMin, dMax: pr.dMax };
   if (pr.overlapping) {
-    const k = unitFlipCounts(pr, unitDelta);
-    for (let u = 0; u < U; u++) take(u, k[u]);
-  } else {
-    // group = the unit's region, or R for individuals in no region; net δ per group, then round
-    const R = pr.n.length, net = new Float64Array(R + 1);
-    const up = new Int32Array(R + 1).fill(-1), down = new Int32Array(R + 1).fill(-1);
-    for (let u = 0; u < U; u++) {
-      const g = pr.unitRegStart[u + 1] > pr.unitRegStart[u] ? pr.unitRegions[pr.unitRegStart[u]] : R;
-      net[g] += unitDelta[u];
-      if (pr.unitSign[u] > 0) up[g] = u;
-      else down[g] = u;
-    }
-    for (let g = 0; g <= R; g++) {
-      const k = roundHalfEven(net[g]);
-      if (k > 0 && up[g] >= 0) take(up[g], Math.min(k, pr.unitCount[up[g]]));
-      if (k < 0 && down[g] >= 0) take(down[g], Math.min(-k, pr.unitCount[down[g]]));
-    }
+    const lo = Int32Array.from(pr.unitSign, (s, u) => (s < 0 ? -pr.unitCount[u] : 0));
+    const hi = Int32Array.from(pr.unitSign, (s, u) => (s > 0 ? pr.unitCount[u] : 0));
+    const plain = (v: number) => Math.sign(v) * perIndividual(Math.abs(v));
+    const k = roundUnderConstraints({ values: unitDelta, lo, hi, plain, ...common });
+    for (let u = 0; u < U; u++) out[u] = Math.abs(k[u]);
+    return out;
+  }
+  const G = pr.n.length + 1, net = new Float64Array(G);
+  const up = new Int32Array(G).fill(-1), down = new Int32Array(G).fill(-1);
+  const lo = new Int32Array(G), hi = new Int32Array(G);
+  for (let u = 0; u < U; u++) {
+    const g = groupOf(pr, u);
+    net[g] += unitDelta[u];
+    if (pr.unitSign[u] > 0) (up[g] = u, hi[g] = pr.unitCount[u]);
+    else (down[g] = u, lo[g] = -pr.unitCount[u]);
+  }
+  const k = roundUnderConstraints({ values: net, lo, hi, plain: roundHalfEven, ...common });
+  for (let g = 0; g < G; g++) {
+    if (k[g] > 0) out[up[g]] = k[g];
+    if (k[g] < 0) out[down[g]] = -k[g];
+  }
+  return out;
+}
+
+/** Which scope positions flip (ascending): the first k_u members by index of every unit. */
+export function flipsFromUnits(pr: MitigationProblem, unitDelta: Float64Array): Int32Array {
+  const k = unitFlipCounts(pr, unitDelta), out: number[] = [];
+  for (let u = 0; u < k.length; u++) {
+    for (let t = pr.unitMemStart[u]; t < pr.unitMemStart[u] + k[u]; t++) out.push(pr.unitMembers[t]);
   }
   return Int32Array.from(out).sort();
 }

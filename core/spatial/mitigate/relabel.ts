@@ -1,8 +1,10 @@
 /**
  * The relabel mitigation (notes/spatial-fairness.md "Relabel mitigation (PROMIS)") from typed columns
  * to flips: problem data, the solver (approx: HiGHS; exact: disjoint B&B over newP, or the overlapping
- * search), δ → flips, new predictions over every individual, rates and metrics. The worker task
- * "mitigate.relabel" runs it; an infeasible or unfinished solve is a status with no flips, never a throw.
+ * search), δ → flips (flips.ts: the notes' half-to-even rounding when it keeps n_flips ≤ C and newP in
+ * the window, else rounded under those constraints), new predictions over every individual, rates
+ * and metrics. The worker task "mitigate.relabel" runs it; an infeasible or unfinished solve is a
+ * status with no flips, never a throw.
  */
 import { InvalidInputError } from "../../errors.ts";
 import { xlogxTable } from "../statistic.ts";
