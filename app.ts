@@ -16,6 +16,7 @@ import { spatialMitigationRoutes } from "./routes/spatial_mitigate.ts";
 import { annotationRoutes } from "./routes/annotation.ts";
 import { valuationRoutes } from "./routes/valuation.ts";
 import { cleaningRoutes } from "./routes/cleaning.ts";
+import { withRequestId } from "./core/log.ts";
 
 const RANK = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 } as const;
 type LogLevel = keyof typeof RANK;
@@ -40,7 +41,7 @@ function requestLog(threshold: LogLevel) {
     const id = c.req.header("x-request-id")?.slice(0, 128) || crypto.randomUUID();
     c.set("requestId", id);
     const t0 = performance.now();
-    await next();
+    await withRequestId(id, next);
     c.header("X-Request-Id", id);
     const level = requestLevel(c.req.path, c.res.status);
     if (RANK[level] < RANK[threshold]) return;

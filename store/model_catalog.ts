@@ -5,6 +5,7 @@
  * a valid model is skipped, with one warning per version of the file.
  */
 import { DataModel } from "../core/annotate/data_model.ts";
+import { currentRequestId } from "../core/log.ts";
 
 const SHIPPED = new URL("../catalog/models/", import.meta.url);
 const warned = new Set<string>();
@@ -61,6 +62,7 @@ function warnOnce(path: string, why: string): void {
   console.warn(JSON.stringify({
     time: new Date().toISOString(),
     level: "warn",
+    request_id: currentRequestId(),
     msg: "data-model catalogue: skipping a file",
     file: path,
     reason: why,
