@@ -2,8 +2,8 @@
  * PROMIS-Exact for disjoint regions, the two pieces: the exact optimum for one fixed newP (greedy over
  * marginal gains) and a rigorous lower bound over an interval of newP (Lagrangian relaxation).
  *
- * Groups: the regions, plus one group R for the individuals in no region (no statistic of their own;
- * flipping them moves newP). For a fixed P' = newP the objective Σ_g φ_g(x_g, P'), x_g = positives
+ * Groups: the regions, plus one group R for units in no region (no statistic of their own; always
+ * empty since the notes' disjoint model gives individuals in no region no variable, problem.ts). For a fixed P' = newP the objective Σ_g φ_g(x_g, P'), x_g = positives
  * of group g after the flips, φ_g = l1_g - l0 (the raw statistic; 0 for groups with n = 0, n = N or
  * no region), is separable and convex in the integer x_g:
  *   φ_g(x) = [x ln x + (n-x) ln(n-x)] + [q ln q + (M-q) ln(M-q)] + const, q = P' - x, M = N - n,

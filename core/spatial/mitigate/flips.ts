@@ -5,8 +5,8 @@
  * reference did, after snapping a value within 1e-9 of a multiple of 1/2 to it (so solver noise like
  * 2.4999999999 rounds as 2.5 would, to 2).
  * - Disjoint regions: a region's δ_i (its up unit minus its down unit) rounds to k; the first |k|
- *   members by index with prediction 0 (k > 0) or 1 (k < 0) flip. Individuals in no region are one
- *   more such group.
+ *   members by index with prediction 0 (k > 0) or 1 (k < 0) flip. Individuals in no region have no
+ *   unit (problem.ts) and never flip.
  * - Overlapping regions: every individual's δ_j rounds on its own. A unit's x_u = Σ of its members'
  *   δ_j is spread over its members by index: the first floor(|x_u|) get ±1, the next the remainder.
  *   This is a solution of the per-individual LP with the same objective (the LP depends on the
@@ -100,7 +100,7 @@ export function roundUnderConstraints(inp: RoundingInput): Int32Array {
   return k;
 }
 
-/** Group of unit u in the disjoint case: its region, or R for individuals in no region. */
+/** Group of unit u in the disjoint case: its region (R, for a unit in no region, never occurs). */
 const groupOf = (pr: MitigationProblem, u: number) =>
   pr.unitRegStart[u + 1] > pr.unitRegStart[u] ? pr.unitRegions[pr.unitRegStart[u]] : pr.n.length;
 

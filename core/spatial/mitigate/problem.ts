@@ -10,8 +10,12 @@
  *   split into its positive and negative parts (the |δ_i| linearisation without extra rows);
  * - overlapping regions: the notes' per-individual δ_j ∈ [-1, 0] (y_j = 1) or [0, 1] (y_j = 0),
  *   aggregated over interchangeable individuals (the LP over the aggregate has the same optimum).
- * Individuals in no region form units too: flipping them moves only newP, which every solver counts
- * (newP = P + the sum over EVERY individual, never only over the first R: the reference's defect).
+ * Individuals in no region (they count in N and P either way):
+ * - disjoint regions: no unit, so they never flip. The notes' disjoint model decides one δ_i per
+ *   region and sets newP = P + Σ_i δ_i over the regions; there is no variable for anyone else.
+ * - overlapping regions: units like any other (the notes give every individual its δ_j): flipping
+ *   them moves only newP, which every solver counts (newP = P + the sum over EVERY individual
+ *   variable, never only over the first R: the reference's defect).
  */
 import { InvalidInputError } from "../../errors.ts";
 import type { Regions } from "../types.ts";
@@ -41,7 +45,10 @@ export interface MitigationProblem {
   /** Regions of unit u: unitRegions[unitRegStart[u] .. unitRegStart[u+1]) (empty: in no region). */
   unitRegStart: Int32Array;
   unitRegions: Int32Array;
-  /** Members of unit u (scope positions, ascending): unitMembers[unitMemStart[u] .. unitMemStart[u+1]). */
+  /**
+   * Members of unit u (scope positions, ascending): unitMembers[unitMemStart[u] .. unitMemStart[u+1]).
+   * With disjoint regions the individuals in no region belong to no unit.
+   */
   unitMemStart: Int32Array;
   unitMembers: Int32Array;
 }
@@ -128,15 +135,17 @@ export function buildProblem(
   for (let j = 0; j < N && !overlapping; j++) overlapping = start[j + 1] - start[j] > 1;
   const { sig, count } = signatures(N, start, regs, R, overlapping);
   // unit of position j: 2·signature + label; units are then renumbered densely in first-seen order
-  const dense = new Int32Array(2 * count).fill(-1), unitOf = new Int32Array(N);
-  let U = 0;
+  // (-1: no unit, for the individuals in no region when regions are disjoint)
+  const dense = new Int32Array(2 * count).fill(-1), unitOf = new Int32Array(N).fill(-1);
+  let U = 0, M = 0;
   for (let j = 0; j < N; j++) {
+    if (!overlapping && sig[j] === R) continue;
     const k = 2 * sig[j] + labels[j];
     if (dense[k] < 0) dense[k] = U++;
-    unitOf[j] = dense[k];
+    (unitOf[j] = dense[k], M++);
   }
   const unitSign = new Int8Array(U), unitCount = new Int32Array(U), firstOf = new Int32Array(U);
-  for (let j = N - 1; j >= 0; j--) (unitCount[unitOf[j]]++, firstOf[unitOf[j]] = j);
+  for (let j = N - 1; j >= 0; j--) if (unitOf[j] >= 0) (unitCount[unitOf[j]]++, firstOf[unitOf[j]] = j);
   const unitMemStart = new Int32Array(U + 1), unitRegStart = new Int32Array(U + 1);
   for (let u = 0; u < U; u++) {
     const j = firstOf[u];
@@ -144,8 +153,8 @@ export function buildProblem(
     unitMemStart[u + 1] = unitMemStart[u] + unitCount[u];
     unitRegStart[u + 1] = unitRegStart[u] + start[j + 1] - start[j];
   }
-  const unitMembers = new Int32Array(N), fill = unitMemStart.slice(0, U);
-  for (let j = 0; j < N; j++) unitMembers[fill[unitOf[j]]++] = j;
+  const unitMembers = new Int32Array(M), fill = unitMemStart.slice(0, U);
+  for (let j = 0; j < N; j++) if (unitOf[j] >= 0) unitMembers[fill[unitOf[j]]++] = j;
   const unitRegions = new Int32Array(unitRegStart[U]);
   for (let u = 0; u < U; u++) {
     unitRegions.set(regs.subarray(start[firstOf[u]], start[firstOf[u] + 1]), unitRegStart[u]);

@@ -11,6 +11,11 @@
  *   O1 → CBC 0.8742151775501099, scipy.optimize.milp 0.8742151783639327 (newP = 6)
  * (the full script is tests/core/spatial/mitigate/approx_ref.py). Our model is written in counts with
  * per-unit variables, so agreement checks the reformulation as well as the solve.
+ * The script also lets D1's 10 individuals in no region flip, which the notes' disjoint model (one δ
+ * per region, newP = P + Σ_i δ_i) does not; the optimum is the same one, by hand: with gaps
+ * (p_i + δ_i) - n_i·newP/N = 3 + δ0 - 0.3D, -3 + δ1 - 0.25D, δ2 - 0.2D (D = Σδ) and κ_i =
+ * sqrt(N/(n_i(N-n_i))), (δ0, δ1, δ2) = (-1, +1, 0) costs 2κ0 + 2κ1 = 1.4203623..., which the LP with
+ * the extra variables cannot beat, and it uses no individual outside a region.
  */
 import assert from "node:assert/strict";
 import { solveApprox } from "../../../../core/spatial/mitigate/approx.ts";
@@ -101,6 +106,8 @@ Deno.test("limit: a tiny work_limit on a large instance answers 1 (with a soluti
   const exact = await relabel({ ...common, approx: false, workLimitSeconds: 0.05 });
   assert.equal(exact.status.code, 1);
   assert.match(exact.status.detail, /work limit of 0.05 s/);
+  // the root node's bound: proven, below the best found
+  assert.ok(exact.bound !== null && exact.bound <= exact.objective!);
 });
 
 Deno.test("HiGHS wrapper: a fractional integer column is settled at floor or ceil (here ceil is infeasible)", async () => {

@@ -56,7 +56,10 @@ export function totalStat(y: Uint8Array, regions: Regions): number {
   return sum;
 }
 
-/** The minimum of totalStat over every set of flips within budget and rate window, by enumeration. */
+/**
+ * The minimum of totalStat over every set of flips within budget and rate window, by enumeration
+ * (with disjoint regions, only of individuals in some region).
+ */
 export function bruteForce(inst: Instance): { value: number; flips: number } {
   const { labels, regions, budget, prTol } = inst, N = labels.length;
   const C = budget <= 1 ? Math.floor(budget * N + 1e-9) : Math.floor(budget);
@@ -64,8 +67,15 @@ export function bruteForce(inst: Instance): { value: number; flips: number } {
   for (const v of labels) P += v;
   const rho = P / N, rLo = Math.max(0, (1 - prTol) * rho), rHi = Math.min(1, (1 + prTol) * rho);
   let best = Infinity, flips = -1;
+  // the notes' disjoint model has one δ per region: individuals in no region cannot flip there
+  const inRegions = new Int32Array(N);
+  for (const m of regions.members) for (const j of m) inRegions[j]++;
+  const disjoint = inRegions.every((c) => c <= 1);
+  let fixed = 0;
+  for (let j = 0; j < N; j++) if (disjoint && inRegions[j] === 0) fixed |= 1 << j;
   const y = labels.slice();
   for (let mask = 0; mask < 1 << N; mask++) {
+    if (mask & fixed) continue;
     let count = 0, newP = P;
     for (let j = 0; j < N; j++) {
       const f = (mask >> j) & 1;

@@ -37,13 +37,13 @@ Deno.test("problem: N, P, C, window of D within ±C; units of interchangeable in
   assert.equal(pr.overlapping, false);
   assert.deepEqual([...pr.n], [4, 2]);
   assert.deepEqual([...pr.p], [2, 2]);
-  // units in first-seen order: (r0,1) (r0,0) (r1,1) (none,0) (none,1)
-  assert.deepEqual([...pr.unitSign], [-1, 1, -1, 1, -1]);
-  assert.deepEqual([...pr.unitCount], [2, 2, 2, 1, 1]);
+  // units in first-seen order: (r0,1) (r0,0) (r1,1); 6 and 7 in no region have none (disjoint model)
+  assert.deepEqual([...pr.unitSign], [-1, 1, -1]);
+  assert.deepEqual([...pr.unitCount], [2, 2, 2]);
   const members = (u: number) => [...pr.unitMembers.subarray(pr.unitMemStart[u], pr.unitMemStart[u + 1])];
-  assert.deepEqual([0, 1, 2, 3, 4].map(members), [[0, 2], [1, 3], [4, 5], [6], [7]]);
+  assert.deepEqual([0, 1, 2].map(members), [[0, 2], [1, 3], [4, 5]]);
   const regs = (u: number) => [...pr.unitRegions.subarray(pr.unitRegStart[u], pr.unitRegStart[u + 1])];
-  assert.deepEqual([0, 1, 2, 3, 4].map(regs), [[0], [0], [1], [], []]);
+  assert.deepEqual([0, 1, 2].map(regs), [[0], [0], [1]]);
 });
 
 Deno.test("problem: overlapping regions group individuals by signature and label", () => {
@@ -54,4 +54,11 @@ Deno.test("problem: overlapping regions group individuals by signature and label
   // signatures: {0}:[0]  {0,1}:[1,2,4]  {1}:[3] → units (sig,label): ({0},1) ({0,1},1)=[1,4] ({0,1},0)=[2] ({1},0)
   assert.deepEqual([...pr.unitCount], [1, 2, 1, 1]);
   assert.deepEqual([...pr.unitSign], [-1, -1, 1, 1]);
+  // with overlapping regions an individual in no region is a unit (the notes' δ_j for every individual)
+  const withNone = buildProblem(Uint8Array.from([...labels, 1]), regionsOf([[0, 1, 2, 4], [1, 2, 3, 4]]), {
+    budget: 1,
+    prTol: 0,
+  });
+  assert.deepEqual([...withNone.unitCount], [1, 2, 1, 1, 1]);
+  assert.equal(withNone.unitRegStart[5] - withNone.unitRegStart[4], 0);
 });
