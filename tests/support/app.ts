@@ -13,13 +13,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Builds the app with auth off unless `deps` brings a verifier; env overrides config variables. */
-export async function testApp(env: Record<string, string> = {}, deps: Partial<Deps> = {}): Promise<TestApp> {
+/** The app over a KV store in a new temp dir; `deps(config, store)` adds what a variant needs. */
+async function build(
+  config: Config,
+  poolSize: number,
+  deps: (config: Config, store: KvStore) => Promise<Partial<Deps>>,
+): Promise<TestApp> {
   const dir = await Deno.makeTempDir({ prefix: "tessera-test-" });
-  const config = loadConfig({ LOG_LEVEL: "silent", AUTH_MODE: "off", ...env });
   const store = await KvStore.open(`${dir}/t.kv`);
-  const pool = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), 2);
-  const app = createApp({ config, store, pool, verifier: null, ...deps });
+  const pool = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), poolSize);
+  const app = createApp({ config, store, pool, verifier: null, ...await deps(config, store) });
   return {
     app,
     store,
@@ -32,29 +35,24 @@ export async function testApp(env: Record<string, string> = {}, deps: Partial<De
   };
 }
 
+/** Builds the app with auth off unless `deps` brings a verifier; env overrides config variables. */
+export function testApp(env: Record<string, string> = {}, deps: Partial<Deps> = {}): Promise<TestApp> {
+  const config = loadConfig({ LOG_LEVEL: "silent", AUTH_MODE: "off", ...env });
+  return build(config, 2, () => Promise.resolve(deps));
+}
+
 /** Like `testApp` but with AUTH_MODE=local (user alice:wonderland): tokens required, the realm mounted. */
-export async function authTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dir = await Deno.makeTempDir({ prefix: "tessera-test-" });
+export function authTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({
     LOG_LEVEL: "silent",
     AUTH_MODE: "local",
     TESSERA_USERS: "alice:wonderland",
     ...env,
   });
-  const store = await KvStore.open(`${dir}/t.kv`);
-  const { verifier, routes } = await setupAuth(config, store);
-  const pool = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), 1);
-  const app = createApp({ config, store, pool, verifier, extraRoutes: routes });
-  return {
-    app,
-    store,
-    config,
-    async close() {
-      pool.close();
-      await store.close();
-      await Deno.remove(dir, { recursive: true });
-    },
-  };
+  return build(config, 1, async (config, store) => {
+    const { verifier, routes } = await setupAuth(config, store);
+    return { verifier, extraRoutes: routes };
+  });
 }
 
 /** Runs fn while recording every line written with console.log, console.warn and console.error. */
