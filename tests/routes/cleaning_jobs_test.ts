@@ -25,6 +25,17 @@ const imputeSeries = {
 const approve = (t: StoreApp, body: Record<string, unknown>, token?: string) =>
   t.app.request("/approve/", jsonRequest("POST", body, token));
 
+/** Runs the series imputation to its end; the job and the cells it filled. */
+async function imputedCells(t: StoreApp, runner: JobRunner) {
+  const job = await postRun(t, imputeSeries);
+  await runner.runOnce();
+  const items = (await getJson(t, `/jobs/${job.job_id}/results`)).body.items as {
+    _id: string;
+    value: number;
+  }[];
+  return { job, items };
+}
+
 /** An access token for alice from the local realm's password grant (client tessera). */
 async function passwordToken(t: StoreApp): Promise<string> {
   const res = await t.app.request("/realms/tessera/protocol/openid-connect/token", {
@@ -197,12 +208,7 @@ storeTest(
     await seedCleaningDemo(t);
     const { runner, close } = testRunner(t);
     try {
-      const job = await postRun(t, imputeSeries);
-      await runner.runOnce();
-      const items = (await getJson(t, `/jobs/${job.job_id}/results`)).body.items as {
-        _id: string;
-        value: number;
-      }[];
+      const { job, items } = await imputedCells(t, runner);
       assert.equal(items.length, GAP_HOURS);
       // What a process killed mid-write leaves: the approval recorded, its write-back running, five cells written.
       const queue = new JobQueue(t.store, t.config.TESSERA_DB);
@@ -257,12 +263,7 @@ storeTest(
     await seedCleaningDemo(t);
     const { runner, close } = testRunner(t);
     try {
-      const job = await postRun(t, imputeSeries);
-      await runner.runOnce();
-      const items = (await getJson(t, `/jobs/${job.job_id}/results`)).body.items as {
-        _id: string;
-        value: number;
-      }[];
+      const { job, items } = await imputedCells(t, runner);
       const changed = items[3]._id; // someone fixed this reading by hand meanwhile
       await t.store.updateFields({ db: t.db, collection: "sensor_readings" }, [{
         id: changed,
