@@ -25,27 +25,81 @@ import { scopeOf } from "../core/spatial/load.ts";
 import { restrictRegions, subsetIndividuals } from "../core/spatial/subset.ts";
 import type { Individuals, Regions } from "../core/spatial/types.ts";
 import type { SpatialAuditReply } from "../workers/spatial.ts";
+import { mitigateRelabel, mitigateThreshold } from "../workers/mitigate.ts";
 
 const statusTable = Object.entries(SOLVER_STATUS).map(([k, v]) => `${k} = ${v}`).join("; ");
 const NotFound = json(z.object({ detail: z.string() }), "No task document for this collection");
+
+/** What the relabel and threshold descriptions share: statuses, work_limit, the methods. */
+const METHOD_NOTES =
+  `Solver status codes (solver_status_code, solver_status_message): ${statusTable}. Every ` +
+  "status answers 200; only 0 and 1 come with flips (1: the best solution found when the limit stopped the " +
+  "search, applied, with a proven lower bound in `bound` for the exact method). 3 cannot come from a " +
+  "request: the rate window always contains the current number of positives and zero flips are always " +
+  "within the budget, so a solver never meets an infeasible model. work_limit is seconds of wall-clock " +
+  "solver time: HiGHS's time_limit for approx, the deadline of the exact search. " +
+  "approx=true (PROMIS-Approx): the notes' LP on HiGHS, real δ with newP integer. approx=false " +
+  "(PROMIS-Exact, integer flips): with disjoint regions a branch and bound over newP whose every fixed " +
+  "newP is solved exactly (greedy over marginal gains), which proves optimality unless the limit stops it; " +
+  "with overlapping regions a depth-first branch and bound over groups of interchangeable individuals, " +
+  "which proves optimality only on small instances and otherwise answers status 1 with the best found " +
+  "and the root node's bound. Beyond 24 such groups, half of work_limit first goes to the approx LP, " +
+  "whose rounded solution seeds that search. Individuals in no region: with disjoint regions they never " +
+  "flip (the notes' model has one δ per region, newP = P + Σ δ_i); with overlapping regions every " +
+  "individual has its own δ_j, so they can. They count in N and P either way.";
+
+/** The relabel-specific part: from δ to flips. */
+const ROUNDING =
+  "From δ to flips: disjoint regions round each region's δ half to even, overlapping regions " +
+  "each individual's δ_j (the notes' rule), and each region flips its first members by collection order. " +
+  "When that rounding would exceed the flip budget or leave the rate window (possible with the LP's real " +
+  "δ), the values are instead truncated toward zero and the missing units handed out one at a time to the " +
+  "largest fractional remainders (lowest region first on ties) while the budget allows, so n_flips ≤ " +
+  "flip_budget and the new positives stay in new_positives_window always. Exact solutions are integers " +
+  "and apply as they are.";
+
 const MitigationResponse = z.object({
-  metrics_before: z.unknown(),
-  metrics_after: z.unknown(),
+  metrics_before: z.unknown().openapi({
+    description: "accuracy, precision, recall, F1 (null without y_true)",
+  }),
+  metrics_after: z.unknown().openapi({ description: "the same after the flips" }),
   audit_before_mitigation: z.unknown(),
-  audit_after_mitigation: z.unknown(),
-  mitigated_preds: z.array(z.object({ idx: z.number().int(), doc_id: z.string(), y_pred: z.number().int() })),
+  audit_after_mitigation: z.unknown().openapi({ description: "colour scale capped as the before-audit's" }),
+  mitigated_preds: z.array(z.object({ idx: z.number().int(), doc_id: z.string(), y_pred: z.number().int() }))
+    .openapi({ description: "the individuals whose prediction changed, with the new prediction" }),
   flips_map_html: z.string(),
-  flips_map_image: z.string(),
-  solver_status_code: z.number().int(),
+  flips_map_image: z.string().openapi({ description: "PNG, base64" }),
+  solver_status_code: z.number().int().openapi({ description: statusTable }),
   solver_status_message: z.string(),
-  solver_detail: z.string(),
-  objective: z.number().nullable(),
-  regions_delta: z.array(z.object({ idx: z.number().int(), region_id: z.number().int(), delta: z.number() })),
+  solver_detail: z.string().openapi({
+    description: "which limit stopped the search, or how optimality was proven",
+  }),
+  objective: z.number().nullable().openapi({
+    description: "value of the model solved (approx: Σ w_i|ρin_i - ρout_i|; exact: Σ_i (l1_i - l0)); null " +
+      "without a solution",
+  }),
+  bound: z.number().nullable().openapi({
+    description:
+      "exact method: a proven lower bound of the optimum (equal to objective when optimal); null " +
+      "for approx",
+  }),
+  regions_delta: z.array(z.object({ idx: z.number().int(), region_id: z.number().int(), delta: z.number() }))
+    .openapi({ description: "δ per region as solved (real for approx, before rounding; integer for exact)" }),
   n_flips: z.number().int(),
-  positive_rate_before: z.number(),
+  positive_rate_before: z.number().openapi({ description: "in scope (true-positive rate under equal_opp)" }),
   positive_rate_after: z.number(),
-  elapsed_ms: z.number(),
-}).passthrough().openapi("MitigationResponse");
+  flip_budget: z.number().int().openapi({
+    description: "C, the most flips allowed: floor(budget_constr·N) for budget_constr ≤ 1, else " +
+      "floor(budget_constr) (threshold: N of the training part)",
+  }),
+  new_positives_window: z.array(z.number().int()).length(2).openapi({
+    description: "[lo, hi]: the number of positives in scope after the flips stays in it; the rate window " +
+      "of pr_constr, rounded inwards to integers, within ±flip_budget of the current count (threshold: of " +
+      "the training part, where the fit runs)",
+  }),
+  solver_seconds: z.number().openapi({ description: "seconds spent in the solver" }),
+  elapsed_ms: z.number().openapi({ description: "the whole request, audits and maps included" }),
+}).openapi("MitigationResponse");
 
 const ThresholdResponse = MitigationResponse.extend({
   threshold_chart_before: z.string().openapi({ description: "PNG, base64" }),
@@ -55,6 +109,10 @@ const ThresholdResponse = MitigationResponse.extend({
     threshold: z.number(),
     eq_to_thresh_flip_prob: z.number().openapi({ description: "-1: no tie-breaking" }),
   })),
+  train_size: z.number().int().openapi({ description: "individuals in the training part (the fit)" }),
+  test_size: z.number().int().openapi({
+    description: "individuals in the test part (audits, metrics, flips)",
+  }),
 }).openapi("ThresholdResponse");
 
 /** The changed predictions of a mitigation, as the reply lists them. */
@@ -116,6 +174,8 @@ function solverFields(r: RelabelResult | ThresholdResult, regions: Regions) {
     n_flips: r.nFlips,
     positive_rate_before: r.positiveRateBefore,
     positive_rate_after: r.positiveRateAfter,
+    flip_budget: r.flipBudget,
+    new_positives_window: r.newPositivesWindow,
     solver_seconds: r.seconds.solve,
   };
 }
@@ -128,10 +188,7 @@ export function spatialMitigationRoutes() {
       path: "/api/spatial-hitl/task/{data_collection_name}/mitigate/relabel",
       tags: ["spatial-hitl"],
       summary: "Mitigation by relabeling (PROMIS): flip predictions to reduce spatial bias",
-      description:
-        `Solver status codes: ${statusTable}. Only 0 and 1 come with flips. work_limit is seconds ` +
-        "of solver time. Disjoint regions round each region's δ half to even and flip its first members by " +
-        "collection order; overlapping regions round each individual's δ.",
+      description: `${METHOD_NOTES} ${ROUNDING}`,
       request: {
         params: TaskParams,
         body: { content: { "application/json": { schema: RelabelRequest } }, required: true },
@@ -159,9 +216,7 @@ export function spatialMitigationRoutes() {
         prTol: body.pr_constr,
         workLimitSeconds: body.work_limit,
       };
-      const r = await c.var.deps.pool.run<RelabelResult>("mitigate.relabel", input, {
-        timeoutMs: (body.work_limit + 120) * 1000,
-      });
+      const r = await mitigateRelabel(c.var.deps.pool, input);
       const prepared = { scope: before.scope, regions: before.regions };
       const after = await auditOf(c, ind, body, { yPred: r.mitigatedPreds, prepared });
       const cap = auditCap(before.audit);
@@ -178,8 +233,6 @@ export function spatialMitigationRoutes() {
         audit_after_mitigation: auditPayload(after, mapsAfter),
         mitigated_preds: changedPreds(ind, r.flipped, r.mitigatedPreds),
         ...flips,
-        flip_budget: r.flipBudget,
-        new_positives_window: r.newPositivesWindow,
         elapsed_ms: Math.round(performance.now() - t0),
       }, 200);
     },
@@ -193,7 +246,9 @@ export function spatialMitigationRoutes() {
       summary: "Mitigation by per-region decision thresholds on y_pred_prob",
       description: `Splits the individuals (train_ratio, stratified on y_true when present, else y_pred; ` +
         `random_state), fits per-region thresholds on the train part and predicts the test part; audits and ` +
-        `metrics are of the test part. Solver status codes: ${statusTable}. work_limit is seconds of solver time.`,
+        `metrics are of the test part. The fit uses the solver's δ per region: real for approx=true, the ` +
+        `exact integer optimum for approx=false (no rounding either way: the thresholds take fractions). ` +
+        METHOD_NOTES,
       request: {
         params: TaskParams,
         body: { content: { "application/json": { schema: ThresholdRequest } }, required: true },
@@ -231,9 +286,7 @@ export function spatialMitigationRoutes() {
         stratified: body.stratified,
         randomState: body.random_state,
       };
-      const r = await pool.run<ThresholdResult>("mitigate.threshold", input, {
-        timeoutMs: (body.work_limit + 120) * 1000,
-      });
+      const r = await mitigateThreshold(pool, input);
       // the audits are of the test part, over the same regions as the fit
       const test = subsetIndividuals(ind, r.test);
       const scope = scopeOf(test, body.equal_opp);

@@ -99,6 +99,7 @@ storeTest(
     const body = await res.json();
     assert.equal(body.train_size, 2100); // 0.7 · 3000
     assert.equal(body.test_size, 900);
+    assert.equal(body.flip_budget, 420); // floor(0.2 · 2100): the fit's budget, over the training part
     assert.equal(body.new_thresholds.length, 25);
     assert.equal(body.audit_before_mitigation.n_individuals, 900);
     assert.ok([0, 1].includes(body.solver_status_code));
@@ -115,5 +116,46 @@ storeTest(
     assert.deepEqual((await noProb.json()).detail[0].loc, ["body", "mapping", "y_pred_prob"]);
     const ratio = await post({ train_ratio: 1 });
     assert.deepEqual((await ratio.json()).detail[0].loc, ["body", "train_ratio"]);
+  },
+);
+
+storeTest(
+  "relabel exact at its limit: 200 with status 1, the best found (within budget and window) and a bound",
+  async (t) => {
+    // 3,000 individuals, each in 2 to 6 of 30 overlapping regions drawn with a fixed LCG: thousands of
+    // distinct region sets, far beyond what the depth-first branch and bound finishes in 1 s
+    let s = 12345;
+    const next = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const docs = Array.from({ length: 3000 }, (_, i) => {
+      const regions = new Set<number>();
+      while (regions.size < 2 + (i % 5)) regions.add(Math.floor(next() * 30));
+      const biased = [...regions].some((r) => r < 5); // regions 0-4 lean positive
+      return { y_pred: next() < (biased ? 0.7 : 0.3) ? 1 : 0, region_ids: [...regions] };
+    });
+    await t.store.insertMany({ db: t.db, collection: "big" }, docs);
+    await t.app.request(
+      "/api/tasks/documents",
+      jsonBody("POST", { database_name: t.db, data_collection_name: "big" }),
+    );
+    const res = await t.app.request(
+      "/api/spatial-hitl/task/big/mitigate/relabel",
+      jsonBody("POST", { equal_opp: false, approx: false, work_limit: 1, n_worlds: 20 }),
+    );
+    assert.equal(res.status, 200, await res.clone().text());
+    const body = await res.json();
+    assert.equal(body.solver_status_code, 1);
+    assert.equal(body.solver_status_message, "limit reached with a solution");
+    assert.match(body.solver_detail, /work limit of 1 s/);
+    assert.ok(body.bound <= body.objective);
+    // C = floor(0.2·3000) = 600; the window is [ceil(0.9·P), floor(1.1·P)]
+    const P = docs.reduce((a, d) => a + d.y_pred, 0);
+    assert.equal(body.flip_budget, 600);
+    assert.deepEqual(body.new_positives_window, [Math.ceil(0.9 * P), Math.floor(1.1 * P)]);
+    assert.ok(body.n_flips <= 600);
+    assert.equal(body.mitigated_preds.length, body.n_flips);
+    const newP = P +
+      body.mitigated_preds.reduce((a: number, f: { y_pred: number }) => a + (f.y_pred ? 1 : -1), 0);
+    assert.ok(newP >= body.new_positives_window[0] && newP <= body.new_positives_window[1]);
+    assert.equal(body.positive_rate_after, newP / 3000);
   },
 );

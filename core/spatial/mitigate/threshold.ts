@@ -1,8 +1,8 @@
 /**
  * Threshold mitigation (notes/spatial-fairness.md "Threshold mitigation"): split, solve the relabel
- * problem on the training part with continuous δ (approx: the LP's δ as is; exact: its integer
- * optimum, integers being a case of the rules), turn every region's δ into a threshold and a tie
- * probability, and predict the test part with them. The worker task "mitigate.threshold" runs it.
+ * problem on the training part with continuous δ (approx: the LP's δ as is; exact, approx=false: the
+ * fit uses its integer optimum δ, integers being a case of the rules), turn every region's δ into a
+ * threshold and a tie probability, and predict the test part with them. The worker task "mitigate.threshold" runs it.
  *
  * Regions are over ALL individuals (members are positions 0..n-1), so every test individual, in
  * scope or not, meets its region's threshold. The optimisation sees the training part's scope (all
@@ -61,6 +61,9 @@ export interface ThresholdResult {
   /** Positive rate of the test part's scope before and after. */
   positiveRateBefore: number;
   positiveRateAfter: number;
+  /** The fit's (training part's) C and integer window of newP. */
+  flipBudget: number;
+  newPositivesWindow: [number, number];
   /** Over the test part; null without y_true. */
   metricsBefore: ClassificationMetrics | null;
   metricsAfter: ClassificationMetrics | null;
@@ -148,6 +151,8 @@ export async function thresholdMitigation(input: ThresholdInput): Promise<Thresh
     bound: sol.bound,
     positiveRateBefore: rate(yPred, testScope),
     positiveRateAfter: rate(mitigatedPreds, testScope),
+    flipBudget: pr.C,
+    newPositivesWindow: [pr.P + pr.dMin, pr.P + pr.dMax],
     metricsBefore: yTrue ? classificationMetrics(yPred, yTrue, test) : null,
     metricsAfter: yTrue ? classificationMetrics(mitigatedPreds, yTrue, test) : null,
     seconds: { solve: sol.seconds, total: (performance.now() - t0ms) / 1000 },
