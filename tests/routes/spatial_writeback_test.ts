@@ -53,3 +53,83 @@ storeTest("writeback: reserved and malformed fields, duplicates and unknown task
   assert.deepEqual((await dup.json()).detail[0].loc, ["body", "preds", 1, "doc_id"]);
   assert.equal((await post({ new_field: "ok", preds }, "missing")).status, 404);
 });
+
+storeTest(
+  "writeback: fields a mapping names or the documents already hold are refused; own fields are not",
+  async (t) => {
+    // predictions live in "pred_v2" (mapped as y_pred by the mitigation), "label" is a plain data field
+    const ref = { db: t.db, collection: "custom" };
+    const ids = await t.store.insertMany(
+      ref,
+      Array.from(
+        { length: 20 },
+        (_, i) => ({ pred_v2: i < 8 || i === 10 ? 1 : 0, label: i % 2, region_ids: [i < 10 ? 0 : 1] }),
+      ),
+    );
+    await t.app.request(
+      "/api/tasks/documents",
+      jsonBody("POST", { database_name: t.db, data_collection_name: "custom" }),
+    );
+    const relabel = await t.app.request(
+      "/api/spatial-hitl/task/custom/mitigate/relabel",
+      jsonBody("POST", { equal_opp: false, n_worlds: 20, mapping: { y_pred: "pred_v2" } }),
+    );
+    assert.equal(relabel.status, 200, await relabel.clone().text());
+    const post = (new_field: string) =>
+      t.app.request(
+        "/api/spatial-hitl/task/custom/mitigate/writeback",
+        jsonBody("POST", { new_field, preds: [{ doc_id: ids[0], y_pred: 0 }] }),
+      );
+    const mapped = await post("pred_v2");
+    assert.equal(mapped.status, 422);
+    const mappedDetail = (await mapped.json()).detail[0];
+    assert.deepEqual(mappedDetail.loc, ["body", "new_field"]);
+    assert.match(mappedDetail.msg, /mapping/);
+    const existing = await post("label");
+    assert.equal(existing.status, 422);
+    assert.match((await existing.json()).detail[0].msg, /already exists/);
+    // a field a mapping on the task names is refused even when no document holds it yet
+    await t.store.patch({ db: t.config.TESSERA_DB, collection: "tasks" }, "custom", {
+      mapping: { y_true: "truth_later" },
+    });
+    assert.equal((await post("truth_later")).status, 422);
+    // a new field is written, and writing into it again is allowed (this task created it)
+    for (const modified of [1, 0]) {
+      const r = await post("pred_fair");
+      assert.equal(r.status, 200);
+      assert.equal((await r.json()).modified, modified);
+    }
+    const task = await (await t.app.request("/api/tasks/document/custom")).json();
+    assert.deepEqual(task.writeback_fields, ["pred_fair"]);
+    assert.equal((await post("pred_v2")).status, 422); // still refused after a write-back
+  },
+);
+
+storeTest(
+  "writeback: 2,500 predictions span three batches, all written; the second run modifies none",
+  async (t) => {
+    const ref = { db: t.db, collection: "many" };
+    const ids = await t.store.insertMany(ref, Array.from({ length: 2500 }, (_, i) => ({ y_pred: i % 2 })));
+    await t.app.request(
+      "/api/tasks/documents",
+      jsonBody("POST", { database_name: t.db, data_collection_name: "many" }),
+    );
+    // every third document flips (1 - y_pred), the others keep their prediction: all 2,500 are set
+    const preds = ids.map((doc_id, i) => ({ doc_id, y_pred: i % 3 === 0 ? 1 - (i % 2) : i % 2 }));
+    const url = "/api/spatial-hitl/task/many/mitigate/writeback";
+    const first = await (await t.app.request(url, jsonBody("POST", { new_field: "y_pred_fair", preds })))
+      .json();
+    assert.deepEqual([first.matched, first.modified, first.not_found], [2500, 2500, []]);
+    const byId = new Map<string, unknown>();
+    for await (const batch of t.store.stream(ref)) {
+      for (const d of batch) {
+        byId.set(String(d._id), d.y_pred_fair);
+      }
+    }
+    assert.equal(byId.size, 2500);
+    preds.forEach((p) => assert.equal(byId.get(p.doc_id), p.y_pred));
+    const second = await (await t.app.request(url, jsonBody("POST", { new_field: "y_pred_fair", preds })))
+      .json();
+    assert.deepEqual([second.matched, second.modified, second.not_found], [2500, 0, []]);
+  },
+);
