@@ -54,7 +54,8 @@ const ROUNDING =
   "each individual's δ_j (the notes' rule), and each region flips its first members by collection order. " +
   "When that rounding would exceed the flip budget or leave the rate window (possible with the LP's real " +
   "δ), the values are instead truncated toward zero and the missing units handed out one at a time to the " +
-  "largest fractional remainders (lowest region first on ties) while the budget allows, so n_flips ≤ " +
+  "largest fractional remainders (on ties the lowest region, or with overlapping regions the group whose " +
+  "first member comes first) while the budget allows, so n_flips ≤ " +
   "flip_budget and the new positives stay in new_positives_window always. Exact solutions are integers " +
   "and apply as they are.";
 
@@ -69,7 +70,9 @@ const MitigationResponse = z.object({
     .openapi({ description: "the individuals whose prediction changed, with the new prediction" }),
   flips_map_html: z.string(),
   flips_map_image: z.string().openapi({ description: "PNG, base64" }),
-  solver_status_code: z.number().int().openapi({ description: statusTable }),
+  solver_status_code: z.number().int().openapi({
+    description: `${statusTable} (3 never comes from a request: see the operation description)`,
+  }),
   solver_status_message: z.string(),
   solver_detail: z.string().openapi({
     description: "which limit stopped the search, or how optimality was proven",
