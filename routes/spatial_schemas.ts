@@ -128,8 +128,8 @@ export const mitigationFields = {
   }),
   budget_constr: z.number().min(0).default(0.2).openapi({
     description:
-      "flip budget: a value ≤ 1 is a fraction of the individuals in scope (C = floor(fraction·N)); " +
-      "a value > 1 is an absolute number of flips",
+      "flip budget C: a value ≤ 1 is a fraction of the individuals in scope (C = floor(fraction·N)); " +
+      "a value > 1 is an absolute number of flips, floored (2.7 allows 2)",
   }),
   pr_constr: z.number().min(0).max(1).default(0.1).openapi({
     description: "relative tolerance of the positive rate (of the true-positive rate under equal_opp): the " +
