@@ -9,10 +9,15 @@ import pulp
 def solve(labels, regions, C, lo, hi):
     N = len(labels); P = sum(labels)
     inreg = set(j for m in regions for j in m)
-    # decision: per individual delta_j (sign fixed by label) -- covers disjoint and overlapping alike
+    # decision: per individual delta_j (sign fixed by label) -- covers disjoint and overlapping alike;
+    # with disjoint regions the notes' newP = P + sum over regions, so an individual in none never flips
+    disjoint = sum(len(m) for m in regions) == len(inreg)
     J = list(range(N))
+    free = lambda j: not disjoint or j in inreg
+    lo_d = lambda j: (-1 if labels[j] else 0) if free(j) else 0
+    hi_d = lambda j: (0 if labels[j] else 1) if free(j) else 0
     prob = pulp.LpProblem("promis", pulp.LpMinimize)
-    d = {j: pulp.LpVariable(f"d{j}", lowBound=(-1 if labels[j] else 0), upBound=(0 if labels[j] else 1)) for j in J}
+    d = {j: pulp.LpVariable(f"d{j}", lowBound=lo_d(j), upBound=hi_d(j)) for j in J}
     u = {j: pulp.LpVariable(f"u{j}", lowBound=0) for j in J}
     t = {i: pulp.LpVariable(f"t{i}", lowBound=0) for i in range(len(regions))}
     newP = pulp.LpVariable("newP", lowBound=lo, upBound=hi, cat="Integer")
@@ -53,8 +58,8 @@ def solve(labels, regions, C, lo, hi):
             row = np.zeros(nv); row[N + j] = 1; row[j] = -sgn; A.append(row); lb_.append(0); ub_.append(np.inf)
     row = np.zeros(nv); row[N:2 * N] = 1; A.append(row); lb_.append(-np.inf); ub_.append(C)
     row = np.zeros(nv); row[:N] = -1; row[-1] = 1; A.append(row); lb_.append(P); ub_.append(P)
-    lo_b = [(-1 if labels[j] else 0) for j in J] + [0] * N + [0] * R + [lo]
-    hi_b = [(0 if labels[j] else 1) for j in J] + [np.inf] * N + [np.inf] * R + [hi]
+    lo_b = [lo_d(j) for j in J] + [0] * N + [0] * R + [lo]
+    hi_b = [hi_d(j) for j in J] + [np.inf] * N + [np.inf] * R + [hi]
     integ = np.zeros(nv); integ[-1] = 1
     res = milp(c, constraints=LinearConstraint(np.array(A), lb_, ub_), bounds=Bounds(lo_b, hi_b), integrality=integ)
     return cbc, res.fun, res.x[-1]
