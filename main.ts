@@ -6,6 +6,7 @@
 import { loadConfig } from "./config.ts";
 import { createApp } from "./app.ts";
 import { openStore } from "./store/open.ts";
+import { StoreUnavailableError } from "./store/store.ts";
 import { isEmpty, seedDemo } from "./store/demo.ts";
 import { setupAuth } from "./routes/auth_setup.ts";
 import { WorkerPool } from "./workers/pool.ts";
@@ -16,12 +17,25 @@ const onDeploy = Boolean(Deno.env.get("DENO_DEPLOYMENT_ID"));
 const config = loadConfig(Deno.env.toObject(), { dev });
 const store = await openStore(config, onDeploy);
 
-if (dev && await isEmpty(store, config.TESSERA_DB)) {
+/** Start-up reads the store (demo data, signing key): an unreachable one ends the process with one clear line. */
+async function needingStore<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (!(e instanceof StoreUnavailableError)) throw e;
+    console.error(
+      JSON.stringify({ level: "error", msg: `cannot start: ${what} needs the store`, error: e.message }),
+    );
+    Deno.exit(1);
+  }
+}
+
+if (dev && await needingStore("seeding", () => isEmpty(store, config.TESSERA_DB))) {
   console.log("first start: seeding the demo datasets (a few seconds)...");
   console.log(`seeded ${JSON.stringify(await seedDemo(store, config.TESSERA_DB))}`);
 }
 
-const auth = await setupAuth(config, store);
+const auth = await needingStore("the token signing key", () => setupAuth(config, store));
 const pool = new WorkerPool(new URL("./workers/worker.ts", import.meta.url));
 const app = createApp({ config, store, pool, verifier: auth.verifier, extraRoutes: auth.routes });
 
@@ -60,7 +74,7 @@ if (onDeploy) {
     if (draining) {
       return Response.json({ detail: "shutting down" }, {
         status: 503,
-        headers: { connection: "close", "retry-after": "1" },
+        headers: { connection: "close", "retry-after": "1", "x-request-id": crypto.randomUUID() },
       });
     }
     inflight++;
