@@ -2,13 +2,17 @@
  * The embedded store: Deno KV on a local file (managed KV on Deno Deploy). Key layout:
  * `["doc", db, collection, _id] → document`. KV keys sort, so listing a prefix walks ids in order.
  */
+import { serialize } from "node:v8";
 import {
   type BulkResult,
   changes,
   type CollectionRef,
   type Doc,
+  DocumentTooLargeError,
+  DuplicateIdError,
   type FieldUpdate,
   type Filter,
+  type InsertOptions,
   matches,
   project,
   type Store,
@@ -16,10 +20,43 @@ import {
 } from "./store.ts";
 import { newId } from "./ids.ts";
 
-/** KV's own ceilings: mutations and bytes per atomic commit, keys per getMany. */
+/**
+ * KV's own ceilings per atomic commit (mutations kept at half of KV's 1,000; bytes estimated from JSON
+ * length, under KV's 800 KiB), keys per getMany, and the largest value (V8-serialised bytes).
+ */
 const MAX_MUTATIONS = 500;
+const MAX_CHECKS = 100;
 const MAX_BYTES = 600_000;
+const MAX_KEY_BYTES = 81_920;
 const GET_MANY = 10;
+const MAX_VALUE_BYTES = 65_536;
+/** Commits retried while another handle holds the file's lock: 5 ms more each time, about 1 s in all. */
+const BUSY_RETRIES = 20;
+
+/** One write of a commit; `absent` makes it insert-only (the commit fails when the key exists). */
+interface Write {
+  key: Deno.KvKey;
+  value: unknown;
+  absent?: boolean;
+}
+
+/** A key's encoded size as KV counts it: each part's bytes plus a type tag and a terminator. */
+function keyBytes(key: Deno.KvKey): number {
+  let n = 0;
+  for (const part of key) n += (typeof part === "string" ? encodedLength(part) : 8) + 2;
+  return n;
+}
+
+/** UTF-8 bytes of a key string (a NUL takes two, escaped), counted without encoding it. */
+function encodedLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0 || (c >= 0x80 && c < 0x800) || (c >= 0xd800 && c < 0xe000)) n += 1; // a surrogate: half of 4
+    else if (c >= 0x800) n += 2;
+  }
+  return n;
+}
 
 export class KvStore implements Store {
   readonly kind = "kv" as const;
@@ -80,10 +117,26 @@ export class KvStore implements Store {
     return true;
   }
 
-  async insertMany(ref: CollectionRef, docs: Record<string, unknown>[]): Promise<string[]> {
-    const withIds = docs.map((d) => ({ ...d, _id: typeof d._id === "string" ? d._id : newId() }) as Doc);
-    await this.commitInChunks(withIds.map((d) => [this.key(ref, d._id), d]));
-    return withIds.map((d) => d._id);
+  /**
+   * Insert-only: a caller's id is written only while its key is absent (a versionstamp check in the same
+   * commit). Ids made here or listed in `opts.fresh` are unique by construction and skip the check.
+   */
+  async insertMany(
+    ref: CollectionRef,
+    docs: Record<string, unknown>[],
+    opts: InsertOptions = {},
+  ): Promise<string[]> {
+    const seen = new Set<string>();
+    const writes = docs.map((d, i): Write => {
+      const given = typeof d._id === "string";
+      const doc = { ...d, _id: given ? d._id : newId() } as Doc;
+      // checks within one commit all read the state before it, so a repeat inside the call is caught here
+      if (given && seen.has(doc._id)) throw new DuplicateIdError(doc._id, i, 0);
+      if (given) seen.add(doc._id);
+      return { key: this.key(ref, doc._id), value: doc, absent: given && !opts.fresh?.has(doc._id) };
+    });
+    await this.commitInChunks(writes);
+    return writes.map((w) => (w.value as Doc)._id);
   }
 
   async deleteMany(ref: CollectionRef, ids: string[]): Promise<number> {
@@ -147,7 +200,7 @@ export class KvStore implements Store {
 
   async updateFields(ref: CollectionRef, updates: FieldUpdate[]): Promise<BulkResult> {
     const result: BulkResult = { matched: 0, modified: 0, missing: [] };
-    const writes: [Deno.KvKey, Doc][] = [];
+    const writes: Write[] = [];
     for (let i = 0; i < updates.length; i += GET_MANY) {
       const part = updates.slice(i, i + GET_MANY);
       const found = await this.kv.getMany<Doc[]>(part.map((u) => this.key(ref, u.id)));
@@ -157,7 +210,7 @@ export class KvStore implements Store {
         result.matched++;
         if (!changes(doc, u.set)) return;
         result.modified++;
-        writes.push([found[j].key, { ...doc, ...u.set, _id: doc._id }]);
+        writes.push({ key: found[j].key, value: { ...doc, ...u.set, _id: doc._id } });
       });
       if (writes.length >= MAX_MUTATIONS) await this.commitInChunks(writes.splice(0));
     }
@@ -184,22 +237,92 @@ export class KvStore implements Store {
     return Promise.resolve();
   }
 
-  /** Writes entries in as few atomic commits as KV's per-commit limits allow. */
-  private async commitInChunks(entries: [Deno.KvKey, unknown][]): Promise<void> {
-    let op = this.kv.atomic();
-    let count = 0;
-    let bytes = 0;
-    for (const [key, value] of entries) {
-      const size = JSON.stringify(value).length + 64;
-      if (count > 0 && (count >= MAX_MUTATIONS || bytes + size > MAX_BYTES)) {
-        await op.commit();
-        op = this.kv.atomic();
-        count = bytes = 0;
-      }
-      op.set(key, value);
-      count++;
-      bytes += size;
+  /**
+   * Writes in order, in as few atomic commits as KV's per-commit limits allow; a refused write throws
+   * a typed error whose `written` counts the writes committed before its commit (none after are).
+   */
+  private async commitInChunks(writes: Write[]): Promise<void> {
+    for (let start = 0; start < writes.length;) {
+      const end = this.chunkEnd(writes, start);
+      await this.commitChunk(writes, start, end);
+      start = end;
     }
-    if (count) await op.commit();
+  }
+
+  /** Where the commit starting at `start` must end to stay within KV's limits (at least one write). */
+  private chunkEnd(writes: Write[], start: number): number {
+    let checks = 0;
+    let bytes = 0;
+    let keys = 0;
+    for (let i = start; i < writes.length; i++) {
+      const w = writes[i];
+      const k = keyBytes(w.key) * (w.absent ? 2 : 1);
+      const size = JSON.stringify(w.value).length + k;
+      const over = i - start >= MAX_MUTATIONS || checks + (w.absent ? 1 : 0) > MAX_CHECKS ||
+        bytes + size > MAX_BYTES || keys + k > MAX_KEY_BYTES;
+      if (over && i > start) return i;
+      if (w.absent) checks++;
+      bytes += size;
+      keys += k;
+    }
+    return writes.length;
+  }
+
+  /** Commits writes[start, end) atomically; halves the span when KV finds it larger than estimated. */
+  private async commitChunk(writes: Write[], start: number, end: number): Promise<void> {
+    let busy = 0;
+    let vanished = 0;
+    for (;;) {
+      const op = this.kv.atomic();
+      for (let i = start; i < end; i++) {
+        const w = writes[i];
+        if (w.absent) op.check({ key: w.key, versionstamp: null });
+        op.set(w.key, w.value);
+      }
+      let ok: boolean;
+      try {
+        ok = (await op.commit()).ok;
+      } catch (err) {
+        const message = (err as Error).message;
+        if (/Value too large/.test(message)) throw this.tooLarge(writes, start, end) ?? err;
+        if (/Total \w+ size too large/.test(message) && end - start > 1) {
+          const mid = start + Math.floor((end - start) / 2);
+          await this.commitChunk(writes, start, mid);
+          return await this.commitChunk(writes, mid, end);
+        }
+        // another handle on the same file holds SQLite's write lock (checked commits do not wait for it)
+        if (/database is locked/.test(message) && busy++ < BUSY_RETRIES) {
+          await new Promise((r) => setTimeout(r, 5 * busy));
+          continue;
+        }
+        throw err;
+      }
+      if (ok) return;
+      const taken = await this.firstExisting(writes, start, end);
+      if (taken >= 0) throw new DuplicateIdError(String(writes[taken].key.at(-1)), taken, start);
+      // the key that failed the check was deleted since: try again, but not forever
+      if (++vanished > 3) throw new Error("an insert kept failing its absence check on keys that are absent");
+    }
+  }
+
+  /** The first write of the span whose key must be absent but exists, or -1. */
+  private async firstExisting(writes: Write[], start: number, end: number): Promise<number> {
+    const checked = writes.slice(start, end).map((w, i) => ({ w, i: start + i })).filter((x) => x.w.absent);
+    for (let j = 0; j < checked.length; j += GET_MANY) {
+      const part = checked.slice(j, j + GET_MANY);
+      const found = await this.kv.getMany(part.map((x) => x.w.key));
+      const hit = found.findIndex((e) => e.versionstamp !== null);
+      if (hit >= 0) return part[hit].i;
+    }
+    return -1;
+  }
+
+  /** Names the write KV refused as too large, measuring values as KV does (V8 serialisation). */
+  private tooLarge(writes: Write[], start: number, end: number): DocumentTooLargeError | null {
+    for (let i = start; i < end; i++) {
+      const bytes = serialize(writes[i].value).length;
+      if (bytes > MAX_VALUE_BYTES) return new DocumentTooLargeError(i, bytes, MAX_VALUE_BYTES, start);
+    }
+    return null;
   }
 }

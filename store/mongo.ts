@@ -7,8 +7,10 @@
  */
 import {
   type AnyBulkWriteOperation,
+  BSON,
   type Collection,
   type Document,
+  MongoBulkWriteError,
   MongoClient,
   type MongoClientOptions,
   MongoNetworkError,
@@ -22,6 +24,8 @@ import {
   type BulkResult,
   type CollectionRef,
   type Doc,
+  DocumentTooLargeError,
+  DuplicateIdError,
   type FieldUpdate,
   type Filter,
   type Store,
@@ -37,6 +41,8 @@ const BULK_BATCH = 1000;
  * ends, and its pool holds 100: a bulk of 100 updates (or 3 concurrent bulks of 40) deadlocks the server.
  */
 const FERRETDB_UPDATE_BATCH = 20;
+/** MongoDB's document size limit (its `maxBsonObjectSize`). */
+const MAX_BSON_BYTES = 16 * 1024 * 1024;
 /** A down server must fail a request within seconds (503), not after the driver's 30 s default. */
 const SELECTION_TIMEOUT_MS = 3000;
 
@@ -111,13 +117,17 @@ export class MongoStore implements Store {
     });
   }
 
+  /** Ordered: the server stops at the first refused document, keeping those before it. */
   insertMany(ref: CollectionRef, docs: Record<string, unknown>[]): Promise<string[]> {
     return guard(async () => {
       const ids = docs.map((d) => typeof d._id === "string" ? d._id : newId());
       if (!docs.length) return ids;
-      await this.coll(ref).insertMany(docs.map((d, i) => ({ ...d, _id: toMongoId(ids[i]) })), {
-        ordered: true,
-      });
+      const stored = docs.map((d, i) => ({ ...d, _id: toMongoId(ids[i]) }));
+      try {
+        await this.coll(ref).insertMany(stored, { ordered: true });
+      } catch (err) {
+        throw refusal(err, ids, stored) ?? err;
+      }
       return ids;
     });
   }
@@ -311,6 +321,28 @@ function toQuery(filter: Filter | undefined): Document {
     else q[k] = v === null ? { $type: "null" } : { $eq: v, $not: { $type: "array" } };
   }
   return q;
+}
+
+/**
+ * The store's typed refusals from the driver's: a duplicate key (E11000) reports where the ordered
+ * insert stopped. An oversize document fails in several ways (the driver's size check, or BSON's 17 MiB
+ * buffer overflowing before it with a RangeError, or the server), so after any other failure the
+ * documents are measured, which costs nothing on success.
+ */
+function refusal(err: unknown, ids: string[], stored: Document[]): Error | null {
+  const written = err instanceof MongoBulkWriteError ? err.result.insertedCount : 0;
+  if (err instanceof MongoBulkWriteError && err.code === 11000) {
+    const index = [err.writeErrors].flat()[0]?.index ?? written;
+    return new DuplicateIdError(ids[index], index, written);
+  }
+  for (let i = 0; i < stored.length; i++) {
+    const bytes = BSON.calculateObjectSize(stored[i]);
+    // the driver refuses a size equal to the maximum too
+    if (bytes >= MAX_BSON_BYTES) {
+      return new DocumentTooLargeError(i, bytes, MAX_BSON_BYTES - 1, Math.min(written, i));
+    }
+  }
+  return null;
 }
 
 function isSampleNotImplemented(err: unknown): boolean {

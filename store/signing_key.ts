@@ -18,8 +18,8 @@ export async function loadOrCreateSigningKey(store: Store, db: string): Promise<
   const found = await store.get(ref, ID);
   if (found) return fromDoc(found);
   try {
-    // insertMany, not put: MongoDB refuses a second document with this id, so of two instances starting
-    // together only one key wins; both then read the winner back.
+    // insertMany, not put: both stores refuse a second document with this id (DuplicateIdError), so of
+    // two instances starting together only one key wins; both then read the winner back.
     await store.insertMany(ref, [{ _id: ID, ...(await generate()), created_at: new Date().toISOString() }]);
   } catch (e) {
     if (!(await store.get(ref, ID))) throw e;

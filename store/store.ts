@@ -5,6 +5,7 @@
  * embedded default) and `mongo.ts` (MongoDB). Every document has a string `_id`; a document's id orders
  * it by insertion (ids are ObjectId-style, time then counter), so `stream` returns an import in order.
  */
+import { BadRequestError, ConflictError } from "../core/errors.ts";
 
 /** A stored document: plain JSON with a string `_id`. */
 export type Doc = { _id: string; [field: string]: unknown };
@@ -28,6 +29,14 @@ export interface BulkResult {
   matched: number;
   modified: number;
   missing: string[];
+}
+
+export interface InsertOptions {
+  /**
+   * Ids in `docs` that the caller just made with `newId()`: unique by construction, so a store may skip
+   * checking they are absent (on KV a checked write costs about twice an unchecked one).
+   */
+  fresh?: ReadonlySet<string>;
 }
 
 export interface StreamOptions {
@@ -57,8 +66,13 @@ export interface Store {
     set: Record<string, unknown>,
   ): Promise<Doc | null>;
   delete(ref: CollectionRef, id: string): Promise<boolean>;
-  /** Inserts new documents (ids assigned when absent, in order); returns their ids. */
-  insertMany(ref: CollectionRef, docs: Record<string, unknown>[]): Promise<string[]>;
+  /**
+   * Inserts new documents (ids assigned when absent, in order); returns their ids. Never replaces: an id
+   * that exists, or comes twice, is a DuplicateIdError; a document over the backend's size limit is a
+   * DocumentTooLargeError. Both say which document, and how many of the call's first documents were
+   * written before it (none after it are).
+   */
+  insertMany(ref: CollectionRef, docs: Record<string, unknown>[], opts?: InsertOptions): Promise<string[]>;
   deleteMany(ref: CollectionRef, ids: string[]): Promise<number>;
   list(ref: CollectionRef, filter?: Filter, opts?: { limit?: number }): Promise<Doc[]>;
   count(ref: CollectionRef, filter?: Filter): Promise<number>;
@@ -79,6 +93,27 @@ export class StoreUnavailableError extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = "StoreUnavailableError";
+  }
+}
+
+/** insertMany met an id that exists already (409); `index` is its place in the call. */
+export class DuplicateIdError extends ConflictError {
+  override name = "DuplicateIdError";
+  constructor(readonly id: string, readonly index: number, readonly written: number) {
+    super(`document id '${id}' exists already`);
+  }
+}
+
+/** insertMany met a document larger than the backend stores (400); `index` is its place in the call. */
+export class DocumentTooLargeError extends BadRequestError {
+  override name = "DocumentTooLargeError";
+  constructor(
+    readonly index: number,
+    readonly bytes: number,
+    readonly max: number,
+    readonly written: number,
+  ) {
+    super(`the document takes ${bytes} bytes, more than the ${max} the store accepts`);
   }
 }
 

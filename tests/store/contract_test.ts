@@ -10,10 +10,13 @@ import { newId } from "../../store/ids.ts";
 import {
   type CollectionRef,
   type Doc,
+  DocumentTooLargeError,
+  DuplicateIdError,
   type FieldUpdate,
   type Store,
   StoreUnavailableError,
 } from "../../store/store.ts";
+import { ConflictError } from "../../core/errors.ts";
 
 const MONGO_URL = Deno.env.get("TEST_MONGO_URL");
 /** A database name no earlier or concurrent run uses. */
@@ -70,6 +73,16 @@ async function all(store: Store, ref: CollectionRef, batchSize?: number): Promis
   const out: Doc[] = [];
   for await (const batch of store.stream(ref, { batchSize })) out.push(...batch);
   return out;
+}
+
+/** The error a promise rejects with (fails the test when it resolves). */
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  assert.fail("expected a rejection");
 }
 
 /** A full collection, when the runner exposes it (scripts/test.ts passes --v8-flags=--expose-gc). */
@@ -200,6 +213,58 @@ for (const backend of backends) {
         assert.deepEqual(await store.insertMany(c, [{ _id: "given", i: -1 }]), ["given"]);
         assert.deepEqual(await store.get(c, "given"), { _id: "given", i: -1 });
         assert.deepEqual(await store.insertMany(c, []), []);
+      });
+
+      await step(
+        "insertMany never writes over: an existing or repeated id is a DuplicateIdError",
+        async () => {
+          const c = ref("insert_only");
+          const hex = newId();
+          await store.insertMany(c, [{ _id: "kept", v: 0 }, { _id: hex, v: 0 }]);
+          // 550 new documents, then an existing id: KV commits 500 unchecked ones before the checked chunk
+          const docs: Record<string, unknown>[] = Array.from({ length: 600 }, (_, i) => ({ v: i + 1 }));
+          docs[550] = { _id: "kept", v: -1 };
+          const err = await rejection(store.insertMany(c, docs));
+          assert.ok(err instanceof DuplicateIdError && err instanceof ConflictError);
+          assert.equal(err.id, "kept");
+          assert.equal(err.index, 550);
+          assert.ok(err.written <= 550);
+          assert.equal(await store.count(c), 2 + err.written); // the written prefix, nothing from 550 on
+          assert.deepEqual(await store.get(c, "kept"), { _id: "kept", v: 0 });
+          const again = await rejection(store.insertMany(c, [{ _id: hex, v: 1 }]));
+          assert.ok(again instanceof DuplicateIdError);
+          assert.deepEqual([again.id, again.index, again.written], [hex, 0, 0]);
+          assert.deepEqual(await store.get(c, hex), { _id: hex, v: 0 });
+          const twice = await rejection(store.insertMany(c, [{ _id: "t", v: 1 }, { _id: "t", v: 2 }]));
+          assert.ok(twice instanceof DuplicateIdError);
+          assert.deepEqual([twice.id, twice.index], ["t", 1]);
+          assert.deepEqual(await store.get(c, "t"), twice.written ? { _id: "t", v: 1 } : null);
+        },
+      );
+
+      await step(
+        "insertMany of one id racing: exactly one wins (what the signing key relies on)",
+        async () => {
+          const c = ref("insert_race");
+          const tries = await Promise.allSettled(
+            Array.from({ length: 6 }, (_, v) => store.insertMany(c, [{ _id: "race", v }])),
+          );
+          const won = tries.flatMap((r, v) => r.status === "fulfilled" ? [v] : []);
+          assert.equal(won.length, 1);
+          for (const r of tries) if (r.status === "rejected") assert.ok(r.reason instanceof DuplicateIdError);
+          assert.deepEqual(await store.get(c, "race"), { _id: "race", v: won[0] });
+        },
+      );
+
+      await step("insertMany refuses a document larger than the backend stores", async () => {
+        const c = ref("too_large");
+        // KV takes values up to 64 KiB (V8-serialised), MongoDB documents below 16 MiB (BSON)
+        const limit = backend.name === "kv" ? 65_536 : 16 * 1024 * 1024;
+        const err = await rejection(store.insertMany(c, [{ v: 1 }, { s: "x".repeat(limit) }, { v: 3 }]));
+        assert.ok(err instanceof DocumentTooLargeError);
+        assert.equal(err.index, 1);
+        assert.ok(err.bytes > limit && err.max < limit + 1 && err.written <= 1);
+        assert.equal(await store.count(c), err.written);
       });
 
       await step("list and count filter by exact equality", async () => {
