@@ -2,12 +2,12 @@
 import { z } from "@hono/zod-openapi";
 import { newRouter, securedRoute } from "./env.ts";
 import { errorResponses, json } from "./schemas.ts";
-import { formatOf, readRecords, type UploadFormat } from "../core/ingest/records.ts";
-import { importRecords } from "../store/importer.ts";
-import { BadRequestError, InvalidInputError } from "../core/errors.ts";
+import { formatOf, type Position, readRecords, type UploadFormat } from "../core/ingest/records.ts";
+import { COLLECTION_NAME, DATABASE_NAME, importRecords } from "../store/importer.ts";
+import { BadRequestError } from "../core/errors.ts";
 
-export const DatabaseName = z.string().regex(/^[A-Za-z0-9_-]{1,63}$/);
-export const CollectionName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,119}$/);
+export const DatabaseName = z.string().regex(DATABASE_NAME);
+export const CollectionName = z.string().regex(COLLECTION_NAME);
 
 const ImportResult = z.object({
   inserted: z.number().int(),
@@ -27,8 +27,9 @@ const importRoute = securedRoute({
   description: "Body: CSV (text/csv), NDJSON (application/x-ndjson) or a JSON array of objects " +
     "(application/json). Streams the body into the collection in batches. CSV cells become numbers and booleans " +
     "where they read as such (empty → null; a number with a leading zero stays text). All or nothing: a " +
-    "malformed row is a 400 naming its line and nothing of the upload stays. The collection name is the " +
-    "dataset id of the other endpoints.",
+    "malformed row, or a document too large for the store, is a 400 naming its line, and nothing of the " +
+    "upload stays. Rows are added, never written over: a row whose `_id` exists already is a 409 naming " +
+    "its line. The collection name is the dataset id of the other endpoints.",
   request: {
     params: z.object({ database_name: DatabaseName, collection_name: CollectionName }),
     query: z.object({
@@ -48,8 +49,14 @@ const importRoute = securedRoute({
   },
   responses: {
     200: json(ImportResult, "What was imported"),
-    400: json(z.object({ detail: z.string() }), "A malformed row (the message names its line)"),
-    409: json(z.object({ detail: z.string() }), "The dataset name is taken in another database"),
+    400: json(
+      z.object({ detail: z.string() }),
+      "A malformed row or a document too large for the store (the message names its line)",
+    ),
+    409: json(
+      z.object({ detail: z.string() }),
+      "The dataset name is taken in another database, or a row's `_id` exists already (named by its line)",
+    ),
     ...errorResponses,
   },
 });
@@ -71,12 +78,6 @@ export function datasetImportRoutes() {
     const { database_name, collection_name } = c.req.valid("param");
     const query = c.req.valid("query");
     const { store, config } = c.var.deps;
-    if (database_name === config.TESSERA_DB) {
-      throw new InvalidInputError(`database '${database_name}' holds Tessera's own records`, [
-        "path",
-        "database_name",
-      ]);
-    }
     const format: UploadFormat | null = query.format ?? formatOf(c.req.header("content-type"));
     if (!format) {
       throw new BadRequestError(
@@ -84,15 +85,15 @@ export function datasetImportRoutes() {
           "or ?format=csv|ndjson|json",
       );
     }
-    const records = readRecords(format, textChunks(c.req.raw.body));
+    const position: Position = { where: "" };
+    const records = readRecords(format, textChunks(c.req.raw.body), position);
+    // importRecords also refuses Tessera's own database (checkImportTarget, shared with the import script)
     const result = await importRecords(
       store,
       config.TESSERA_DB,
       { db: database_name, collection: collection_name },
       records,
-      {
-        replace: query.replace === "true",
-      },
+      { replace: query.replace === "true", position },
     );
     return c.json(result, 200);
   });

@@ -1,11 +1,26 @@
 /**
  * Streams records into a collection in batches. All or nothing: when a record or the store fails
- * midway, the documents this import inserted are deleted again before the error goes on.
+ * midway, the documents this import inserted are deleted again before the error goes on. The importer
+ * gives each record without an `_id` one of its own before writing it, so it knows every id to undo
+ * whatever the store managed before failing; records that bring an `_id` are never written over.
  */
-import type { CollectionRef, Store } from "./store.ts";
+import {
+  type CollectionRef,
+  type Doc,
+  DocumentTooLargeError,
+  DuplicateIdError,
+  type Store,
+} from "./store.ts";
 import { type ColumnInfo, findDataset, recordImport } from "./catalog.ts";
-import { BadRequestError, ConflictError } from "../core/errors.ts";
+import { newId } from "./ids.ts";
+import { BadRequestError, ConflictError, InvalidInputError } from "../core/errors.ts";
 import { FieldProfiler } from "../core/ingest/profile.ts";
+import type { Position } from "../core/ingest/records.ts";
+
+/** Database names an import accepts: MongoDB's length limit, portable characters only. */
+export const DATABASE_NAME = /^[A-Za-z0-9_-]{1,63}$/;
+/** Collection (dataset) names an import accepts. */
+export const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,119}$/;
 
 export interface ImportResult {
   inserted: number;
@@ -21,6 +36,41 @@ export interface ImportOptions {
   /** Replace the collection's documents (the old ones go only once the new ones are all in). */
   replace?: boolean;
   batchSize?: number;
+  /** The reader's position (`readRecords`), so a refused document is named by its line. */
+  position?: Position;
+}
+
+/** The batch being written: its documents, the ids made here, and where each record came from. */
+interface Pending {
+  docs: Doc[];
+  fresh: Set<string>;
+  places: string[];
+}
+
+/**
+ * Refuses a target the import route refuses (bad names, Tessera's own database); `loc` names the
+ * route's path parameters. Every way in (route, `deno task import`) goes through `importRecords`.
+ */
+export function checkImportTarget(target: CollectionRef, tesseraDb: string): void {
+  if (!DATABASE_NAME.test(target.db)) {
+    throw new InvalidInputError(
+      `database name '${target.db}' must be 1 to 63 letters, digits, '_' or '-'`,
+      ["path", "database_name"],
+    );
+  }
+  if (!COLLECTION_NAME.test(target.collection)) {
+    throw new InvalidInputError(
+      `collection name '${target.collection}' must start with a letter or digit, then up to 119 ` +
+        "letters, digits, '_', '.' or '-'",
+      ["path", "collection_name"],
+    );
+  }
+  if (target.db === tesseraDb) {
+    throw new InvalidInputError(`database '${target.db}' holds Tessera's own records`, [
+      "path",
+      "database_name",
+    ]);
+  }
 }
 
 /** Imports `records` into `target`, keeps the catalogue in step, and undoes itself on failure. */
@@ -31,6 +81,7 @@ export async function importRecords(
   records: AsyncIterable<Record<string, unknown>>,
   opts: ImportOptions = {},
 ): Promise<ImportResult> {
+  checkImportTarget(target, tesseraDb);
   const existing = await findDataset(store, tesseraDb, target.collection);
   if (existing && existing.database !== target.db) {
     throw new ConflictError(
@@ -40,20 +91,32 @@ export async function importRecords(
   const oldIds = opts.replace ? await allIds(store, target) : [];
   const profile = new FieldProfiler(opts.replace ? [] : existing?.columns);
   const inserted: string[] = [];
+  let pending: Pending = { docs: [], fresh: new Set(), places: [] };
+  let writing = false;
   try {
-    let batch: Record<string, unknown>[] = [];
     const flush = async () => {
-      inserted.push(...await store.insertMany(target, batch));
-      batch = [];
+      writing = true;
+      await store.insertMany(target, pending.docs, { fresh: pending.fresh });
+      writing = false;
+      for (const d of pending.docs) inserted.push(d._id);
+      pending = { docs: [], fresh: new Set(), places: [] };
     };
+    let n = 0;
     for await (const rec of records) {
       profile.add(rec);
-      batch.push(rec);
-      if (batch.length >= (opts.batchSize ?? 1000)) await flush();
+      n++;
+      pending.places.push(opts.position?.where || `record ${n}`);
+      if (typeof rec._id === "string") pending.docs.push(rec as Doc);
+      else {
+        const _id = newId();
+        pending.fresh.add(_id);
+        pending.docs.push({ ...rec, _id });
+      }
+      if (pending.docs.length >= (opts.batchSize ?? 1000)) await flush();
     }
-    if (batch.length) await flush();
+    if (pending.docs.length) await flush();
   } catch (e) {
-    await undo(store, target, inserted, e as Error);
+    await undo(store, target, inserted, writing ? pending : null, e as Error, opts.replace);
   }
   // An empty upload would catalogue a dataset without rows or columns (or, replacing, wipe one).
   if (!inserted.length) throw new BadRequestError("the upload holds no rows; nothing was imported");
@@ -79,13 +142,51 @@ async function allIds(store: Store, ref: CollectionRef): Promise<string[]> {
   return ids;
 }
 
-/** Deletes what a failed import inserted; if even that fails, says exactly what stayed. */
-async function undo(store: Store, ref: CollectionRef, ids: string[], cause: Error): Promise<never> {
-  try {
-    await store.deleteMany(ref, ids);
-  } catch {
-    cause.message += ` (the ${ids.length} documents inserted before the failure could not be removed: ` +
-      `their ids run from ${ids[0]} to ${ids.at(-1)})`;
+/**
+ * Deletes what a failed import wrote, and throws the failure, naming the record a store refused.
+ * Of a batch the store failed on, a typed refusal says how many leading documents it wrote; ids made
+ * here are deleted whatever happened (no one else has them); a record's own id is deleted only when
+ * known to be written by us, since an unknown failure may have stopped before it and the id may be
+ * someone else's document. Those left in doubt are named in the message.
+ */
+async function undo(
+  store: Store,
+  ref: CollectionRef,
+  inserted: string[],
+  failed: Pending | null,
+  cause: Error,
+  replace = false,
+): Promise<never> {
+  let error = cause;
+  if (failed) {
+    const refused = cause instanceof DuplicateIdError || cause instanceof DocumentTooLargeError
+      ? cause
+      : null;
+    const written = refused?.written ?? 0;
+    const doubt: string[] = [];
+    failed.docs.forEach((d, i) => {
+      if (i < written || failed.fresh.has(d._id)) inserted.push(d._id);
+      else if (!refused) doubt.push(d._id);
+    });
+    if (refused) error = named(refused, failed.places[refused.index], replace);
+    else if (doubt.length) {
+      error.message += ` (the store failed while writing ${failed.places[0]} to ${failed.places.at(-1)}; ` +
+        `of those, ${doubt.length} records brought their own _id and may have been kept: ` +
+        `${doubt.slice(0, 5).join(", ")}${doubt.length > 5 ? ", ..." : ""})`;
+    }
   }
-  throw cause;
+  try {
+    await store.deleteMany(ref, inserted);
+  } catch {
+    error.message += ` (the ${inserted.length} documents inserted before the failure could not be removed: ` +
+      `the first is ${inserted[0]}, the last ${inserted.at(-1)})`;
+  }
+  throw error;
+}
+
+/** A store's refusal of one document, as the error of the upload, naming the record's place. */
+function named(refused: DuplicateIdError | DocumentTooLargeError, place: string, replace: boolean): Error {
+  if (refused instanceof DocumentTooLargeError) return new BadRequestError(`${place}: ${refused.message}`);
+  const hint = replace ? " (a replacing upload keeps the old rows until the new ones are in)" : "";
+  return new ConflictError(`${place}: ${refused.message}${hint}`);
 }

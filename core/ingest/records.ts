@@ -9,6 +9,11 @@ import { inferCell } from "./values.ts";
 export type JsonRecord = Record<string, unknown>;
 export type UploadFormat = "csv" | "ndjson" | "json";
 
+/** Where the record a reader yielded last came from ("line 12", "item 3"); set before each yield. */
+export interface Position {
+  where: string;
+}
+
 /** The format a Content-Type names, or null when it names none of ours. */
 export function formatOf(contentType: string | undefined): UploadFormat | null {
   const ct = (contentType ?? "").split(";")[0].trim().toLowerCase();
@@ -20,15 +25,31 @@ export function formatOf(contentType: string | undefined): UploadFormat | null {
   return null;
 }
 
-/** Records of an upload body in the given format. */
-export function readRecords(format: UploadFormat, chunks: AsyncIterable<string>): AsyncGenerator<JsonRecord> {
-  if (format === "csv") return csvRecords(chunks);
-  if (format === "ndjson") return ndjsonRecords(chunks);
-  return jsonArrayRecords(chunks);
+/** The format a file name's extension names, or null: a guess from an unknown extension would misread. */
+export function formatOfFileName(name: string): UploadFormat | null {
+  const ext = /\.([^./\\]+)$/.exec(name)?.[1].toLowerCase();
+  if (ext === "csv") return "csv";
+  if (ext === "json") return "json";
+  if (ext === "ndjson" || ext === "jsonl") return "ndjson";
+  return null;
+}
+
+/** Records of an upload body in the given format; `position` follows the record last yielded. */
+export function readRecords(
+  format: UploadFormat,
+  chunks: AsyncIterable<string>,
+  position: Position = { where: "" },
+): AsyncGenerator<JsonRecord> {
+  if (format === "csv") return csvRecords(chunks, position);
+  if (format === "ndjson") return ndjsonRecords(chunks, position);
+  return jsonArrayRecords(chunks, position);
 }
 
 /** CSV rows keyed by the header, cells typed by `inferCell`; a short or long row is an error. */
-export async function* csvRecords(chunks: AsyncIterable<string>): AsyncGenerator<JsonRecord> {
+export async function* csvRecords(
+  chunks: AsyncIterable<string>,
+  position: Position = { where: "" },
+): AsyncGenerator<JsonRecord> {
   let header: string[] | null = null;
   for await (const { line, fields } of readCsv(chunks)) {
     if (!header) {
@@ -42,27 +63,38 @@ export async function* csvRecords(chunks: AsyncIterable<string>): AsyncGenerator
     }
     const rec: JsonRecord = {};
     header.forEach((h, i) => (rec[h] = inferCell(fields[i])));
+    position.where = `line ${line}`;
     yield rec;
   }
 }
 
-/** Text split into lines across chunk boundaries, numbered from 1. */
+/**
+ * Text split into lines across chunk boundaries, numbered from 1. Each chunk is searched once and a
+ * long line's pieces are joined once, so a 20 MB line costs 20 MB of work, not a rescan per chunk.
+ */
 async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<{ line: number; text: string }> {
-  let rest = "";
+  let pieces: string[] = [];
   let line = 0;
   for await (const chunk of chunks) {
-    rest += chunk;
+    let start = 0;
     let nl: number;
-    while ((nl = rest.indexOf("\n")) >= 0) {
-      yield { line: ++line, text: rest.slice(0, nl) };
-      rest = rest.slice(nl + 1);
+    while ((nl = chunk.indexOf("\n", start)) >= 0) {
+      pieces.push(chunk.slice(start, nl));
+      yield { line: ++line, text: pieces.join("") };
+      pieces = [];
+      start = nl + 1;
     }
+    if (start < chunk.length) pieces.push(chunk.slice(start));
   }
+  const rest = pieces.join("");
   if (rest) yield { line: ++line, text: rest };
 }
 
 /** One JSON object per non-blank line. */
-export async function* ndjsonRecords(chunks: AsyncIterable<string>): AsyncGenerator<JsonRecord> {
+export async function* ndjsonRecords(
+  chunks: AsyncIterable<string>,
+  position: Position = { where: "" },
+): AsyncGenerator<JsonRecord> {
   for await (const { line, text } of lines(chunks)) {
     if (!text.trim()) continue;
     let value: unknown;
@@ -71,12 +103,16 @@ export async function* ndjsonRecords(chunks: AsyncIterable<string>): AsyncGenera
     } catch (e) {
       throw new BadRequestError(`line ${line}: not valid JSON (${(e as Error).message})`);
     }
-    yield asRecord(value, `line ${line}`);
+    position.where = `line ${line}`;
+    yield asRecord(value, position.where);
   }
 }
 
 /** A JSON array of objects; parsed whole, so it is bounded by the body limit. */
-export async function* jsonArrayRecords(chunks: AsyncIterable<string>): AsyncGenerator<JsonRecord> {
+export async function* jsonArrayRecords(
+  chunks: AsyncIterable<string>,
+  position: Position = { where: "" },
+): AsyncGenerator<JsonRecord> {
   let text = "";
   for await (const c of chunks) text += c;
   let value: unknown;
@@ -86,7 +122,10 @@ export async function* jsonArrayRecords(chunks: AsyncIterable<string>): AsyncGen
     throw new BadRequestError(`the body is not valid JSON (${(e as Error).message})`);
   }
   if (!Array.isArray(value)) throw new BadRequestError("a JSON upload must be an array of objects");
-  for (let i = 0; i < value.length; i++) yield asRecord(value[i], `item ${i}`);
+  for (let i = 0; i < value.length; i++) {
+    position.where = `item ${i}`;
+    yield asRecord(value[i], position.where);
+  }
 }
 
 /** Checks a parsed value is an object and normalises an exported `{_id: {$oid}}`. */
