@@ -1,0 +1,92 @@
+/**
+ * `deno task import` as a user runs it: a child process over a temporary KV file (MONGO_URL removed,
+ * so it never reaches a server the runner started), then the file read back.
+ */
+import assert from "node:assert/strict";
+import { KvStore } from "../../store/kv.ts";
+import { findDataset } from "../../store/catalog.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+
+/** Runs scripts/import.ts with `args` against the KV file `kvPath`; exit code and output. */
+async function runImport(kvPath: string, args: string[]) {
+  const env = Deno.env.toObject();
+  delete env.MONGO_URL;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "scripts/import.ts", ...args],
+    cwd: ROOT,
+    env: { ...env, KV_PATH: kvPath, TESSERA_DB: "tessera", NO_COLOR: "1" },
+    clearEnv: true,
+    stdin: "null",
+  }).output();
+  const text = new TextDecoder();
+  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+}
+
+/** Reads the KV file the child wrote (opened only after the child exited). */
+async function withStore<T>(kvPath: string, fn: (store: KvStore) => Promise<T>): Promise<T> {
+  const store = await KvStore.open(kvPath);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+Deno.test("deno task import: a CSV file lands typed and catalogued; the route's refusals apply", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tessera-import-" });
+  try {
+    const kvPath = `${dir}/t.kv`;
+    await Deno.writeTextFile(`${dir}/people.csv`, "name,age\nana,31\nbo,7\n");
+    const ok = await runImport(kvPath, [`${dir}/people.csv`, "--db", "demo", "--collection", "people"]);
+    assert.equal(ok.code, 0, ok.stderr);
+    const result = JSON.parse(ok.stdout);
+    assert.deepEqual([result.inserted, result.rows], [2, 2]);
+    await withStore(kvPath, async (store) => {
+      const docs = await store.list({ db: "demo", collection: "people" });
+      assert.deepEqual(docs.map(({ _id, ...d }) => d), [{ name: "ana", age: 31 }, { name: "bo", age: 7 }]);
+      assert.equal((await findDataset(store, "tessera", "people"))?.database, "demo");
+    });
+
+    const own = await runImport(kvPath, [`${dir}/people.csv`, "--db", "tessera", "--collection", "x"]);
+    assert.equal(own.code, 1);
+    assert.match(own.stderr, /database 'tessera' holds Tessera's own records/);
+    const badName = await runImport(kvPath, [`${dir}/people.csv`, "--db", "demo", "--collection", "$x"]);
+    assert.equal(badName.code, 1);
+    assert.match(badName.stderr, /collection name '\$x' must start with a letter or digit/);
+    await withStore(kvPath, async (store) => {
+      assert.equal(await store.count({ db: "tessera", collection: "x" }), 0);
+      assert.equal(await store.count({ db: "demo", collection: "$x" }), 0);
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task import: an unknown extension needs --format; a bad line keeps nothing", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tessera-import-" });
+  try {
+    const kvPath = `${dir}/t.kv`;
+    await Deno.writeTextFile(`${dir}/points.txt`, '{"x":1}\n{"x":2}\n');
+    const guess = await runImport(kvPath, [`${dir}/points.txt`, "--db", "demo", "--collection", "points"]);
+    assert.equal(guess.code, 2);
+    assert.match(guess.stderr, /cannot tell the format of .*points\.txt.*pass --format csv\|ndjson\|json/);
+    const given = await runImport(kvPath, [
+      `${dir}/points.txt`,
+      ...["--format", "ndjson", "--db", "demo", "--collection", "points"],
+    ]);
+    assert.equal(given.code, 0, given.stderr);
+    assert.equal(JSON.parse(given.stdout).inserted, 2);
+
+    await Deno.writeTextFile(`${dir}/more.ndjson`, '{"x":3}\n{"x":\n');
+    const bad = await runImport(kvPath, [`${dir}/more.ndjson`, "--db", "demo", "--collection", "points"]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /import failed: line 2: not valid JSON/);
+    await withStore(kvPath, async (store) => {
+      const docs = await store.list({ db: "demo", collection: "points" });
+      assert.deepEqual(docs.map((d) => d.x), [1, 2]);
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
