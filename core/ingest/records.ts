@@ -5,6 +5,7 @@
 import { BadRequestError } from "../errors.ts";
 import { readCsv } from "./csv.ts";
 import { inferCell } from "./values.ts";
+import { arrayElements } from "./json_array.ts";
 
 export type JsonRecord = Record<string, unknown>;
 export type UploadFormat = "csv" | "ndjson" | "json";
@@ -108,23 +109,20 @@ export async function* ndjsonRecords(
   }
 }
 
-/** A JSON array of objects; parsed whole, so it is bounded by the body limit. */
+/** A JSON array of objects, element by element as the body arrives (see json_array.ts). */
 export async function* jsonArrayRecords(
   chunks: AsyncIterable<string>,
   position: Position = { where: "" },
 ): AsyncGenerator<JsonRecord> {
-  let text = "";
-  for await (const c of chunks) text += c;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new BadRequestError(`the body is not valid JSON (${(e as Error).message})`);
-  }
-  if (!Array.isArray(value)) throw new BadRequestError("a JSON upload must be an array of objects");
-  for (let i = 0; i < value.length; i++) {
-    position.where = `item ${i}`;
-    yield asRecord(value[i], position.where);
+  for await (const { index, line, text } of arrayElements(chunks)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      throw new BadRequestError(`item ${index} (line ${line}): not valid JSON (${(e as Error).message})`);
+    }
+    position.where = `item ${index}`;
+    yield asRecord(value, position.where);
   }
 }
 
