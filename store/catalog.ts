@@ -2,7 +2,7 @@
  * The dataset catalogue: one record per dataset (id = the collection name, which is the
  * `dataset_id` / `dataset_name` / `dataset-id` of the specs) naming the database it lives in.
  */
-import type { CollectionRef, Doc, Store } from "./store.ts";
+import { type CollectionRef, type Doc, DuplicateIdError, type Store } from "./store.ts";
 import type { ValueType } from "../core/ingest/values.ts";
 
 export interface ColumnInfo {
@@ -47,16 +47,14 @@ export async function listDatasets(store: Store, tesseraDb: string): Promise<Dat
   return all.sort((a, b) => a.dataset_name.localeCompare(b.dataset_name));
 }
 
-/** Records (or updates) a dataset after an import into `target`. */
-export async function recordImport(
-  store: Store,
-  tesseraDb: string,
+/** The catalogue record of `target` as an import leaves it, over the previous one if any. */
+function datasetRecord(
   target: CollectionRef,
   rows: number,
   columns: ColumnInfo[],
-): Promise<DatasetRecord> {
+  prev: DatasetRecord | null,
+): DatasetRecord {
   const now = new Date().toISOString();
-  const prev = await findDataset(store, tesseraDb, target.collection);
   const dist: Distribution = {
     database: target.db,
     collection: target.collection,
@@ -64,7 +62,7 @@ export async function recordImport(
     created_at: prev?.distributions[0]?.created_at ?? now,
     updated_at: now,
   };
-  const rec: DatasetRecord = {
+  return {
     _id: target.collection,
     dataset_name: target.collection,
     database: target.db,
@@ -75,6 +73,41 @@ export async function recordImport(
     created_at: prev?.created_at ?? now,
     updated_at: now,
   };
+}
+
+/** Records (or updates) a dataset after an import into `target`. */
+export async function recordImport(
+  store: Store,
+  tesseraDb: string,
+  target: CollectionRef,
+  rows: number,
+  columns: ColumnInfo[],
+): Promise<DatasetRecord> {
+  const rec = datasetRecord(target, rows, columns, await findDataset(store, tesseraDb, target.collection));
   await store.put(catalogRef(tesseraDb), rec);
   return rec;
+}
+
+/**
+ * Claims a new dataset name for `target` before its first import writes anything: an insert, which
+ * fails (false) when another import took the name meanwhile, so two uploads of one name into two
+ * databases cannot both pass the check. The record shows 0 rows until `recordImport`.
+ */
+export async function reserveDataset(
+  store: Store,
+  tesseraDb: string,
+  target: CollectionRef,
+): Promise<boolean> {
+  try {
+    await store.insertMany(catalogRef(tesseraDb), [datasetRecord(target, 0, [], null)]);
+    return true;
+  } catch (e) {
+    if (e instanceof DuplicateIdError) return false;
+    throw e;
+  }
+}
+
+/** Gives up a reservation whose import failed. */
+export async function releaseDataset(store: Store, tesseraDb: string, name: string): Promise<void> {
+  await store.deleteMany(catalogRef(tesseraDb), [name]);
 }

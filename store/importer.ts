@@ -11,7 +11,14 @@ import {
   DuplicateIdError,
   type Store,
 } from "./store.ts";
-import { type ColumnInfo, findDataset, recordImport } from "./catalog.ts";
+import {
+  type ColumnInfo,
+  type DatasetRecord,
+  findDataset,
+  recordImport,
+  releaseDataset,
+  reserveDataset,
+} from "./catalog.ts";
 import { newId } from "./ids.ts";
 import { BadRequestError, ConflictError, InvalidInputError } from "../core/errors.ts";
 import { FieldProfiler } from "../core/ingest/profile.ts";
@@ -82,12 +89,7 @@ export async function importRecords(
   opts: ImportOptions = {},
 ): Promise<ImportResult> {
   checkImportTarget(target, tesseraDb);
-  const existing = await findDataset(store, tesseraDb, target.collection);
-  if (existing && existing.database !== target.db) {
-    throw new ConflictError(
-      `a dataset named '${target.collection}' already exists in database '${existing.database}'`,
-    );
-  }
+  const { existing, reserved } = await claimName(store, tesseraDb, target);
   const oldIds = opts.replace ? await allIds(store, target) : [];
   const profile = new FieldProfiler(opts.replace ? [] : existing?.columns);
   const inserted: string[] = [];
@@ -116,10 +118,14 @@ export async function importRecords(
     }
     if (pending.docs.length) await flush();
   } catch (e) {
+    if (reserved) await releaseDataset(store, tesseraDb, target.collection).catch(() => {});
     await undo(store, target, inserted, writing ? pending : null, e as Error, opts.replace);
   }
   // An empty upload would catalogue a dataset without rows or columns (or, replacing, wipe one).
-  if (!inserted.length) throw new BadRequestError("the upload holds no rows; nothing was imported");
+  if (!inserted.length) {
+    if (reserved) await releaseDataset(store, tesseraDb, target.collection);
+    throw new BadRequestError("the upload holds no rows; nothing was imported");
+  }
   if (oldIds.length) await store.deleteMany(target, oldIds);
   const rows = await store.count(target);
   const columns = profile.result().map(({ name, type }) => ({ name, type }));
@@ -133,6 +139,27 @@ export async function importRecords(
     rows,
     columns,
   };
+}
+
+/**
+ * The dataset's catalogue record, after reserving the name when the dataset is new; a name that lives
+ * in another database is a 409. A reservation lost to a concurrent import is looked up again.
+ */
+async function claimName(
+  store: Store,
+  tesseraDb: string,
+  target: CollectionRef,
+): Promise<{ existing: DatasetRecord | null; reserved: boolean }> {
+  for (;;) {
+    const existing = await findDataset(store, tesseraDb, target.collection);
+    if (existing && existing.database !== target.db) {
+      throw new ConflictError(
+        `a dataset named '${target.collection}' already exists in database '${existing.database}'`,
+      );
+    }
+    if (existing) return { existing, reserved: false };
+    if (await reserveDataset(store, tesseraDb, target)) return { existing: null, reserved: true };
+  }
 }
 
 /** The ids of every document of a collection. */

@@ -143,3 +143,26 @@ storeTest(
     assert.equal(await t.store.count(ref), 2);
   },
 );
+
+storeTest("import: one new name into two databases at once lands once, the other is a 409", async (t) => {
+  const other = `${t.db}_b`;
+  const body = Array.from({ length: 3000 }, (_, i) => `{"i":${i}}`).join("\n"); // three batches each
+  try {
+    const [a, b] = await Promise.all([
+      upload(t, `${t.db}/race`, body, "ndjson"),
+      upload(t, `${other}/race`, body, "ndjson"),
+    ]);
+    assert.deepEqual([a.status, b.status].sort(), [200, 409]);
+    const [winner, loser] = a.status === 200 ? [t.db, other] : [other, t.db];
+    const dataset = await (await t.app.request("/dataset/race")).json();
+    assert.deepEqual([dataset.database, dataset.rows], [winner, 3000]);
+    assert.equal(await t.store.count({ db: loser, collection: "race" }), 0);
+
+    // A failed first upload gives its name back: another database may take it afterwards.
+    assert.equal((await upload(t, `${t.db}/fresh`, '{"i":1}\n{oops}\n', "ndjson")).status, 400);
+    assert.equal((await t.app.request("/dataset/fresh")).status, 404);
+    assert.equal((await upload(t, `${other}/fresh`, '{"i":1}\n', "ndjson")).status, 200);
+  } finally {
+    for (const c of ["race", "fresh"]) await t.store.dropCollection({ db: other, collection: c });
+  }
+});
