@@ -7,6 +7,7 @@ import { createMiddleware } from "hono/factory";
 import { type AppEnv, newRouter, securedRoute } from "./env.ts";
 import { errorResponses, json } from "./schemas.ts";
 import { ConflictError, DisabledError, NotFoundError } from "../core/errors.ts";
+import { DuplicateIdError } from "../store/store.ts";
 import type { CollectionRef, Doc } from "../store/store.ts";
 import { CollectionName, DatabaseName } from "./datasets.ts";
 
@@ -79,11 +80,14 @@ export function taskRoutes() {
     async (c) => {
       const body = c.req.valid("json");
       const ref = tasksRef(c.var.deps.config.TESSERA_DB);
-      if (await c.var.deps.store.get(ref, body.data_collection_name)) {
+      const doc = { ended_at: null, ...body, started_at: body.started_at ?? new Date().toISOString() };
+      try {
+        // an insert, not a look then a write: of two concurrent creates one wins, the other is a 409
+        await c.var.deps.store.insertMany(ref, [{ _id: body.data_collection_name, ...doc }]);
+      } catch (e) {
+        if (!(e instanceof DuplicateIdError)) throw e;
         throw new ConflictError(`a task document for '${body.data_collection_name}' exists already`);
       }
-      const doc = { ended_at: null, ...body, started_at: body.started_at ?? new Date().toISOString() };
-      await c.var.deps.store.put(ref, { _id: body.data_collection_name, ...doc });
       return c.json(doc, 201);
     },
   );

@@ -152,3 +152,12 @@ Deno.test("unknown routes are a JSON 404", async () => {
     await t.close();
   }
 });
+
+storeTest("tasks: of concurrent creates of one task, exactly one is 201 and the others 409", async (t) => {
+  const racing = Array.from(
+    { length: 5 },
+    (_, i) => t.app.request("/api/tasks/documents", jsonRequest("POST", { ...task, status: `s${i}` })),
+  );
+  const statuses = (await Promise.all(racing)).map((r) => r.status).sort();
+  assert.deepEqual(statuses, [201, 409, 409, 409, 409]);
+});
