@@ -2,10 +2,10 @@
  * PROMIS-Exact for disjoint regions, the two pieces: the exact optimum for one fixed newP (greedy over
  * marginal gains) and a rigorous lower bound over an interval of newP (Lagrangian relaxation).
  *
- * Groups: the regions, plus one group R for units in no region (no statistic of their own; always
- * empty since the notes' disjoint model gives individuals in no region no variable, problem.ts). For a fixed P' = newP the objective Σ_g φ_g(x_g, P'), x_g = positives
- * of group g after the flips, φ_g = l1_g - l0 (the raw statistic; 0 for groups with n = 0, n = N or
- * no region), is separable and convex in the integer x_g:
+ * Groups: the regions (individuals in no region have no unit, so no flips and no group: problem.ts).
+ * For a fixed P' = newP the objective Σ_g φ_g(x_g, P'), x_g = positives of group g after the flips,
+ * φ_g = l1_g - l0 (the raw statistic; 0 for groups with n = 0 or n = N), is separable and convex in
+ * the integer x_g:
  *   φ_g(x) = [x ln x + (n-x) ln(n-x)] + [q ln q + (M-q) ln(M-q)] + const, q = P' - x, M = N - n,
  * a sum of x ln x terms of affine functions of x. Why the greedy is exact: write δ_g = a_g - b_g with
  * a_g, b_g ≥ 0 (up and down flips), cost G+_g(a) = φ_g(p+a) - φ_g(p) and G-_g(b) = φ_g(p-b) - φ_g(p),
@@ -18,9 +18,9 @@
  * forced |D| flips, then pairs (one up, one down) while the pair lowers the cost and the budget allows.
  */
 import { KeyedHeap } from "./heap.ts";
-import type { MitigationProblem } from "./problem.ts";
+import { type MitigationProblem, unitRegion } from "./problem.ts";
 
-/** Per group (regions, then "no region"): size, positives, flip capacities, and whether φ counts. */
+/** Per group (one per region): size, positives, flip capacities, and whether φ counts. */
 export interface Groups {
   N: number;
   P: number;
@@ -37,16 +37,16 @@ export interface Groups {
 
 /** Groups of a problem with disjoint regions. */
 export function groupsOf(pr: MitigationProblem, t: Float64Array): Groups {
-  const R = pr.n.length, G = R + 1;
-  const n = new Int32Array(G), p = new Int32Array(G), up = new Int32Array(G), down = new Int32Array(G);
+  const R = pr.n.length;
+  const n = new Int32Array(R), p = new Int32Array(R), up = new Int32Array(R), down = new Int32Array(R);
   for (let u = 0; u < pr.unitSign.length; u++) {
-    const g = pr.unitRegStart[u + 1] > pr.unitRegStart[u] ? pr.unitRegions[pr.unitRegStart[u]] : R;
+    const g = unitRegion(pr, u);
     const c = pr.unitCount[u];
     n[g] += c;
     if (pr.unitSign[u] > 0) up[g] = c;
     else (down[g] = c, p[g] = c);
   }
-  const active = new Uint8Array(G);
+  const active = new Uint8Array(R);
   for (let g = 0; g < R; g++) active[g] = n[g] > 0 && n[g] < pr.N ? 1 : 0;
   return { N: pr.N, P: pr.P, C: pr.C, n, p, up, down, active, t };
 }

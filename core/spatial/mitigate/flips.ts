@@ -17,7 +17,7 @@
  * or the newP window, the rounding units (regions, or units of individuals) are rounded under the
  * constraints instead (`roundUnderConstraints`). Either way n_flips ≤ C and newP ∈ [lo, hi].
  */
-import type { MitigationProblem } from "./problem.ts";
+import { type MitigationProblem, unitRegion } from "./problem.ts";
 
 const SNAP = 1e-9;
 
@@ -100,10 +100,6 @@ export function roundUnderConstraints(inp: RoundingInput): Int32Array {
   return k;
 }
 
-/** Group of unit u in the disjoint case: its region (R, for a unit in no region, never occurs). */
-const groupOf = (pr: MitigationProblem, u: number) =>
-  pr.unitRegStart[u + 1] > pr.unitRegStart[u] ? pr.unitRegions[pr.unitRegStart[u]] : pr.n.length;
-
 /** Per-individual rounding of a unit's |x_u|: floor(|x_u|) members at 1, one at the remainder. */
 function perIndividual(a: number): number {
   const whole = Math.floor(a + SNAP);
@@ -126,11 +122,11 @@ export function unitFlipCounts(pr: MitigationProblem, unitDelta: Float64Array): 
     for (let u = 0; u < U; u++) out[u] = Math.abs(k[u]);
     return out;
   }
-  const G = pr.n.length + 1, net = new Float64Array(G);
+  const G = pr.n.length, net = new Float64Array(G);
   const up = new Int32Array(G).fill(-1), down = new Int32Array(G).fill(-1);
   const lo = new Int32Array(G), hi = new Int32Array(G);
   for (let u = 0; u < U; u++) {
-    const g = groupOf(pr, u);
+    const g = unitRegion(pr, u);
     net[g] += unitDelta[u];
     if (pr.unitSign[u] > 0) (up[g] = u, hi[g] = pr.unitCount[u]);
     else (down[g] = u, lo[g] = -pr.unitCount[u]);

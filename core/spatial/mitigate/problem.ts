@@ -53,6 +53,16 @@ export interface MitigationProblem {
   unitMembers: Int32Array;
 }
 
+/**
+ * The region of unit u when regions are disjoint, where it is exactly one (individuals in no region
+ * have no unit): the disjoint solvers decide per region, so they gather units by it.
+ */
+export function unitRegion(pr: MitigationProblem, u: number): number {
+  const at = pr.unitRegStart[u];
+  if (pr.unitRegStart[u + 1] - at !== 1) throw new Error(`unit ${u} is not in exactly one region`);
+  return pr.unitRegions[at];
+}
+
 /** Validated parameters of a mitigation (the request's budget_constr and pr_constr). */
 export interface MitigationParams {
   /** budget_constr: ≤ 1 a fraction of N (C = floor(fraction·N)), > 1 an absolute count (floored). */

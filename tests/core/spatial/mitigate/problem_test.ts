@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { InvalidInputError } from "../../../../core/errors.ts";
-import { buildProblem, flipBudget, rateWindow } from "../../../../core/spatial/mitigate/problem.ts";
+import {
+  buildProblem,
+  flipBudget,
+  rateWindow,
+  unitRegion,
+} from "../../../../core/spatial/mitigate/problem.ts";
 import { regionsOf } from "./fixtures.ts";
 
 Deno.test("budget: ≤ 1 is floor(fraction·N), > 1 a count; float products snap to the integer they mean", () => {
@@ -44,6 +49,7 @@ Deno.test("problem: N, P, C, window of D within ±C; units of interchangeable in
   assert.deepEqual([0, 1, 2].map(members), [[0, 2], [1, 3], [4, 5]]);
   const regs = (u: number) => [...pr.unitRegions.subarray(pr.unitRegStart[u], pr.unitRegStart[u + 1])];
   assert.deepEqual([0, 1, 2].map(regs), [[0], [0], [1]]);
+  assert.deepEqual([0, 1, 2].map((u) => unitRegion(pr, u)), [0, 0, 1]);
 });
 
 Deno.test("problem: overlapping regions group individuals by signature and label", () => {
@@ -61,4 +67,7 @@ Deno.test("problem: overlapping regions group individuals by signature and label
   });
   assert.deepEqual([...withNone.unitCount], [1, 2, 1, 1, 1]);
   assert.equal(withNone.unitRegStart[5] - withNone.unitRegStart[4], 0);
+  // no single region to name there: unit ({0,1},1) is in two, the last unit in none
+  assert.throws(() => unitRegion(withNone, 1), /not in exactly one region/);
+  assert.throws(() => unitRegion(withNone, 4), /not in exactly one region/);
 });

@@ -159,8 +159,9 @@ Deno.test("roundUnderConstraints by hand: the window and the budget plain roundi
   assert.deepEqual(r([0.5, 0.5, -1], 2, 0, 0), [1, 0, -1]);
   // δ = (0.6, -0.6), Σ|δ| = 1.2 ≤ C = 1 + 0.2: plain (1, -1) is 2 flips > C = 1; truncation (0, 0)
   assert.deepEqual(r([0.6, -0.6], 1, -1, 1), [0, 0]);
-  // δ = (1.5, 1.5, 0.25, -0.25): plain (2, 2, 0, 0) = 4 flips > C = 3; truncation (1, 1, 0, 0), D = 3
-  // wants one more: the largest remainder is 0.5 (twice), the first takes it → (2, 1, 0, 0)
+  // δ = (1.5, 1.5, 0.25, -0.25): plain (2, 2, 0, 0) = 4 flips > C = 3; truncation (1, 1, 0, 0) gives
+  // D = 2; round(Σ δ) = 3 wants one more: the largest remainder is 0.5 (twice), the first takes it
+  // → (2, 1, 0, 0)
   assert.deepEqual(r([1.5, 1.5, 0.25, -0.25], 3, 0, 4), [2, 1, 0, 0]);
   // plain rounding feasible: kept as is, even where truncation would differ
   assert.deepEqual(r([1.5, 0.7, -0.2], 5, -5, 5), [2, 1, 0]);
