@@ -1,14 +1,11 @@
 /** Shared fixtures of the authentication tests: the app over a temp KV file, token requests, forged tokens. */
-import { WorkerPool } from "../../workers/pool.ts";
 import assert from "node:assert/strict";
 import { z } from "@hono/zod-openapi";
 import { type JWTPayload, SignJWT } from "jose";
-import { loadConfig } from "../../config.ts";
-import { createApp } from "../../app.ts";
-import { KvStore } from "../../store/kv.ts";
+import type { KvStore } from "../../store/kv.ts";
 import { newRouter, securedRoute } from "../../routes/env.ts";
 import { errorResponses, json } from "../../routes/schemas.ts";
-import { setupAuth } from "../../routes/auth_setup.ts";
+import { type AuthAppOptions, authTestApp, type TestApp } from "../support/app.ts";
 
 export const PUBLIC_URL = "http://tessera.test";
 export const ISSUER = `${PUBLIC_URL}/realms/tessera`;
@@ -33,31 +30,19 @@ export function protectedRoutes() {
   return app;
 }
 
-export type App = ReturnType<typeof createApp>;
+export type App = TestApp["app"];
 
-/** Builds the whole app over a KV file (a fresh one unless given), runs fn, closes the store. */
+/** `authTestApp` with the route above, for the length of fn (a fresh KV file unless opts names one). */
 export async function withApp(
   env: Record<string, string>,
   fn: (app: App, store: KvStore) => Promise<void>,
-  opts: { kvPath?: string; dev?: boolean } = {},
+  opts: Omit<AuthAppOptions, "extraRoutes"> = {},
 ): Promise<void> {
-  const tempDir = opts.kvPath ? undefined : await Deno.makeTempDir();
-  const kvPath = opts.kvPath ?? `${tempDir}/auth.kv`;
-  const config = loadConfig(env, { dev: opts.dev });
-  const store = await KvStore.open(kvPath);
+  const t = await authTestApp(env, { ...opts, extraRoutes: [protectedRoutes()] });
   try {
-    const auth = await setupAuth(config, store);
-    const app = createApp({
-      config,
-      store,
-      pool: new WorkerPool(new URL("../../workers/worker.ts", import.meta.url)), // no task runs: no worker starts
-      verifier: auth.verifier,
-      extraRoutes: [...auth.routes, protectedRoutes()],
-    });
-    await fn(app, store);
+    await fn(t.app, t.store);
   } finally {
-    await store.close();
-    if (tempDir) await Deno.remove(tempDir, { recursive: true });
+    await t.close();
   }
 }
 
@@ -140,16 +125,3 @@ export const b64url = (s: string) => btoa(s).replace(/=+$/, "").replace(/\+/g, "
 /** An unsigned token (`alg: none`), built by hand since jose refuses to make one. */
 export const unsigned = (claims: JWTPayload) =>
   `${b64url(JSON.stringify({ alg: "none", typ: "JWT" }))}.${b64url(JSON.stringify(claims))}.`;
-
-/** Runs fn while recording console.warn. */
-export async function captureWarnings(fn: () => Promise<void>): Promise<string[]> {
-  const seen: string[] = [];
-  const original = console.warn;
-  console.warn = (...args: unknown[]) => void seen.push(args.join(" "));
-  try {
-    await fn();
-  } finally {
-    console.warn = original;
-  }
-  return seen;
-}

@@ -15,6 +15,7 @@ import {
   withApp,
   withPayload,
 } from "./auth_fixtures.ts";
+import { captureConsole } from "../support/app.ts";
 
 /** A JWKS on 127.0.0.1 holding one RS256 public key, as an external OpenID provider would serve it. */
 async function withJwksServer(
@@ -109,11 +110,8 @@ Deno.test("AUTH_MODE=oidc: an unreachable JWKS is a 503 logged with the request 
     alg: "RS256",
     kid: "idp-key-1",
   });
-  const lines: string[] = [];
-  const error = console.error;
-  console.error = (...args: unknown[]) => void lines.push(args.join(" "));
-  try {
-    await withApp(env, async (app) => {
+  const lines = await captureConsole(() =>
+    withApp(env, async (app) => {
       const t0 = Date.now();
       const res = await app.request("/test/whoami", {
         headers: { authorization: `Bearer ${token}`, "x-request-id": "jwks-down-1" },
@@ -122,10 +120,7 @@ Deno.test("AUTH_MODE=oidc: an unreachable JWKS is a 503 logged with the request 
       assert.equal(res.headers.get("www-authenticate"), null, "the caller's token is not to blame");
       assert.match((await res.json()).detail, /keys are unavailable/);
       assert.ok(Date.now() - t0 < 5000, "refused at once, not after a timeout");
-    });
-  } finally {
-    console.error = error;
-  }
+    }), ["error"]);
   const logged = lines.map((l) => JSON.parse(l));
   assert.ok(
     logged.some((l) => l.request_id === "jwks-down-1" && /token verification/.test(l.error)),

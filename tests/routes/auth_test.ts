@@ -9,7 +9,6 @@ import {
   assertInvalidToken,
   assertMissingToken,
   BASE_ENV,
-  captureWarnings,
   ISSUER,
   login,
   passwordForm,
@@ -17,6 +16,7 @@ import {
   whoami,
   withApp,
 } from "./auth_fixtures.ts";
+import { captureConsole } from "../support/app.ts";
 
 Deno.test("password grant answers like Keycloak", async () => {
   await withApp(BASE_ENV, async (app) => {
@@ -227,17 +227,16 @@ Deno.test("dev mode logs in demo:demo; non-dev without users warns that nobody c
     const res = await tokenRequest(app, passwordForm({ username: "demo", password: "demo" }));
     assert.equal(res.status, 200);
   }, { dev: true });
-  const warnings = await captureWarnings(() =>
+  const warnings = await captureConsole(() =>
     withApp(env, async (app) => {
       const res = await tokenRequest(app, passwordForm({ username: "demo", password: "demo" }));
       assert.equal(res.status, 401);
-    })
-  );
+    }), ["warn"]);
   assert.ok(warnings.some((w) => /nobody can log in/.test(w)), warnings.join("\n"));
 });
 
 Deno.test("AUTH_MODE=off lets requests through and warns at start", async () => {
-  const warnings = await captureWarnings(() =>
+  const warnings = await captureConsole(() =>
     withApp({ ...BASE_ENV, AUTH_MODE: "off" }, async (app) => {
       const res = await whoami(app);
       assert.equal(res.status, 200);
@@ -247,7 +246,6 @@ Deno.test("AUTH_MODE=off lets requests through and warns at start", async () => 
         404,
         "no realm endpoints when auth is off",
       );
-    })
-  );
+    }), ["warn"]);
   assert.ok(warnings.some((w) => /AUTH_MODE=off/.test(w)));
 });

@@ -5,25 +5,24 @@
  */
 import assert from "node:assert/strict";
 import { decodeJwt } from "jose";
-import { jsonRequest, type StoreApp, storeTest } from "../support/stores.ts";
-import { docsById, getJson, postRun, seedCleaningDemo, testRunner, until } from "./cleaning_support.ts";
-import { SERIES_GAPS } from "../../core/demo/datasets.ts";
+import { type StoreApp, storeTest } from "../support/stores.ts";
+import { until } from "../support/wait.ts";
+import {
+  approve,
+  docsById,
+  GAP_HOURS,
+  getJson,
+  imputeSeries,
+  postRun,
+  seedCleaningDemo,
+  testRunner,
+} from "./cleaning_support.ts";
+import { login } from "./auth_fixtures.ts";
 import { type CleaningInput, runCleaning } from "../../core/cleaning/run.ts";
 import { JobQueue } from "../../store/jobs.ts";
 import { JobRunner, type TaskRunner } from "../../store/jobs_runner.ts";
 
-const GAP_HOURS = SERIES_GAPS.reduce((s, [a, b]) => s + b - a, 0); // 6 + 12 + 3 = 21
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const imputeSeries = {
-  data: "sensor_readings",
-  task: "impute",
-  dtype: "timeseries",
-  method: "time",
-  date_col: "timestamp",
-  params: { columns: ["temperature"] },
-};
-const approve = (t: StoreApp, body: Record<string, unknown>, token?: string) =>
-  t.app.request("/approve/", jsonRequest("POST", body, token));
 
 /** Runs the series imputation to its end; the job and the cells it filled. */
 async function imputedCells(t: StoreApp, runner: JobRunner) {
@@ -36,28 +35,11 @@ async function imputedCells(t: StoreApp, runner: JobRunner) {
   return { job, items };
 }
 
-/** An access token for alice from the local realm's password grant (client tessera). */
-async function passwordToken(t: StoreApp): Promise<string> {
-  const res = await t.app.request("/realms/tessera/protocol/openid-connect/token", {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      client_id: "tessera",
-      client_secret: "tessera-secret",
-      username: "alice",
-      password: "wonderland",
-      grant_type: "password",
-    }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()).access_token;
-}
-
 storeTest("cleaning jobs: approval under a real token records its subject, username and time", async (t) => {
   await seedCleaningDemo(t);
   const { runner, close } = testRunner(t);
   try {
-    const token = await passwordToken(t);
+    const token = (await login(t.app)).access_token as string;
     const { sub } = decodeJwt(token);
     const body = { data: "customer_churn", task: "impute", dtype: "tabular", method: "mean" };
     const job = await postRun(t, { ...body, params: { columns: ["age"] } }, token);
@@ -175,7 +157,7 @@ storeTest(
     });
     const job = await postRun(t, imputeSeries);
     const done = runner.runOnce();
-    await until(() => computing, "the computation to start");
+    await until("the computation to start", () => computing);
     const listed = (await getJson(t, "/get-new-jobs/")).body;
     assert.deepEqual(listed.map((j: { job_id: string; status: string }) => [j.job_id, j.status]), [[
       job.job_id,

@@ -5,6 +5,7 @@ import { TokenBuckets } from "../../routes/cleaning_rate_limit.ts";
 import { testApp } from "../support/app.ts";
 import { createApp } from "../../app.ts";
 import type { Store } from "../../store/store.ts";
+import { type App, passwordForm, tokenRequest } from "./auth_fixtures.ts";
 
 Deno.test("token buckets: capacity at once, then one per 1/rate seconds; Retry-After rounds up", () => {
   let now = 0;
@@ -21,21 +22,8 @@ Deno.test("token buckets: capacity at once, then one per 1/rate seconds; Retry-A
 });
 
 /** A token for `client` from the local realm's password grant (user alice). */
-async function token(
-  app: { request: (p: string, i: RequestInit) => Response | Promise<Response> },
-  client: string,
-) {
-  const res = await app.request("/realms/tessera/protocol/openid-connect/token", {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      client_id: client,
-      client_secret: `${client}-secret`,
-      username: "alice",
-      password: "wonderland",
-      grant_type: "password",
-    }),
-  });
+async function token(app: App, client: string) {
+  const res = await tokenRequest(app, passwordForm({ client_id: client, client_secret: `${client}-secret` }));
   return (await res.json()).access_token as string;
 }
 

@@ -2,8 +2,21 @@
 import { importRecords } from "../../store/importer.ts";
 import { JobRunner } from "../../store/jobs_runner.ts";
 import { WorkerPool } from "../../workers/pool.ts";
-import { tabularDemo, timeSeriesDemo } from "../../core/demo/datasets.ts";
+import { SERIES_GAPS, tabularDemo, timeSeriesDemo } from "../../core/demo/datasets.ts";
 import { jsonRequest, type StoreApp } from "../support/stores.ts";
+
+/** Hours missing from the demo series (SERIES_GAPS): 6 + 12 + 3 = 21, in each of its columns. */
+export const GAP_HOURS = SERIES_GAPS.reduce((s, [a, b]) => s + b - a, 0);
+
+/** The `/run/` body that imputes the demo series' temperature by time interpolation. */
+export const imputeSeries = {
+  data: "sensor_readings",
+  task: "impute",
+  dtype: "timeseries",
+  method: "time",
+  date_col: "timestamp",
+  params: { columns: ["temperature"] },
+};
 
 async function* asAsync<T>(it: Iterable<T>): AsyncGenerator<T> {
   yield* it;
@@ -59,11 +72,7 @@ export async function getJson(t: StoreApp, path: string, token?: string) {
   return { status: res.status, body: await res.json() };
 }
 
-/** Polls `check` every 10 ms until it holds (5 s at most). */
-export async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+/** POSTs `/approve/` (with a token when given) and returns the raw response. */
+export function approve(t: StoreApp, body: Record<string, unknown>, token?: string) {
+  return t.app.request("/approve/", jsonRequest("POST", body, token));
 }

@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
 import { jsonRequest, storeTest } from "../support/stores.ts";
-import { docsById, seedCleaningDemo, testRunner } from "./cleaning_support.ts";
+import {
+  approve,
+  docsById,
+  GAP_HOURS,
+  imputeSeries,
+  seedCleaningDemo,
+  testRunner,
+} from "./cleaning_support.ts";
 import { SERIES_GAPS } from "../../core/demo/datasets.ts";
-
-const GAP_HOURS = SERIES_GAPS.reduce((s, [a, b]) => s + b - a, 0); // 6 + 12 + 3 = 21
 
 storeTest(
   "cleaning: impute the demo series, watch, read, approve, and the gaps are filled in place",
@@ -11,17 +16,7 @@ storeTest(
     await seedCleaningDemo(t);
     const { runner, close } = testRunner(t);
     try {
-      const body = {
-        data: "sensor_readings",
-        task: "impute",
-        dtype: "timeseries",
-        method: "time",
-        date_col: "timestamp",
-      };
-      const run = await t.app.request(
-        "/run/",
-        jsonRequest("POST", { ...body, params: { columns: ["temperature"] } }),
-      );
+      const run = await t.app.request("/run/", jsonRequest("POST", imputeSeries));
       assert.equal(run.status, 200);
       const job = await run.json();
       assert.equal(job.status, "queued");
@@ -51,12 +46,9 @@ storeTest(
       );
       assert.equal((await t.app.request(`/jobs/${job.job_id}/results?page=2`)).status, 404);
 
-      const approve = await t.app.request(
-        "/approve/",
-        jsonRequest("POST", { job_id: job.job_id, approval_info: { note: "ok" } }),
-      );
-      assert.equal(approve.status, 200);
-      const approved = await approve.json();
+      const approval = await approve(t, { job_id: job.job_id, approval_info: { note: "ok" } });
+      assert.equal(approval.status, 200);
+      const approved = await approval.json();
       assert.equal(approved.approval.approved_by, "anonymous");
       assert.deepEqual(approved.approval.approval_info, { note: "ok" });
       assert.equal(approved.approval.write_back.cells_written, GAP_HOURS);
@@ -73,7 +65,7 @@ storeTest(
         }
       }
 
-      const again = await t.app.request("/approve/", jsonRequest("POST", { job_id: job.job_id }));
+      const again = await approve(t, { job_id: job.job_id });
       assert.equal(again.status, 409);
       assert.match((await again.json()).detail, /approved already/);
     } finally {
@@ -111,14 +103,11 @@ storeTest(
       assert.ok(top.slice(0, anomalies).every((e: { label: number }) => e.label === 1));
       assert.ok(top.every((e: { score: number }, i: number) => i === 0 || top[i - 1].score >= e.score));
 
-      const approve = await t.app.request(
-        "/approve/",
-        jsonRequest("POST", {
-          job_id: job.job_id,
-          approval_info: { flag_field: "outlier", score_field: "outlier_score" },
-        }),
-      );
-      assert.equal(approve.status, 200, await approve.clone().text());
+      const approval = await approve(t, {
+        job_id: job.job_id,
+        approval_info: { flag_field: "outlier", score_field: "outlier_score" },
+      });
+      assert.equal(approval.status, 200, await approval.clone().text());
       const docs = [...(await docsById(t, "customer_churn")).values()];
       assert.equal(docs.filter((d) => d.outlier === true).length, anomalies);
       assert.equal(docs.filter((d) => d.outlier === false).length, 2000 - anomalies);
@@ -185,10 +174,10 @@ storeTest("cleaning: invalid parameters are 400s that name the field and list wh
   });
   assert.equal(malformed.status, 400);
   assert.equal((await malformed.json()).detail[0].type, "json_invalid");
-  const approve = await t.app.request("/approve/", jsonRequest("POST", { approval_info: {} }));
-  assert.equal(approve.status, 400);
-  assert.deepEqual((await approve.json()).detail[0].loc, ["body", "job_id"]);
-  const wrong = await t.app.request("/approve/", jsonRequest("POST", { job_id: 5 }));
+  const noJob = await approve(t, { approval_info: {} });
+  assert.equal(noJob.status, 400);
+  assert.deepEqual((await noJob.json()).detail[0].loc, ["body", "job_id"]);
+  const wrong = await approve(t, { job_id: 5 });
   assert.deepEqual((await wrong.json()).detail[0].type, "string_type");
   const page = await t.app.request("/jobs/nope/results?page=abc");
   assert.equal(page.status, 400);
@@ -202,7 +191,7 @@ storeTest(
     const { runner, close } = testRunner(t);
     try {
       assert.equal((await t.app.request("/jobs/nope")).status, 404);
-      assert.equal((await t.app.request("/approve/", jsonRequest("POST", { job_id: "nope" }))).status, 404);
+      assert.equal((await approve(t, { job_id: "nope" })).status, 404);
       // 'seasonal' cannot infer a cycle from 'age' used as a clock (not hourly or daily): the job fails
       const res = await t.app.request(
         "/run/",
@@ -216,7 +205,7 @@ storeTest(
         }),
       );
       const job = await res.json();
-      const early = await t.app.request("/approve/", jsonRequest("POST", { job_id: job.job_id }));
+      const early = await approve(t, { job_id: job.job_id });
       assert.equal(early.status, 409);
       assert.match((await early.json()).detail, /is queued: only a finished/);
       await runner.runOnce();
@@ -224,10 +213,7 @@ storeTest(
       assert.equal(failed.status, "failed");
       assert.equal(failed.error.type, "invalid_input");
       assert.match(failed.error.message, /give params\.period/);
-      assert.equal(
-        (await t.app.request("/approve/", jsonRequest("POST", { job_id: job.job_id }))).status,
-        409,
-      );
+      assert.equal((await approve(t, { job_id: job.job_id })).status, 409);
     } finally {
       await close();
     }
@@ -253,19 +239,13 @@ storeTest(
       const [median, mean] = [await run("median"), await run("mean")];
       await runner.runOnce();
       await runner.runOnce();
-      const bad = await t.app.request(
-        "/approve/",
-        jsonRequest("POST", { job_id: median.job_id, approval_info: { target: "elsewhere" } }),
-      );
+      const bad = await approve(t, { job_id: median.job_id, approval_info: { target: "elsewhere" } });
       assert.equal(bad.status, 400);
       assert.deepEqual((await bad.json()).detail[0].loc, ["body", "approval_info", "target"]);
-      const ok = await t.app.request(
-        "/approve/",
-        jsonRequest("POST", {
-          job_id: median.job_id,
-          approval_info: { target: "new_fields", suffix: "_filled" },
-        }),
-      );
+      const ok = await approve(t, {
+        job_id: median.job_id,
+        approval_info: { target: "new_fields", suffix: "_filled" },
+      });
       assert.equal(ok.status, 200);
       const docs = [...(await docsById(t, "customer_churn")).values()];
       const gaps = docs.filter((d) => d.age === null);
@@ -273,10 +253,7 @@ storeTest(
       const catalogue = await (await t.app.request("/dataset/customer_churn")).json();
       assert.ok(catalogue.columns.some((c: { name: string }) => c.name === "age_filled"));
 
-      const skip = await t.app.request(
-        "/approve/",
-        jsonRequest("POST", { job_id: mean.job_id, approval_info: { write_back: false } }),
-      );
+      const skip = await approve(t, { job_id: mean.job_id, approval_info: { write_back: false } });
       assert.equal((await skip.json()).approval.write_back.state, "skipped");
       assert.equal(
         [...(await docsById(t, "customer_churn")).values()].filter((d) => d.age === null).length,

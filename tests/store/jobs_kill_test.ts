@@ -11,6 +11,7 @@ import { JobQueue, type JobRecord } from "../../store/jobs.ts";
 import { importRecords } from "../../store/importer.ts";
 import { timeSeriesDemo } from "../../core/demo/datasets.ts";
 import { SERIES_GAPS } from "../../core/demo/datasets.ts";
+import { until } from "../support/wait.ts";
 
 const MONGO_URL = Deno.env.get("TEST_MONGO_URL");
 const LEASE_MS = 1500;
@@ -43,19 +44,8 @@ function spawnRunner(storeSpec: string, tesseraDb: string, owner: string, delayM
   return { child, events, reading };
 }
 
-async function until<T>(
-  what: string,
-  fn: () => Promise<T | null | undefined | false>,
-  ms = 30_000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Polling for what a runner process does: slower and more patient than the default. */
+const WAIT = { ms: 30_000, everyMs: 50 };
 
 async function killAndResume(store: Store, storeSpec: string, tesseraDb: string, dataDb: string) {
   async function* rows() {
@@ -86,7 +76,7 @@ async function killAndResume(store: Store, storeSpec: string, tesseraDb: string,
     held = await until("runner A mid-job", async () => {
       const j = await q.get(job._id);
       return j?.lease_owner === "runner-a" && j.progress >= 0.4 && j;
-    });
+    }, WAIT);
     await new Promise((r) => setTimeout(r, LEASE_MS)); // at least one renewal happens while it works
     a.child.kill("SIGKILL");
     killedAt = Date.now();
@@ -109,7 +99,7 @@ async function killAndResume(store: Store, storeSpec: string, tesseraDb: string,
     const done = await until("runner B to finish", async () => {
       const j = await q.get(job._id);
       return j?.status === "succeeded" && j;
-    });
+    }, WAIT);
     const claim = b.events.find((e) => e.event === "claimed")!;
     assert.ok(claim.at >= Date.parse(orphan.lease_expires_at!), "claimed only after the lease expired");
     assert.ok(claim.at - killedAt < LEASE_MS + 3000, "and soon after");

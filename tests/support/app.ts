@@ -13,14 +13,18 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The app over a KV store in a new temp dir; `deps(config, store)` adds what a variant needs. */
+/**
+ * The app over a KV store, in a new temp dir unless `kvPath` names a file (kept at close, so a second
+ * app can open it again); `deps(config, store)` adds what a variant needs.
+ */
 async function build(
   config: Config,
   poolSize: number,
   deps: (config: Config, store: KvStore) => Promise<Partial<Deps>>,
+  kvPath?: string,
 ): Promise<TestApp> {
-  const dir = await Deno.makeTempDir({ prefix: "tessera-test-" });
-  const store = await KvStore.open(`${dir}/t.kv`);
+  const dir = kvPath ? undefined : await Deno.makeTempDir({ prefix: "tessera-test-" });
+  const store = await KvStore.open(kvPath ?? `${dir}/t.kv`);
   const pool = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), poolSize);
   const app = createApp({ config, store, pool, verifier: null, ...await deps(config, store) });
   return {
@@ -30,7 +34,7 @@ async function build(
     async close() {
       pool.close();
       await store.close();
-      await Deno.remove(dir, { recursive: true });
+      if (dir) await Deno.remove(dir, { recursive: true });
     },
   };
 }
@@ -41,26 +45,42 @@ export function testApp(env: Record<string, string> = {}, deps: Partial<Deps> = 
   return build(config, 2, () => Promise.resolve(deps));
 }
 
-/** Like `testApp` but with AUTH_MODE=local (user alice:wonderland): tokens required, the realm mounted. */
-export function authTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** Where `authTestApp` keeps its store, whether it runs as `--dev`, and routes it adds. */
+export interface AuthAppOptions {
+  /** A KV file to open (and keep) instead of a fresh one: the signing key survives a restart. */
+  kvPath?: string;
+  dev?: boolean;
+  extraRoutes?: Deps["extraRoutes"];
+}
+
+/**
+ * Like `testApp` but with auth as env says, by default AUTH_MODE=local (user alice:wonderland): tokens
+ * required, the realm mounted.
+ */
+export function authTestApp(env: Record<string, string> = {}, opts: AuthAppOptions = {}): Promise<TestApp> {
   const config = loadConfig({
     LOG_LEVEL: "silent",
     AUTH_MODE: "local",
     TESSERA_USERS: "alice:wonderland",
     ...env,
-  });
+  }, { dev: opts.dev });
   return build(config, 1, async (config, store) => {
     const { verifier, routes } = await setupAuth(config, store);
-    return { verifier, extraRoutes: routes };
-  });
+    return { verifier, extraRoutes: [...routes, ...opts.extraRoutes ?? []] };
+  }, opts.kvPath);
 }
 
-/** Runs fn while recording every line written with console.log, console.warn and console.error. */
-export async function captureConsole(fn: () => Promise<void>): Promise<string[]> {
+type ConsoleMethod = "log" | "warn" | "error";
+
+/** Runs fn while recording every line written with the given console methods (all three by default). */
+export async function captureConsole(
+  fn: () => Promise<void>,
+  methods: ConsoleMethod[] = ["log", "warn", "error"],
+): Promise<string[]> {
   const lines: string[] = [];
   const saved = { log: console.log, warn: console.warn, error: console.error };
   const record = (...args: unknown[]) => void lines.push(args.join(" "));
-  Object.assign(console, { log: record, warn: record, error: record });
+  for (const m of methods) console[m] = record;
   try {
     await fn();
   } finally {
