@@ -15,7 +15,7 @@ import { groupsOf } from "./exact_fixed.ts";
 import { solveExactOverlapping } from "./exact_overlap.ts";
 import { flipsFromUnits, regionsDelta, unitFlipCounts } from "./flips.ts";
 import { type ClassificationMetrics, classificationMetrics } from "./metrics.ts";
-import { buildProblem, type MitigationProblem } from "./problem.ts";
+import { buildProblem, type MitigationProblem, unitRegion } from "./problem.ts";
 import { hasSolution, type SolverStatus, solverStatus } from "./status.ts";
 
 /** What `relabel` needs: the collection's columns, the audit's scope and regions, the request's knobs. */
@@ -119,9 +119,9 @@ export async function solveProblem(
     return { status: r.status, unitDelta: null, objective: null, bound: r.bound, seconds: r.seconds };
   }
   // group g's change x_g - p_g goes to its up unit (> 0) or its down unit (< 0)
-  const R = pr.n.length, unitDelta = new Float64Array(pr.unitSign.length);
+  const unitDelta = new Float64Array(pr.unitSign.length);
   for (let u = 0; u < unitDelta.length; u++) {
-    const g = pr.unitRegStart[u + 1] > pr.unitRegStart[u] ? pr.unitRegions[pr.unitRegStart[u]] : R;
+    const g = unitRegion(pr, u);
     const d = r.best.x[g] - G.p[g];
     if (d * pr.unitSign[u] > 0) unitDelta[u] = d;
   }
