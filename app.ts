@@ -16,54 +16,44 @@ import { spatialMitigationRoutes } from "./routes/spatial_mitigate.ts";
 import { annotationRoutes } from "./routes/annotation.ts";
 import { valuationRoutes } from "./routes/valuation.ts";
 import { cleaningRoutes } from "./routes/cleaning.ts";
-import { withRequestId } from "./core/log.ts";
-
-const RANK = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 } as const;
-type LogLevel = keyof typeof RANK;
+import { type LineLevel, log, setLogLevel, withRequestId } from "./core/log.ts";
 
 /**
  * The level of a request's line: a 5xx is `error` (ours to fix), a 4xx `warn` (the caller's), a
  * `/healthz` or `/readyz` that succeeded is `debug` (probes every few seconds would drown the log),
  * anything else `info`.
  */
-function requestLevel(path: string, status: number): Exclude<LogLevel, "silent"> {
+function requestLevel(path: string, status: number): LineLevel {
   if (status >= 500) return "error";
   if (status >= 400) return "warn";
   return path === "/healthz" || path === "/readyz" ? "debug" : "info";
 }
 
 /**
- * Request id on every response, and one JSON line per request when its level (`requestLevel`) is at
- * or above LOG_LEVEL: `error` and `warn` lines go to stderr, `info` and `debug` lines to stdout.
+ * Request id on every response, and one JSON line per request (`log`, so LOG_LEVEL decides) at its
+ * level (`requestLevel`).
  */
-function requestLog(threshold: LogLevel) {
-  return createMiddleware<AppEnv>(async (c, next) => {
-    const id = c.req.header("x-request-id")?.slice(0, 128) || crypto.randomUUID();
-    c.set("requestId", id);
-    const t0 = performance.now();
-    await withRequestId(id, next);
-    c.header("X-Request-Id", id);
-    const level = requestLevel(c.req.path, c.res.status);
-    if (RANK[level] < RANK[threshold]) return;
-    const line = JSON.stringify({
-      time: new Date().toISOString(),
-      level,
-      request_id: id,
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      ms: Math.round((performance.now() - t0) * 10) / 10,
-      sub: c.var.principal?.sub,
-    });
-    if (RANK[level] >= RANK.warn) console.error(line);
-    else console.log(line);
+const requestLog = createMiddleware<AppEnv>(async (c, next) => {
+  const id = c.req.header("x-request-id")?.slice(0, 128) || crypto.randomUUID();
+  c.set("requestId", id);
+  const t0 = performance.now();
+  await withRequestId(id, next);
+  c.header("X-Request-Id", id);
+  log(requestLevel(c.req.path, c.res.status), "request", {
+    request_id: id, // written after the request's context has ended
+    method: c.req.method,
+    path: c.req.path,
+    status: c.res.status,
+    ms: Math.round((performance.now() - t0) * 10) / 10,
+    sub: c.var.principal?.sub,
   });
-}
+});
 
 /** Builds the whole application over its dependencies. */
 export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
+  setLogLevel(deps.config.LOG_LEVEL);
   const app = newRouter();
-  app.use("*", requestLog(deps.config.LOG_LEVEL));
+  app.use("*", requestLog);
   app.use("*", async (c, next) => {
     c.set("deps", deps);
     await next();

@@ -11,10 +11,12 @@ import { isEmpty, seedDemo } from "./store/demo.ts";
 import { setupAuth } from "./routes/auth_setup.ts";
 import { WorkerPool } from "./workers/pool.ts";
 import { startJobRunner } from "./store/jobs_runner.ts";
+import { log, setLogLevel } from "./core/log.ts";
 
 const dev = Deno.args.includes("--dev");
 const onDeploy = Boolean(Deno.env.get("DENO_DEPLOYMENT_ID"));
 const config = loadConfig(Deno.env.toObject(), { dev });
+setLogLevel(config.LOG_LEVEL); // createApp sets it too, but start-up logs before the app exists
 const store = await openStore(config, onDeploy);
 
 /** Start-up reads the store (demo data, signing key): an unreachable one ends the process with one clear line. */
@@ -23,9 +25,7 @@ async function needingStore<T>(what: string, work: () => Promise<T>): Promise<T>
     return await work();
   } catch (e) {
     if (!(e instanceof StoreUnavailableError)) throw e;
-    console.error(
-      JSON.stringify({ level: "error", msg: `cannot start: ${what} needs the store`, error: e.message }),
-    );
+    log("error", `cannot start: ${what} needs the store`, { error: e.message });
     Deno.exit(1);
   }
 }

@@ -2,6 +2,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./env.ts";
 import { AuthError } from "../core/auth/types.ts";
+import { log } from "../core/log.ts";
 
 const challenge = (description: string) =>
   `Bearer error="invalid_token", error_description="${description.replace(/["\\]/g, "")}"`;
@@ -27,14 +28,7 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   } catch (e) {
     if (!(e instanceof AuthError)) {
       // the provider's keys could not be fetched: not the caller's fault, so no 401
-      if (c.var.deps.config.LOG_LEVEL !== "silent") {
-        console.error(JSON.stringify({
-          time: new Date().toISOString(),
-          level: "error",
-          request_id: c.var.requestId,
-          error: `token verification: ${e}`,
-        }));
-      }
+      log("error", "the identity provider's keys are unavailable", { error: `token verification: ${e}` });
       return c.json({ detail: "the identity provider's keys are unavailable" }, 503);
     }
     c.header("WWW-Authenticate", challenge(e.message));

@@ -14,6 +14,7 @@ import {
   NotFoundError,
 } from "../core/errors.ts";
 import { StoreUnavailableError } from "../store/store.ts";
+import { log } from "../core/log.ts";
 
 export type Loc = (string | number)[];
 export interface ValidationItem {
@@ -163,8 +164,6 @@ export function onError(err: Error, c: Context): Response {
     if (res.headers.get("content-type")?.includes("json")) return res;
     return c.json({ detail: err.message || res.statusText }, { status: err.status, headers: res.headers });
   }
-  console.error(
-    JSON.stringify({ level: "error", request_id: requestId, error: String(err), stack: err.stack }),
-  );
+  log("error", "unhandled error", { request_id: requestId, error: String(err), stack: err.stack });
   return c.json({ detail: "internal server error", request_id: requestId }, 500);
 }
