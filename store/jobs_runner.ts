@@ -13,11 +13,13 @@ import { deleteResults, writeResults } from "./jobs_results.ts";
 import { findMethod } from "../core/cleaning/catalogue.ts";
 import type { CleaningInput, CleaningOutput } from "../core/cleaning/run.ts";
 import { InvalidInputError, LimitError } from "../core/errors.ts";
+import { log } from "../core/log.ts";
 import { WorkerUnavailableError } from "../workers/pool.ts";
 
 /** What runs the computation: the WorkerPool, or anything with its `run`. */
 export interface TaskRunner {
-  run<T>(task: string, payload: unknown, opts?: { timeoutMs?: number }): Promise<T>;
+  /** `timeoutMs` counts from the call; `signal` ends the task (the WorkerPool's RunOptions). */
+  run<T>(task: string, payload: unknown, opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<T>;
 }
 
 export interface RunnerOptions {
@@ -43,18 +45,6 @@ function defaultOwner(): string {
     pid = String(Deno.pid);
   } catch { /* no --allow-sys, or a host (Deno Deploy) without them */ }
   return `${host}:${pid}:${crypto.randomUUID().slice(0, 8)}`;
-}
-
-/**
- * The pool's promise, or a LimitError once `ms` have passed: the pool enforces the limit itself, but a
- * pool that never answers would otherwise keep the job running (and its lease renewed) forever.
- */
-function withTimeLimit<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new LimitError(`time limit of ${ms / 1000} s reached`)), ms);
-  });
-  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
 export class JobRunner {
@@ -123,7 +113,7 @@ export class JobRunner {
       }
     } catch (e) {
       if (!(e instanceof StoreUnavailableError)) {
-        console.error(JSON.stringify({ level: "error", error: `job runner: ${e}` }));
+        log("error", "job runner: cannot claim a job", { error: String(e) });
       }
     }
     this.schedule(this.opts.pollMs);
@@ -144,13 +134,14 @@ export class JobRunner {
   private async execute(job: JobRecord): Promise<void> {
     let progress = 0;
     let lost = false;
+    // Ends the computation in the pool once the job is no longer ours (lease lost, runner stopped).
+    const cancel = new AbortController();
     const keep = async (p?: number) => {
       if (p !== undefined) progress = p;
-      if (lost || this.halted) throw new LeaseLost();
-      if (!await this.queue.renew(job, this.opts.leaseMs, progress)) {
-        lost = true;
-        throw new LeaseLost();
-      }
+      if (!lost && !this.halted && await this.queue.renew(job, this.opts.leaseMs, progress)) return;
+      lost ||= !this.halted;
+      cancel.abort();
+      throw new LeaseLost();
     };
     const heartbeat = setInterval(() => keep().catch(() => {}), Math.max(50, this.opts.leaseMs / 3));
     let pages = 0;
@@ -175,10 +166,10 @@ export class JobRunner {
         columns: data.columns,
         times: data.times,
       };
-      const out = await withTimeLimit(
-        this.pool.run<CleaningOutput>("cleaning.run", input, { timeoutMs: this.opts.timeoutMs }),
-        this.opts.timeoutMs,
-      );
+      const out = await this.pool.run<CleaningOutput>("cleaning.run", input, {
+        timeoutMs: this.opts.timeoutMs,
+        signal: cancel.signal,
+      });
       await keep(0.8);
       const { entries, summary } = resultsOf(data, out);
       const meta = await writeResults(
@@ -192,7 +183,8 @@ export class JobRunner {
       if (!await this.queue.succeed(job, summary, meta)) throw new LeaseLost();
       this.opts.onEvent?.("succeeded", job);
     } catch (e) {
-      await this.settle(job, e, pages);
+      // a computation cancelled because the lease was lost fails as the lease, not as its own error
+      await this.settle(job, lost ? new LeaseLost() : e, pages);
     } finally {
       clearInterval(heartbeat);
     }
@@ -215,31 +207,32 @@ export class JobRunner {
       : "error";
     const message = e instanceof Error ? e.message : String(e);
     if (type === "error") {
-      console.error(JSON.stringify({ level: "error", job_id: job._id, error: String(e) }));
+      log("error", "job failed unexpectedly", {
+        job_id: job._id,
+        error: String(e),
+        stack: e instanceof Error ? e.stack : undefined,
+      });
     }
     await this.queue.fail(job, type, message).catch(() => {});
     this.opts.onEvent?.("failed", job, message);
   }
 }
 
-/** The runner the configuration describes (JOB_* variables), logging what it does at info level. */
+/** The runner the configuration describes (JOB_* variables), logging what it does (`log`, at info level). */
 export function runnerFromConfig(config: Config, store: Store, pool: TaskRunner): JobRunner {
-  const quiet = config.LOG_LEVEL === "silent" || config.LOG_LEVEL === "error" || config.LOG_LEVEL === "warn";
   return new JobRunner(store, config.TESSERA_DB, pool, {
     leaseMs: config.JOB_LEASE_SECONDS * 1000,
     pollMs: config.JOB_POLL_SECONDS * 1000,
     timeoutMs: config.JOB_TIMEOUT_SECONDS * 1000,
     maxAttempts: config.JOB_MAX_ATTEMPTS,
     concurrency: config.JOB_CONCURRENCY,
-    onEvent: quiet ? undefined : (event, job, detail) =>
-      console.log(JSON.stringify({
-        time: new Date().toISOString(),
-        level: event === "failed" ? "warn" : "info",
+    onEvent: (event, job, detail) =>
+      log(event === "failed" ? "warn" : "info", `job ${event}`, {
         job_id: job._id,
         event,
         attempt: job.attempt,
-        ...(detail && { detail }),
-      })),
+        detail,
+      }),
   });
 }
 

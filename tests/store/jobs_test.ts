@@ -140,21 +140,55 @@ storeTest(
   },
 );
 
-storeTest("job runners: a computation past the time limit fails the job with time_limit", async (t) => {
+storeTest(
+  "job runners: a computation past the time limit fails the job with time_limit, queued time included",
+  async (t) => {
+    const q = new JobQueue(t.store, t.config.TESSERA_DB);
+    const job = await q.create(await tinyJob(t));
+    // the pool's only worker spins past the job's limit, so the job's task never leaves the queue
+    const pool = new WorkerPool(new URL("../support/pool_worker.ts", import.meta.url), 1);
+    const busy = pool.run("spin", { ms: 1500 });
+    const runner = new JobRunner(t.store, t.config.TESSERA_DB, pool, { ...options, timeoutMs: 200 });
+    try {
+      const started = Date.now();
+      assert.equal(await runner.runOnce(), job._id);
+      const took = Date.now() - started;
+      assert.ok(took >= 200 && took < 1500, `failed after ${took} ms`);
+      assert.equal(pool.queued, 0, "the expired task left the pool's queue");
+      const failed = await q.get(job._id);
+      assert.deepEqual([failed?.status, failed?.error?.type, failed?.lease_owner], [
+        "failed",
+        "time_limit",
+        null,
+      ]);
+      assert.equal(failed?.error?.message, "time limit of 0.2 s reached");
+    } finally {
+      pool.close();
+      await busy.catch(() => {});
+    }
+  },
+);
+
+storeTest("job runners: stop aborts the job's computation in the pool", async (t) => {
   const q = new JobQueue(t.store, t.config.TESSERA_DB);
-  const job = await q.create(await tinyJob(t));
-  const never: TaskRunner = { run: () => new Promise(() => {}) }; // a pool that never answers
-  const runner = new JobRunner(t.store, t.config.TESSERA_DB, never, { ...options, timeoutMs: 200 });
-  const started = Date.now();
-  assert.equal(await runner.runOnce(), job._id);
-  assert.ok(Date.now() - started >= 200);
-  const failed = await q.get(job._id);
-  assert.deepEqual([failed?.status, failed?.error?.type, failed?.lease_owner], [
-    "failed",
-    "time_limit",
-    null,
-  ]);
-  assert.equal(failed?.error?.message, "time limit of 0.2 s reached");
+  await q.create(await tinyJob(t));
+  const signals: AbortSignal[] = [];
+  const pool: TaskRunner = {
+    run: (_task, _payload, opts) =>
+      new Promise((_, reject) => {
+        signals.push(opts!.signal!);
+        opts!.signal!.addEventListener("abort", () => reject(new Error("aborted")));
+      }),
+  };
+  const runner = new JobRunner(t.store, t.config.TESSERA_DB, pool, { ...options, leaseMs: 300 });
+  runner.start();
+  for (let i = 0; i < 300 && !signals.length; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(signals.length, 1);
+  assert.equal(signals[0].aborted, false);
+  await runner.stop();
+  await runner.idle(); // settles only once the pool's task was aborted: the heartbeat (every 100 ms) sees the stop
+  assert.equal(signals[0].aborted, true);
+  assert.equal((await q.listNew()).length, 1, "the job went back to the queue");
 });
 
 storeTest(

@@ -66,3 +66,68 @@ Deno.test("pool: payload arrays are copied unless the caller hands them over", a
     pool.close();
   }
 });
+
+/** Runs fn while counting, by task name, the tasks the pool hands to a worker (its postMessage calls). */
+async function countingStarts(fn: (starts: Map<string, number>) => Promise<void>): Promise<void> {
+  const starts = new Map<string, number>();
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (this: Worker, msg: { task: string }, ...rest: unknown[]) {
+    starts.set(msg.task, (starts.get(msg.task) ?? 0) + 1);
+    return (post as (...a: unknown[]) => void).call(this, msg, ...rest);
+  } as typeof post;
+  try {
+    await fn(starts);
+  } finally {
+    Worker.prototype.postMessage = post;
+  }
+}
+
+Deno.test("pool: a task's time limit counts its wait in the queue; past it, it leaves the queue unstarted", async () => {
+  await countingStarts(async (starts) => {
+    const pool = new WorkerPool(url, 1);
+    try {
+      const busy = pool.run("spin", { ms: 600 }); // takes the only worker
+      const t0 = performance.now();
+      await assert.rejects(pool.run("echo", "late", { timeoutMs: 150 }), (e: Error) => {
+        assert.ok(e instanceof LimitError);
+        assert.match(e.message, /time limit of 0.15 s/);
+        return true;
+      });
+      const waited = performance.now() - t0;
+      assert.ok(waited >= 140 && waited < 550, `rejected after ${waited} ms, before the spin ended`);
+      assert.equal(pool.queued, 0);
+      assert.equal(await busy, "done");
+      assert.equal(await pool.run("echo", 3), 3); // the worker took the next task, not the expired one
+      assert.deepEqual([starts.get("spin"), starts.get("echo")], [1, 1]);
+    } finally {
+      pool.close();
+    }
+  });
+});
+
+Deno.test("pool: an aborted queued task is dropped; an aborted running one has its worker replaced", async () => {
+  await countingStarts(async (starts) => {
+    const pool = new WorkerPool(url, 1);
+    try {
+      const busy = new AbortController();
+      const spinning = pool.run("spin", { ms: 5000 }, { signal: busy.signal });
+      const waiting = new AbortController();
+      const queued = pool.run("echo", "never", { signal: waiting.signal });
+      waiting.abort();
+      await assert.rejects(queued, (e: Error) => e instanceof LimitError && /cancelled/.test(e.message));
+      assert.equal(pool.queued, 0);
+
+      const t0 = performance.now();
+      busy.abort(); // without the worker being replaced, the spin would hold it for 5 s
+      await assert.rejects(spinning, LimitError);
+      assert.equal(await pool.run("echo", 4), 4);
+      assert.ok(performance.now() - t0 < 3000, "the next task waited for the aborted spin");
+      assert.deepEqual([starts.get("spin"), starts.get("echo")], [1, 1]);
+
+      await assert.rejects(pool.run("echo", 5, { signal: AbortSignal.abort() }), LimitError);
+      assert.equal(starts.get("echo"), 1);
+    } finally {
+      pool.close();
+    }
+  });
+});
