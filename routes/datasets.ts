@@ -3,7 +3,8 @@ import { z } from "@hono/zod-openapi";
 import { newRouter, securedRoute } from "./env.ts";
 import { errorResponses, json } from "./schemas.ts";
 import { formatOf, type Position, readRecords, type UploadFormat } from "../core/ingest/records.ts";
-import { COLLECTION_NAME, DATABASE_NAME, importRecords } from "../store/importer.ts";
+import { checkImportTarget, COLLECTION_NAME, DATABASE_NAME } from "../core/ingest/names.ts";
+import { importRecords } from "../store/importer.ts";
 import { BadRequestError } from "../core/errors.ts";
 
 export const DatabaseName = z.string().regex(DATABASE_NAME);
@@ -78,6 +79,12 @@ export function datasetImportRoutes() {
     const { database_name, collection_name } = c.req.valid("param");
     const query = c.req.valid("query");
     const { store, config } = c.var.deps;
+    const target = { db: database_name, collection: collection_name };
+    // the schema checks the names' form; this adds Tessera's own database, refused as a path parameter
+    checkImportTarget(target, config.TESSERA_DB, {
+      db: ["path", "database_name"],
+      collection: ["path", "collection_name"],
+    });
     const format: UploadFormat | null = query.format ?? formatOf(c.req.header("content-type"));
     if (!format) {
       throw new BadRequestError(
@@ -87,14 +94,10 @@ export function datasetImportRoutes() {
     }
     const position: Position = { where: "" };
     const records = readRecords(format, textChunks(c.req.raw.body), position);
-    // importRecords also refuses Tessera's own database (checkImportTarget, shared with the import script)
-    const result = await importRecords(
-      store,
-      config.TESSERA_DB,
-      { db: database_name, collection: collection_name },
-      records,
-      { replace: query.replace === "true", position },
-    );
+    const result = await importRecords(store, config.TESSERA_DB, target, records, {
+      replace: query.replace === "true",
+      position,
+    });
     return c.json(result, 200);
   });
   return app;

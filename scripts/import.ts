@@ -1,7 +1,7 @@
 /**
  * `deno task import <file> --db <database> --collection <name> [--format csv|ndjson|json] [--replace]`:
  * the command-line twin of `POST /api/datasets/{database}/{collection}`, with the route's checks (names,
- * Tessera's own database: `checkImportTarget` via `importRecords`). Without --format the extension
+ * Tessera's own database: `importTargetProblems`, named by flag). Without --format the extension
  * decides (.csv, .json, .ndjson or .jsonl); any other extension is refused rather than guessed.
  * Exit codes: 0 imported, 1 refused or failed (nothing kept), 2 usage.
  */
@@ -10,6 +10,7 @@ import { loadConfig } from "../config.ts";
 import { openStore } from "../store/open.ts";
 import { importRecords } from "../store/importer.ts";
 import { formatOfFileName, type Position, readRecords, type UploadFormat } from "../core/ingest/records.ts";
+import { importTargetProblems } from "../core/ingest/names.ts";
 
 const USAGE =
   "usage: deno task import <file> --db <database> --collection <name> [--format csv|ndjson|json] [--replace]";
@@ -50,13 +51,21 @@ async function* chunks(path: string): AsyncGenerator<string> {
 }
 
 const config = loadConfig(Deno.env.toObject());
+const target = { db: values.db, collection: values.collection };
+const problems = importTargetProblems(target, config.TESSERA_DB);
+if (problems.db || problems.collection) {
+  // refused before the store is opened: every bad name at once, each named by its flag
+  if (problems.db) console.error(`import refused: --db: ${problems.db}`);
+  if (problems.collection) console.error(`import refused: --collection: ${problems.collection}`);
+  Deno.exit(1);
+}
 const store = await openStore(config);
 try {
   const position: Position = { where: "" };
   const result = await importRecords(
     store,
     config.TESSERA_DB,
-    { db: values.db, collection: values.collection },
+    target,
     readRecords(format, chunks(file), position),
     { replace: values.replace, position },
   );

@@ -20,14 +20,10 @@ import {
   reserveDataset,
 } from "./catalog.ts";
 import { newId } from "./ids.ts";
-import { BadRequestError, ConflictError, InvalidInputError } from "../core/errors.ts";
+import { BadRequestError, ConflictError } from "../core/errors.ts";
 import { FieldProfiler } from "../core/ingest/profile.ts";
+import { checkImportTarget } from "../core/ingest/names.ts";
 import type { Position } from "../core/ingest/records.ts";
-
-/** Database names an import accepts: MongoDB's length limit, portable characters only. */
-export const DATABASE_NAME = /^[A-Za-z0-9_-]{1,63}$/;
-/** Collection (dataset) names an import accepts. */
-export const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,119}$/;
 
 export interface ImportResult {
   inserted: number;
@@ -54,32 +50,6 @@ interface Pending {
   places: string[];
 }
 
-/**
- * Refuses a target the import route refuses (bad names, Tessera's own database); `loc` names the
- * route's path parameters. Every way in (route, `deno task import`) goes through `importRecords`.
- */
-export function checkImportTarget(target: CollectionRef, tesseraDb: string): void {
-  if (!DATABASE_NAME.test(target.db)) {
-    throw new InvalidInputError(
-      `database name '${target.db}' must be 1 to 63 letters, digits, '_' or '-'`,
-      ["path", "database_name"],
-    );
-  }
-  if (!COLLECTION_NAME.test(target.collection)) {
-    throw new InvalidInputError(
-      `collection name '${target.collection}' must start with a letter or digit, then up to 119 ` +
-        "letters, digits, '_', '.' or '-'",
-      ["path", "collection_name"],
-    );
-  }
-  if (target.db === tesseraDb) {
-    throw new InvalidInputError(`database '${target.db}' holds Tessera's own records`, [
-      "path",
-      "database_name",
-    ]);
-  }
-}
-
 /** Imports `records` into `target`, keeps the catalogue in step, and undoes itself on failure. */
 export async function importRecords(
   store: Store,
@@ -88,7 +58,8 @@ export async function importRecords(
   records: AsyncIterable<Record<string, unknown>>,
   opts: ImportOptions = {},
 ): Promise<ImportResult> {
-  checkImportTarget(target, tesseraDb);
+  // the callers check the names in their own terms first; this is the safety net for any other caller
+  checkImportTarget(target, tesseraDb, { db: ["target", "db"], collection: ["target", "collection"] });
   const { existing, reserved } = await claimName(store, tesseraDb, target);
   const oldIds = opts.replace ? await allIds(store, target) : [];
   const profile = new FieldProfiler(opts.replace ? [] : existing?.columns);
