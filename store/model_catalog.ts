@@ -5,7 +5,7 @@
  * a valid model is skipped, with one warning per version of the file.
  */
 import { DataModel } from "../core/annotate/data_model.ts";
-import { currentRequestId } from "../core/log.ts";
+import { log } from "../core/log.ts";
 
 const SHIPPED = new URL("../catalog/models/", import.meta.url);
 const warned = new Set<string>();
@@ -54,17 +54,10 @@ async function readFolder(dir: URL | string): Promise<DataModel[]> {
 
 const byName = (a: Deno.DirEntry, b: Deno.DirEntry) => a.name.localeCompare(b.name);
 
-/** One JSON line on stderr, like every other log line, since it is written while serving a request. */
+/** A warning line naming the request that met the file, once per file version (it is read per request). */
 function warnOnce(path: string, why: string): void {
   const key = `${path}: ${why}`;
   if (warned.has(key)) return;
   warned.add(key);
-  console.warn(JSON.stringify({
-    time: new Date().toISOString(),
-    level: "warn",
-    request_id: currentRequestId(),
-    msg: "data-model catalogue: skipping a file",
-    file: path,
-    reason: why,
-  }));
+  log("warn", "data-model catalogue: skipping a file", { file: path, reason: why });
 }
