@@ -8,19 +8,11 @@ import { type AppEnv, newRouter, securedRoute } from "./env.ts";
 import { errorResponses, json } from "./schemas.ts";
 import { CollectionName } from "./datasets.ts";
 import { AuditRequest, AuditResponse, DatasetColumns } from "./spatial_schemas.ts";
-import {
-  auditMaps,
-  auditOf,
-  auditPayload,
-  loadIndividuals,
-  MAPPING_SAMPLE,
-  mappingFields,
-  mappingOf,
-} from "./spatial_run.ts";
+import { auditMaps, auditOf, auditPayload, firstDocuments, loadIndividuals } from "./spatial_run.ts";
 import { DisabledError, NotFoundError } from "../core/errors.ts";
-import { tasksEnabled } from "./tasks.ts";
+import { requireTasks } from "./tasks.ts";
 import { profileFields } from "../core/ingest/profile.ts";
-import { defaultMapping } from "../core/spatial/mapping.ts";
+import { defaultMapping, MAPPING_SAMPLE } from "../core/spatial/mapping.ts";
 import type { CollectionRef, Doc } from "../store/store.ts";
 
 export const TaskParams = z.object({ data_collection_name: CollectionName });
@@ -40,24 +32,23 @@ export async function taskCollection(
   return { db: String(task.database_name), collection: String(task.data_collection_name), task };
 }
 
-const SAMPLE = 200;
+const COLUMNS = "/api/spatial-hitl/task/{data_collection_name}/dataset-columns";
+const AUDIT = "/api/spatial-hitl/task/{data_collection_name}/audit";
 
 export function spatialRoutes() {
   const app = newRouter();
-  // Every spatial-hitl route, including the mitigation and write-back groups mounted after this one,
-  // needs task documents: 503 before any body is validated when they are switched off.
-  app.use("/api/spatial-hitl/*", tasksEnabled);
+  requireTasks(app, COLUMNS, AUDIT);
   app.openapi(
     securedRoute({
       method: "get",
-      path: "/api/spatial-hitl/task/{data_collection_name}/dataset-columns",
+      path: COLUMNS,
       tags: ["spatial-hitl"],
-      summary: "Columns available for mapping (from up to 200 sampled documents)",
-      description:
-        `\`mapping_defaults\` is the field an audit reads for each key its request leaves out: the ` +
-        "key's own name when the documents have it, else a common synonym they have (latitude for lat...), " +
-        `else null (the slot is absent). It is read from the first ${MAPPING_SAMPLE} documents in ` +
-        "collection order, exactly as the audit reads it.",
+      summary: `Columns available for mapping (from the first ${MAPPING_SAMPLE} documents)`,
+      description: `The columns profile the first ${MAPPING_SAMPLE} documents in collection order (a ` +
+        "fixed sample: the same data always answers the same). `mapping_defaults` is the field an audit " +
+        "reads for each key its request leaves out, found in those same documents exactly as the audit " +
+        "finds it: the key's own name when they hold a value in it, else a common synonym they hold " +
+        "(latitude for lat...), else null (the slot is absent).",
       request: { params: TaskParams },
       responses: {
         200: json(DatasetColumns, "Fields with type, presence and an example"),
@@ -68,14 +59,14 @@ export function spatialRoutes() {
     async (c) => {
       const { data_collection_name } = c.req.valid("param");
       const ref = await taskCollection(c, data_collection_name);
-      const docs = await c.var.deps.store.sample(ref, SAMPLE);
+      const docs = await firstDocuments(c, ref);
       const columns = profileFields(docs);
       return c.json({
         data_collection_name,
         database_name: ref.db,
         sampled: docs.length,
         columns,
-        mapping_defaults: defaultMapping(await mappingFields(c, ref)),
+        mapping_defaults: defaultMapping(columns),
       }, 200);
     },
   );
@@ -83,7 +74,7 @@ export function spatialRoutes() {
   app.openapi(
     securedRoute({
       method: "post",
-      path: "/api/spatial-hitl/task/{data_collection_name}/audit",
+      path: AUDIT,
       tags: ["spatial-hitl"],
       summary: "Spatial bias audit (likelihood-ratio scan statistic with Monte Carlo significance)",
       description:
@@ -103,7 +94,7 @@ export function spatialRoutes() {
       const { data_collection_name } = c.req.valid("param");
       const body = c.req.valid("json");
       const ref = await taskCollection(c, data_collection_name);
-      const ind = await loadIndividuals(c, ref, mappingOf(body), { yTrue: body.equal_opp, prob: false });
+      const { ind } = await loadIndividuals(c, ref, body.mapping, { yTrue: body.equal_opp, prob: false });
       const reply = await auditOf(c, ind, body);
       const maps = await auditMaps(c, ind, reply, ind.yPred, {
         full: body.full_distribution,

@@ -7,65 +7,67 @@ import type { AppEnv } from "./env.ts";
 import { IndividualsBuilder, type LoadNeeds } from "../core/spatial/load.ts";
 import {
   explicitKeys,
-  fieldsWithValues,
   type Mapping,
   MAPPING_KEYS,
+  MAPPING_SAMPLE,
   resolveMapping,
 } from "../core/spatial/mapping.ts";
+import { profileFields } from "../core/ingest/profile.ts";
 import { MAX_DRAWN, samplePoints } from "../core/spatial/maps/sample.ts";
 import type { MapPoints } from "../core/spatial/maps/inputs.ts";
 import type { Individuals, Regions, Ring } from "../core/spatial/types.ts";
 import { spatialAudit, type SpatialAuditReply } from "../workers/spatial.ts";
 import type { AuditMaps } from "../workers/maps.ts";
-import type { CollectionRef } from "../store/store.ts";
+import type { CollectionRef, Doc } from "../store/store.ts";
 import type { AuditRequest } from "./spatial_schemas.ts";
 
 const BATCH = 5000;
-/** How many documents, from the first in collection order, name the fields an omitted key may default to. */
-export const MAPPING_SAMPLE = 200;
 
-/**
- * The fields holding values in the first MAPPING_SAMPLE documents (collection order, so the same data
- * always resolves the same way): what both the dataset-columns route and the audit resolve defaults from.
- */
-export async function mappingFields(c: Context<AppEnv>, ref: CollectionRef): Promise<string[]> {
-  const docs: Record<string, unknown>[] = [];
+/** The first MAPPING_SAMPLE documents in collection order: what dataset-columns profiles. */
+export async function firstDocuments(c: Context<AppEnv>, ref: CollectionRef): Promise<Doc[]> {
+  const docs: Doc[] = [];
   for await (const batch of c.var.deps.store.stream(ref, { batchSize: MAPPING_SAMPLE })) {
     docs.push(...batch);
     if (docs.length >= MAPPING_SAMPLE) break;
   }
-  return fieldsWithValues(docs.slice(0, MAPPING_SAMPLE));
+  return docs.slice(0, MAPPING_SAMPLE);
 }
 
 /**
- * Streams the mapped fields of the collection into Individuals (422 when the data cannot be audited).
- * Keys the request left out read defaultMapping's field; keys it gave must name a field every document has.
+ * Streams the collection once into Individuals (422 when the data cannot be audited), with the mapping
+ * it read. Keys the request gave must name a field every document has; a key it left out reads the field
+ * defaultMapping finds in the first MAPPING_SAMPLE documents of that same stream, as dataset-columns
+ * shows it. When every key is given, the stream carries only the mapped fields; otherwise it carries
+ * whole documents, since the fields are known only after its first documents (one read, never two).
  */
 export async function loadIndividuals(
   c: Context<AppEnv>,
   ref: CollectionRef,
-  requested: Partial<Mapping>,
+  requested: Partial<Mapping> | undefined,
   needs: LoadNeeds,
-): Promise<Individuals> {
-  const complete = MAPPING_KEYS.every((k) => requested[k] !== undefined);
-  const mapping = resolveMapping(requested, complete ? [] : await mappingFields(c, ref));
-  const builder = new IndividualsBuilder(mapping, explicitKeys(requested));
-  for await (
-    const batch of c.var.deps.store.stream(ref, { projection: builder.fields(), batchSize: BATCH })
-  ) {
-    builder.add(batch);
+): Promise<{ ind: Individuals; mapping: Mapping }> {
+  const explicit = explicitKeys(requested);
+  const given = explicit.length === MAPPING_KEYS.length ? resolveMapping(requested, []) : null;
+  let ready = given && { mapping: given, builder: new IndividualsBuilder(given, explicit) };
+  const head: Doc[] = [];
+  const begin = () => {
+    const mapping = resolveMapping(requested, profileFields(head.slice(0, MAPPING_SAMPLE)));
+    const builder = new IndividualsBuilder(mapping, explicit);
+    builder.add(head.splice(0));
+    return { mapping, builder };
+  };
+  const projection = ready?.builder.fields();
+  for await (const batch of c.var.deps.store.stream(ref, { projection, batchSize: BATCH })) {
+    if (ready) ready.builder.add(batch);
+    else if (head.push(...batch) >= MAPPING_SAMPLE) ready = begin();
   }
-  return builder.finish(needs);
+  ready ??= begin();
+  return { ind: ready.builder.finish(needs), mapping: ready.mapping };
 }
 
 /** The request's polygons as rings, or null. */
 export function polygonsOf(body: Pick<AuditRequest, "region">): Ring[] | null {
   return body.region?.map((r) => r.polygon as Ring) ?? null;
-}
-
-/** The keys the request mapped itself; loadIndividuals fills in the others from the collection. */
-export function mappingOf(body: Pick<AuditRequest, "mapping">): Partial<Mapping> {
-  return { ...body.mapping };
 }
 
 /** Audits `yPred` (default: the collection's) with the request's Monte Carlo settings. */
@@ -87,17 +89,16 @@ export function auditOf(
   });
 }
 
-/** Dots for a map: the chosen individuals' coordinates and class (at most `maxDrawn` unless `full`). */
+/** Dots for a map: the chosen individuals' coordinates and class (at most MAX_DRAWN unless `full`). */
 export function mapPoints(
   ind: Individuals,
   positions: Int32Array,
   cls: ArrayLike<number>,
   full: boolean,
   seed: number,
-  maxDrawn: number = MAX_DRAWN,
 ): { points: MapPoints | null; drawnOf: number } {
   if (!ind.lat || !ind.lon) return { points: null, drawnOf: positions.length };
-  const pick = samplePoints(positions.length, full ? positions.length : maxDrawn, seed);
+  const pick = samplePoints(positions.length, full ? positions.length : MAX_DRAWN, seed);
   const lon = new Float64Array(pick.length),
     lat = new Float64Array(pick.length),
     k = new Uint8Array(pick.length);

@@ -1,6 +1,7 @@
 /** Request and response schemas of the spatial HITL routes (spec 2), with the defaults of the notes. */
 import { z } from "@hono/zod-openapi";
 import { MAPPING_KEYS } from "../core/spatial/mapping.ts";
+import { statusTable } from "./spatial_mitigate_docs.ts";
 
 const Point = z.tuple([
   z.number().min(-180).max(180).openapi({ description: "longitude" }),
@@ -156,3 +157,62 @@ export const ThresholdRequest = z.object({
   random_state: z.number().int().min(0).max(2 ** 32 - 1).default(42),
 }).strict().openapi("ThresholdRequest");
 export type ThresholdRequest = z.infer<typeof ThresholdRequest>;
+
+export const MitigationResponse = z.object({
+  metrics_before: z.unknown().openapi({
+    description: "accuracy, precision, recall, F1 (null without y_true)",
+  }),
+  metrics_after: z.unknown().openapi({ description: "the same after the flips" }),
+  audit_before_mitigation: z.unknown(),
+  audit_after_mitigation: z.unknown().openapi({ description: "colour scale capped as the before-audit's" }),
+  mitigated_preds: z.array(z.object({ idx: z.number().int(), doc_id: z.string(), y_pred: z.number().int() }))
+    .openapi({ description: "the individuals whose prediction changed, with the new prediction" }),
+  flips_map_html: z.string(),
+  flips_map_image: z.string().openapi({ description: "PNG, base64" }),
+  solver_status_code: z.number().int().openapi({
+    description: `${statusTable} (3 never comes from a request: see the operation description)`,
+  }),
+  solver_status_message: z.string(),
+  solver_detail: z.string().openapi({
+    description: "which limit stopped the search, or how optimality was proven",
+  }),
+  objective: z.number().nullable().openapi({
+    description: "value of the model solved (approx: Σ w_i|ρin_i - ρout_i|; exact: Σ_i (l1_i - l0)); null " +
+      "without a solution",
+  }),
+  bound: z.number().nullable().openapi({
+    description:
+      "exact method: a proven lower bound of the optimum (equal to objective when optimal); null " +
+      "for approx",
+  }),
+  regions_delta: z.array(z.object({ idx: z.number().int(), region_id: z.number().int(), delta: z.number() }))
+    .openapi({ description: "δ per region as solved (real for approx, before rounding; integer for exact)" }),
+  n_flips: z.number().int(),
+  positive_rate_before: z.number().openapi({ description: "in scope (true-positive rate under equal_opp)" }),
+  positive_rate_after: z.number(),
+  flip_budget: z.number().int().openapi({
+    description: "C, the most flips allowed: floor(budget_constr·N) for budget_constr ≤ 1, else " +
+      "floor(budget_constr) (threshold: N of the training part)",
+  }),
+  new_positives_window: z.array(z.number().int()).length(2).openapi({
+    description: "[lo, hi]: the number of positives in scope after the flips stays in it; the rate window " +
+      "of pr_constr, rounded inwards to integers, within ±flip_budget of the current count (threshold: of " +
+      "the training part, where the fit runs)",
+  }),
+  solver_seconds: z.number().openapi({ description: "seconds spent in the solver" }),
+  elapsed_ms: z.number().openapi({ description: "the whole request, audits and maps included" }),
+}).openapi("MitigationResponse");
+
+export const ThresholdResponse = MitigationResponse.extend({
+  threshold_chart_before: z.string().openapi({ description: "PNG, base64" }),
+  threshold_chart_after: z.string().openapi({ description: "PNG, base64" }),
+  new_thresholds: z.array(z.object({
+    idx: z.number().int(),
+    threshold: z.number(),
+    eq_to_thresh_flip_prob: z.number().openapi({ description: "-1: no tie-breaking" }),
+  })),
+  train_size: z.number().int().openapi({ description: "individuals in the training part (the fit)" }),
+  test_size: z.number().int().openapi({
+    description: "individuals in the test part (audits, metrics, flips)",
+  }),
+}).openapi("ThresholdResponse");

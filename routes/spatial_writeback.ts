@@ -4,57 +4,59 @@ import { newRouter, securedRoute } from "./env.ts";
 import { errorResponses, json } from "./schemas.ts";
 import { WritebackRequest, WritebackResponse } from "./spatial_schemas.ts";
 import { taskCollection, TaskParams } from "./spatial.ts";
-import { InvalidInputError } from "../core/errors.ts";
-import { MAPPING_KEYS } from "../core/spatial/mapping.ts";
+import { requireTasks } from "./tasks.ts";
+import { InvalidInputError, NotFoundError } from "../core/errors.ts";
+import { createdByTask, writebackFields, writebackRefusal } from "../core/spatial/writeback.ts";
 import type { CollectionRef, Doc, Store } from "../store/store.ts";
 
 const BATCH = 1000;
 const HISTORY = 50;
-/** Documents sampled to learn which fields the collection already has (as dataset-columns does). */
-const SAMPLE = 200;
-
-/** Field names a mapping object names (its values), or none. */
-const mappedNames = (m: unknown): string[] =>
-  m && typeof m === "object" ? Object.values(m as Record<string, unknown>).map(String) : [];
-
-/** Fields earlier write-backs of this task created (so writing into them again is allowed). */
-function ownFields(task: Record<string, unknown>): Set<string> {
-  const own = Array.isArray(task.writeback_fields) ? task.writeback_fields.map(String) : [];
-  return new Set(own);
-}
+const PATH = "/api/spatial-hitl/task/{data_collection_name}/mitigate/writeback";
 
 /**
- * Why `field` may not be written, or null when it may. Never `_id`, a mapping key's default name, or a
- * field any mapping recorded on the task names (`mapping`, or the `mapping` of any record such as
- * `last_mitigation`); and never a field the collection's documents already hold (judged on a sample)
- * unless an earlier write-back of this task created it: mapped fields are data fields, so this keeps
- * every field an audit or a mitigation may read, whichever mapping named it.
+ * The first of the documents `ids` that holds `field` already (null: none does). One pass over the
+ * collection carrying only that field, stopping at the first hit: exact for every document at risk.
  */
-async function refusal(
-  store: Store,
-  ref: CollectionRef & { task: Doc },
-  field: string,
-): Promise<string | null> {
-  const task = ref.task;
-  const mapped = [task.mapping, ...Object.values(task).map((v) => (v as { mapping?: unknown })?.mapping)]
-    .flatMap(mappedNames);
-  if (field === "_id" || (MAPPING_KEYS as readonly string[]).includes(field) || mapped.includes(field)) {
-    return "is _id or a field a mapping of the task uses";
-  }
-  if (ownFields(task).has(field)) return null;
-  const docs = await store.sample(ref, SAMPLE);
-  if (docs.some((d) => Object.hasOwn(d, field))) {
-    return "already exists in the collection's documents and no write-back of this task created it";
+async function firstHolder(store: Store, ref: CollectionRef, field: string, ids: Set<string>) {
+  for await (const batch of store.stream(ref, { projection: [field], batchSize: BATCH })) {
+    const hit = batch.find((d) => Object.hasOwn(d, field) && ids.has(d._id));
+    if (hit) return hit._id;
   }
   return null;
 }
 
+/**
+ * Sets what `change` makes of the task document's current state, by a compare-and-set on a revision
+ * token retried on a race: of two concurrent write-backs neither loses the other's field or history
+ * entry. A task without a token gets a fresh one first; tokens are never reused, so a change computed
+ * from a state that has changed since can never match.
+ */
+async function updateTask(
+  store: Store,
+  tasks: CollectionRef,
+  name: string,
+  change: (task: Doc) => Record<string, unknown>,
+): Promise<void> {
+  for (;;) {
+    const task = await store.get(tasks, name);
+    if (!task) throw new NotFoundError(`no task document for collection '${name}'`);
+    const rev = task.writeback_rev;
+    if (typeof rev !== "string") {
+      await store.compareAndSet(tasks, name, {}, { writeback_rev: crypto.randomUUID() });
+      continue;
+    }
+    const set = { ...change(task), writeback_rev: crypto.randomUUID() };
+    if (await store.compareAndSet(tasks, name, { writeback_rev: rev }, set)) return;
+  }
+}
+
 export function spatialWritebackRoutes() {
   const app = newRouter();
+  requireTasks(app, PATH);
   app.openapi(
     securedRoute({
       method: "post",
-      path: "/api/spatial-hitl/task/{data_collection_name}/mitigate/writeback",
+      path: PATH,
       tags: ["spatial-hitl"],
       summary: "Write mitigated predictions back into a new field",
       description:
@@ -62,10 +64,10 @@ export function spatialWritebackRoutes() {
         "twice changes nothing the second time (`modified` = 0). The task document records when, by whom " +
         "and under which field (`last_writeback`, `writebacks`, and every field written in " +
         "`writeback_fields`). `new_field` may not be `_id`, a mapping key's default name (lat, lon, y_true, " +
-        "y_pred, region_ids, y_pred_prob), a field any mapping recorded on the task names, or a field the " +
-        `collection's documents already hold (seen in a sample of ${SAMPLE}) unless an earlier write-back ` +
-        "of this task created it: 422 otherwise, so data fields (every mapped field among them) are never " +
-        "overwritten.",
+        "y_pred, region_ids, y_pred_prob), a field any mapping recorded on the task names (a mitigation " +
+        "records every field it read, defaults included), or a field any listed document already holds " +
+        "unless an earlier write-back of this task created it: 422 otherwise, naming the field and such a " +
+        "document, so data fields are never overwritten.",
       request: {
         params: TaskParams,
         body: { content: { "application/json": { schema: WritebackRequest } }, required: true },
@@ -81,8 +83,11 @@ export function spatialWritebackRoutes() {
       const { new_field, preds } = c.req.valid("json");
       const { store, config } = c.var.deps;
       const ref = await taskCollection(c, data_collection_name);
-      const why = await refusal(store, ref, new_field);
-      if (why) throw new InvalidInputError(`new_field '${new_field}' ${why}`, ["body", "new_field"]);
+      const refuse = (holder: string | null) => {
+        const why = writebackRefusal(ref.task, new_field, holder);
+        if (why) throw new InvalidInputError(`new_field '${new_field}' ${why}`, ["body", "new_field"]);
+      };
+      refuse(null);
       const seen = new Set<string>();
       preds.forEach((p, i) => {
         if (seen.has(p.doc_id)) {
@@ -90,6 +95,14 @@ export function spatialWritebackRoutes() {
         }
         seen.add(p.doc_id);
       });
+      const tasks = { db: config.TESSERA_DB, collection: "tasks" };
+      if (!createdByTask(ref.task, new_field)) {
+        refuse(await firstHolder(store, ref, new_field, seen));
+        // claimed before writing: if the write stops halfway, a retry may still write into the field
+        await updateTask(store, tasks, data_collection_name, (task) => ({
+          writeback_fields: [...new Set([...writebackFields(task), new_field])],
+        }));
+      }
       const total = { matched: 0, modified: 0, not_found: [] as string[] };
       for (let i = 0; i < preds.length; i += BATCH) {
         const part = preds.slice(i, i + BATCH).map((p) => ({ id: p.doc_id, set: { [new_field]: p.y_pred } }));
@@ -106,12 +119,10 @@ export function spatialWritebackRoutes() {
         ...total,
         not_found: total.not_found.length,
       };
-      const history = Array.isArray(ref.task.writebacks) ? ref.task.writebacks : [];
-      await store.patch({ db: config.TESSERA_DB, collection: "tasks" }, data_collection_name, {
+      await updateTask(store, tasks, data_collection_name, (task) => ({
         last_writeback: record,
-        writebacks: [...history, record].slice(-HISTORY),
-        writeback_fields: [...new Set([...ownFields(ref.task), new_field])],
-      });
+        writebacks: [...(Array.isArray(task.writebacks) ? task.writebacks : []), record].slice(-HISTORY),
+      }));
       return c.json({ new_field, ...total, written_at }, 200);
     },
   );

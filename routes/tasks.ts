@@ -2,7 +2,7 @@
  * Task configuration documents (spec 2 "Task documents"), keyed by `data_collection_name`.
  * Switched off by TASKS_ENABLED=false: every route then answers 503.
  */
-import { z } from "@hono/zod-openapi";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import { type AppEnv, newRouter, securedRoute } from "./env.ts";
 import { errorResponses, json } from "./schemas.ts";
@@ -32,7 +32,7 @@ const tasksRef = (db: string): CollectionRef => ({ db, collection: "tasks" });
 const strip = ({ _id, ...rest }: Doc) => rest;
 const notFound = (name: string) => new NotFoundError(`no task document for collection '${name}'`);
 
-/** 503 when the document database is switched off (also mounted on the spatial-hitl routes, before validation). */
+/** 503 when the document database is switched off, before a route validates anything. */
 export const tasksEnabled = createMiddleware<AppEnv>(async (c, next) => {
   if (!c.var.deps.config.TASKS_ENABLED) {
     throw new DisabledError("task documents are disabled on this deployment (TASKS_ENABLED=false)");
@@ -40,11 +40,20 @@ export const tasksEnabled = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/**
+ * Mounts tasksEnabled on a group's own route paths (OpenAPI `{param}` form), registered before the group's
+ * routes: the guard then precedes each of them whatever order app.ts mounts the groups in.
+ */
+export function requireTasks(app: OpenAPIHono<AppEnv>, ...paths: string[]): void {
+  for (const path of paths) app.use(path.replace(/\{(\w+)\}/g, ":$1"), tasksEnabled);
+}
+
 const taskRoute = <R extends Parameters<typeof securedRoute>[0]>(r: R) =>
   securedRoute({ ...r, tags: ["tasks"], responses: { ...r.responses, ...errorResponses } });
 
 export function taskRoutes() {
   const app = newRouter();
+  // every /api/tasks route is in this group, registered after this line
   app.use("/api/tasks/*", tasksEnabled);
 
   app.openapi(

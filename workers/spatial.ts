@@ -114,12 +114,10 @@ function auditOne(p: PreparePayload & { nWorlds: number; signifLevel: number; ke
   return { audit: runAudit({ ...p, labels, regions }), regions, scope };
 }
 
-/**
- * Worker task "spatial.regions": regions over every individual (the threshold mitigation's). A `seed`
- * in the payload is ignored: k-means takes KMEANS_SEED, as in the audit.
- */
-function regionsOfAll(p: { ind: Individuals; polygons: Ring[] | null; seed?: number }): Regions {
+/** Worker task "spatial.regions": regions over every individual (the threshold mitigation's). */
+function regionsOfAll(p: { ind: Individuals; polygons: Ring[] | null }): Regions {
   const all = Int32Array.from({ length: p.ind.n }, (_, i) => i);
+  // k-means takes the notes' fixed seed, as in the audit
   return buildRegions(p.ind, all, p.polygons, KMEANS_SEED);
 }
 

@@ -4,16 +4,20 @@
  * omitted key falls back to a common synonym the documents do have, the one the dataset-columns route
  * shows as the key's default, so what a reviewer reads there is what an audit uses.
  */
+import type { FieldProfile } from "../ingest/profile.ts";
+
 export const MAPPING_KEYS = ["lat", "lon", "y_true", "y_pred", "region_ids", "y_pred_prob"] as const;
 export type MappingKey = typeof MAPPING_KEYS[number];
 export type Mapping = Record<MappingKey, string>;
 
-/** The mapping with every key the request left out set to the spec's default (the key's own name). */
-export function withDefaults(partial: Partial<Mapping> | undefined): Mapping {
-  const out = {} as Mapping;
-  for (const k of MAPPING_KEYS) out[k] = partial?.[k] ?? k;
-  return out;
-}
+/**
+ * How many documents, from the first in collection order, dataset-columns profiles and an audit reads
+ * its omitted keys' fields from: a fixed prefix, so the same data always resolves the same way.
+ */
+export const MAPPING_SAMPLE = 200;
+
+/** A profiled field (profileFields): its name and how many documents hold a value (not null) in it. */
+export type FieldCount = Pick<FieldProfile, "name" | "count">;
 
 const SYNONYMS: Record<MappingKey, string[]> = {
   lat: ["lat", "latitude", "y_coord", "lat_deg"],
@@ -40,8 +44,10 @@ export function suggestMapping(fields: string[]): Record<MappingKey, string | nu
  * The field each key reads when a request leaves it out, so the columns route and the audit agree:
  * the key's own name when the documents have it (the spec's default), else suggestMapping's choice,
  * else null (no such field: the slot is absent, as if the own name were read and found nowhere).
+ * A field counts as present only where some profiled document holds a value in it.
  */
-export function defaultMapping(fields: string[]): Record<MappingKey, string | null> {
+export function defaultMapping(columns: readonly FieldCount[]): Record<MappingKey, string | null> {
+  const fields = columns.filter((f) => f.count > 0).map((f) => f.name);
   const present = new Set(fields);
   const suggested = suggestMapping(fields);
   const out = {} as Record<MappingKey, string | null>;
@@ -50,8 +56,11 @@ export function defaultMapping(fields: string[]): Record<MappingKey, string | nu
 }
 
 /** The mapping an audit reads: the request's keys as given, every other key its defaultMapping field. */
-export function resolveMapping(requested: Partial<Mapping> | undefined, fields: string[]): Mapping {
-  const defaults = defaultMapping(fields);
+export function resolveMapping(
+  requested: Partial<Mapping> | undefined,
+  columns: readonly FieldCount[],
+): Mapping {
+  const defaults = defaultMapping(columns);
   const out = {} as Mapping;
   for (const k of MAPPING_KEYS) out[k] = requested?.[k] ?? defaults[k] ?? k;
   return out;
@@ -60,13 +69,4 @@ export function resolveMapping(requested: Partial<Mapping> | undefined, fields: 
 /** The keys a request mapped explicitly (a field named there must be in every document). */
 export function explicitKeys(requested: Partial<Mapping> | undefined): MappingKey[] {
   return MAPPING_KEYS.filter((k) => requested?.[k] !== undefined);
-}
-
-/** Names of the fields holding a value (not null) in at least one document, in order of first sight. */
-export function fieldsWithValues(docs: Record<string, unknown>[]): string[] {
-  const seen = new Set<string>();
-  for (const d of docs) {
-    for (const [k, v] of Object.entries(d)) if (k !== "_id" && v !== null && v !== undefined) seen.add(k);
-  }
-  return [...seen];
 }

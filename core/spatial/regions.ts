@@ -202,7 +202,7 @@ export function buildRegions(
   ind: Individuals,
   scope: Int32Array,
   polygons: Ring[] | null,
-  seed: number = KMEANS_SEED,
+  seed: number,
   lists: RegionLists | null = ind.regionIds ? flattenRegionIds(ind.regionIds) : null,
 ): Regions {
   if (scope.length === 0) {

@@ -282,7 +282,6 @@ Deno.test("mapPoints: more than 10,000 individuals draw 10,000 unless full_distr
   assert.equal(seen.size, 10_000);
   const full = mapPoints(ind, positions, cls, true, 42);
   assert.equal(full.points!.lon.length, n);
-  assert.equal(mapPoints(ind, positions, cls, false, 42, 100).points!.lon.length, 100);
   // no coordinates: nothing to draw, the count stays
   assert.deepEqual(mapPoints({ ...ind, lat: null }, positions, cls, false, 42), { points: null, drawnOf: n });
 });

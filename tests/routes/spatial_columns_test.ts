@@ -82,3 +82,61 @@ storeTest("dataset-columns names what an audit without a mapping reads (latitude
   assert.deepEqual(again.stats, body.stats);
   assert.equal(again.signif_thresh, body.signif_thresh);
 });
+
+storeTest(
+  "dataset-columns and the audit read the first 200 documents; the audit reads the collection once",
+  async (t) => {
+    // documents 0-199 hold coordinates in lat_deg/lon_deg and a null 'latitude'; 200-259 add 'latitude'
+    // and 'extra' values: outside the first 200, so neither a column count nor a default may see them
+    const docs = Array.from({ length: 260 }, (_, i) => ({
+      lat_deg: 40 + (i % 13) * 0.1,
+      lon_deg: 5 + (i % 7) * 0.2,
+      latitude: i < 200 ? null : 41,
+      prediction: i % 2,
+      ...(i >= 200 ? { extra: i } : {}),
+    }));
+    await t.store.insertMany({ db: t.db, collection: "wide" }, docs);
+    await t.app.request(
+      "/api/tasks/documents",
+      jsonRequest("POST", { database_name: t.db, data_collection_name: "wide" }),
+    );
+    const streams: (string[] | undefined)[] = [];
+    const stream = t.store.stream.bind(t.store);
+    t.store.stream = (ref, opts) => {
+      if (ref.collection === "wide") streams.push(opts?.projection);
+      return stream(ref, opts);
+    };
+    const cols = await (await t.app.request("/api/spatial-hitl/task/wide/dataset-columns")).json();
+    assert.equal(cols.sampled, 200);
+    const byName = Object.fromEntries(cols.columns.map((c: { name: string }) => [c.name, c]));
+    assert.equal(byName.latitude.count, 0);
+    assert.equal(byName.extra, undefined);
+    assert.equal(cols.mapping_defaults.lat, "lat_deg");
+    assert.equal(cols.mapping_defaults.lon, "lon_deg");
+    assert.equal(streams.length, 1);
+
+    streams.length = 0;
+    const res = await t.app.request(
+      "/api/spatial-hitl/task/wide/audit",
+      jsonRequest("POST", { n_worlds: 20, equal_opp: false }),
+    );
+    assert.equal(res.status, 200, await res.clone().text());
+    const body = await res.json();
+    assert.equal(body.n_individuals, 260);
+    assert.equal(body.regions_source, "kmeans"); // from lat_deg/lon_deg, as dataset-columns said
+    assert.deepEqual(streams, [undefined]); // one read, whole documents (keys were left out)
+
+    streams.length = 0;
+    const mapping = {
+      lat: "lat_deg",
+      lon: "lon_deg",
+      y_true: "prediction",
+      y_pred: "prediction",
+      region_ids: "nothing",
+      y_pred_prob: "nothing",
+    };
+    const all = await t.app.request("/api/spatial-hitl/task/wide/audit", jsonRequest("POST", { mapping }));
+    assert.equal(all.status, 422); // 'nothing' is in no document
+    assert.deepEqual(streams, [["lat_deg", "lon_deg", "prediction", "nothing"]]); // every key given: projected
+  },
+);

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { testApp } from "../support/app.ts";
 import { jsonRequest, storeTest } from "../support/stores.ts";
+import { type Deps, newRouter } from "../../routes/env.ts";
+import { onError } from "../../routes/errors.ts";
+import { loadConfig } from "../../config.ts";
+import { taskRoutes } from "../../routes/tasks.ts";
+import { spatialRoutes } from "../../routes/spatial.ts";
+import { spatialMitigationRoutes } from "../../routes/spatial_mitigate.ts";
+import { spatialWritebackRoutes } from "../../routes/spatial_writeback.ts";
 
 const task = {
   pipeline_name: "p1",
@@ -141,6 +148,27 @@ storeTest(
   },
   { env: { TASKS_ENABLED: "false" } },
 );
+
+Deno.test("tasks switched off: the 503 comes before validation whatever order the groups are mounted in", async () => {
+  const config = loadConfig({ LOG_LEVEL: "silent", AUTH_MODE: "off", TASKS_ENABLED: "false" });
+  // the groups only read the configuration before answering 503: no store or pool is reached
+  const deps = { config, verifier: null } as unknown as Deps;
+  const groups = [spatialWritebackRoutes, spatialMitigationRoutes, spatialRoutes, taskRoutes];
+  for (const order of [groups, [...groups].reverse()]) {
+    const app = newRouter();
+    app.use("*", async (c, next) => {
+      c.set("deps", deps);
+      await next();
+    });
+    for (const group of order) app.route("/", group());
+    app.onError(onError);
+    for (const [method, path, body] of routes) {
+      const init = body === undefined ? { method } : jsonRequest(method, { surprise: 1 });
+      const res = await app.request(path, init);
+      assert.equal(res.status, 503, `${method} ${path}`);
+    }
+  }
+});
 
 Deno.test("unknown routes are a JSON 404", async () => {
   const t = await testApp();

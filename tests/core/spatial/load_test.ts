@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { IndividualsBuilder, scopeOf } from "../../../core/spatial/load.ts";
-import { explicitKeys, type Mapping, withDefaults } from "../../../core/spatial/mapping.ts";
+import { explicitKeys, type Mapping, resolveMapping } from "../../../core/spatial/mapping.ts";
 import { InvalidInputError } from "../../../core/errors.ts";
 
 /** Loads docs as the audit would for a request whose mapping is `mapping` (its keys are explicit). */
@@ -9,7 +9,7 @@ const load = (
   mapping: Partial<Mapping> = {},
   needs = { yTrue: false, prob: false },
 ) => {
-  const b = new IndividualsBuilder(withDefaults(mapping), explicitKeys(mapping));
+  const b = new IndividualsBuilder(resolveMapping(mapping, []), explicitKeys(mapping));
   b.add(docs.map((d, i) => ({ _id: `d${i}`, ...d })));
   return b.finish(needs);
 };

@@ -2,21 +2,15 @@ import assert from "node:assert/strict";
 import {
   defaultMapping,
   explicitKeys,
-  fieldsWithValues,
   resolveMapping,
   suggestMapping,
-  withDefaults,
 } from "../../../core/spatial/mapping.ts";
+import { profileFields } from "../../../core/ingest/profile.ts";
 
-Deno.test("mapping: the spec's defaults are the key names; suggestions find common synonyms", () => {
-  assert.deepEqual(withDefaults({ y_pred: "pred" }), {
-    lat: "lat",
-    lon: "lon",
-    y_true: "y_true",
-    y_pred: "pred",
-    region_ids: "region_ids",
-    y_pred_prob: "y_pred_prob",
-  });
+/** One document holding a value in each of these fields: the profile of a collection that has them. */
+const having = (...fields: string[]) => profileFields([Object.fromEntries(fields.map((f) => [f, 1]))]);
+
+Deno.test("mapping: suggestions find common synonyms, the first spelling met wins", () => {
   assert.deepEqual(suggestMapping(["Latitude", "lng", "label", "prediction", "score", "other"]), {
     lat: "Latitude",
     lon: "lng",
@@ -30,8 +24,8 @@ Deno.test("mapping: the spec's defaults are the key names; suggestions find comm
 });
 
 Deno.test("mapping: an omitted key reads its own name when present, else the synonym, else nothing", () => {
-  const fields = ["latitude", "longitude", "lon", "y_pred", "label", "note"];
-  assert.deepEqual(defaultMapping(fields), {
+  const columns = having("latitude", "longitude", "lon", "y_pred", "label", "note");
+  assert.deepEqual(defaultMapping(columns), {
     lat: "latitude", // no 'lat': the synonym
     lon: "lon", // 'lon' exists: the spec's default wins over 'longitude'
     y_true: "label",
@@ -40,7 +34,7 @@ Deno.test("mapping: an omitted key reads its own name when present, else the syn
     y_pred_prob: null,
   });
   // the audit's mapping: explicit keys as given, omitted ones as above, absent ones their own name
-  assert.deepEqual(resolveMapping({ y_true: "note" }, fields), {
+  assert.deepEqual(resolveMapping({ y_true: "note" }, columns), {
     lat: "latitude",
     lon: "lon",
     y_true: "note",
@@ -48,14 +42,26 @@ Deno.test("mapping: an omitted key reads its own name when present, else the syn
     region_ids: "region_ids",
     y_pred_prob: "y_pred_prob",
   });
-  assert.deepEqual(resolveMapping(undefined, []), withDefaults(undefined));
+  // nothing known about the documents: the spec's defaults, the key names
+  assert.deepEqual(resolveMapping({ y_pred: "pred" }, []), {
+    lat: "lat",
+    lon: "lon",
+    y_true: "y_true",
+    y_pred: "pred",
+    region_ids: "region_ids",
+    y_pred_prob: "y_pred_prob",
+  });
   assert.deepEqual(explicitKeys({ lat: "a", y_pred: "b" }), ["lat", "y_pred"]);
   assert.deepEqual(explicitKeys(undefined), []);
 });
 
-Deno.test("mapping: fields count as present only where some document holds a value", () => {
-  assert.deepEqual(
-    fieldsWithValues([{ _id: "1", a: 1, b: null }, { _id: "2", c: 0, b: undefined }, { a: false, d: "" }]),
-    ["a", "c", "d"],
-  );
+Deno.test("mapping: a field counts as present only where some document holds a value", () => {
+  // 'lat' and 'label' are only ever null or absent: the synonyms holding values win
+  const columns = profileFields([
+    { _id: "1", lat: null, latitude: 1, label: null },
+    { _id: "2", lat: undefined, target: 0 },
+  ]);
+  const d = defaultMapping(columns);
+  assert.equal(d.lat, "latitude");
+  assert.equal(d.y_true, "target");
 });
