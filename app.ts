@@ -2,10 +2,10 @@
  * createApp(deps): every middleware and route group, no I/O of its own, so tests call `app.request()`.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { type AppEnv, type Deps, newRouter } from "./routes/env.ts";
 import { onError } from "./routes/errors.ts";
+import { streamingBodyLimit } from "./routes/body_limit.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { datasetImportRoutes } from "./routes/datasets.ts";
@@ -60,10 +60,10 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   });
   app.use(
     "*",
-    bodyLimit({
-      maxSize: deps.config.BODY_LIMIT_MB * 1024 * 1024,
-      onError: (c) => c.json({ detail: `request body larger than ${deps.config.BODY_LIMIT_MB} MB` }, 413),
-    }),
+    streamingBodyLimit(
+      deps.config.BODY_LIMIT_MB * 1024 * 1024,
+      `request body larger than ${deps.config.BODY_LIMIT_MB} MB`,
+    ),
   );
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -16,6 +16,8 @@ export interface Distribution {
   rows: number;
   created_at: string;
   updated_at: string;
+  /** Set while the dataset's first import runs (a reservation of the name); `recordImport` clears it. */
+  importing?: boolean;
 }
 
 export interface DatasetRecord extends Doc {
@@ -99,7 +101,10 @@ export async function reserveDataset(
   target: CollectionRef,
 ): Promise<boolean> {
   try {
-    await store.insertMany(catalogRef(tesseraDb), [datasetRecord(target, 0, [], null)]);
+    await store.insertMany(catalogRef(tesseraDb), [{
+      ...datasetRecord(target, 0, [], null),
+      importing: true,
+    }]);
     return true;
   } catch (e) {
     if (e instanceof DuplicateIdError) return false;
@@ -107,7 +112,7 @@ export async function reserveDataset(
   }
 }
 
-/** Gives up a reservation whose import failed. */
+/** Gives up a reservation whose import failed (no other import writes a reserved name, see claimName). */
 export async function releaseDataset(store: Store, tesseraDb: string, name: string): Promise<void> {
   await store.deleteMany(catalogRef(tesseraDb), [name]);
 }

@@ -114,7 +114,8 @@ export async function importRecords(
 
 /**
  * The dataset's catalogue record, after reserving the name when the dataset is new; a name that lives
- * in another database is a 409. A reservation lost to a concurrent import is looked up again.
+ * in another database, or whose first import is still running, is a 409. A reservation lost to a
+ * concurrent import is looked up again.
  */
 async function claimName(
   store: Store,
@@ -126,6 +127,13 @@ async function claimName(
     if (existing && existing.database !== target.db) {
       throw new ConflictError(
         `a dataset named '${target.collection}' already exists in database '${existing.database}'`,
+      );
+    }
+    if (existing?.importing) {
+      // its first import is running: joining it would let that import's failure undo our rows' record
+      throw new ConflictError(
+        `the first import of '${target.collection}' into '${existing.database}' is still running; ` +
+          "try again when it has finished",
       );
     }
     if (existing) return { existing, reserved: false };

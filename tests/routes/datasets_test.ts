@@ -166,3 +166,53 @@ storeTest("import: one new name into two databases at once lands once, the other
     for (const c of ["race", "fresh"]) await t.store.dropCollection({ db: other, collection: c });
   }
 });
+
+storeTest("import: while a dataset's first import runs, another upload to its name is a 409", async (t) => {
+  let send!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (send = c) });
+  send.enqueue(new TextEncoder().encode('{"i":1}\n'));
+  const first = t.app.request(`/api/datasets/${t.db}/slow`, {
+    method: "POST",
+    body,
+    headers: { "content-type": CT.ndjson },
+  });
+  for (let i = 0; (await t.app.request("/dataset/slow")).status === 404; i++) {
+    assert.ok(i < 200, "the first import never reserved its name");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const second = await upload(t, `${t.db}/slow`, '{"i":2}\n', "ndjson");
+  assert.equal(second.status, 409);
+  assert.match((await second.json()).detail, /first import of 'slow' .* is still running/);
+  send.enqueue(new TextEncoder().encode('{"i":3}\n'));
+  send.close();
+  assert.equal((await first).status, 200);
+  assert.equal((await upload(t, `${t.db}/slow`, '{"i":4}\n', "ndjson")).status, 200); // appends now
+  assert.deepEqual(await rows(t, "slow"), [{ i: 1 }, { i: 3 }, { i: 4 }]);
+});
+
+storeTest(
+  "import: a chunked upload streams; past the body limit it is a 413 and its batches are undone",
+  async (t) => {
+    // 8,000 NDJSON rows of ~9 bytes in chunks of 100 rows: ~72 KB against a 0.05 MB (52,429 bytes) limit,
+    // so batches of 1,000 rows are written before the limit is crossed
+    const enc = new TextEncoder();
+    let row = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (row >= 8000) return c.close();
+        c.enqueue(enc.encode(Array.from({ length: 100 }, () => `{"i":${row++}}\n`).join("")));
+      },
+    });
+    const res = await t.app.request(`/api/datasets/${t.db}/chunked`, {
+      method: "POST",
+      body,
+      headers: { "content-type": CT.ndjson },
+    });
+    assert.equal(res.status, 413);
+    assert.match((await res.json()).detail, /request body larger than 0.05 MB/);
+    assert.ok(row < 8000, "the body was read past the limit");
+    assert.equal(await t.store.count({ db: t.db, collection: "chunked" }), 0);
+    assert.equal((await t.app.request("/dataset/chunked")).status, 404);
+  },
+  { env: { BODY_LIMIT_MB: "0.05" } },
+);
