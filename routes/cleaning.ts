@@ -25,7 +25,7 @@ import {
 } from "./cleaning_schemas.ts";
 import { JobQueue, type JobRecord, writeBackStalled } from "../store/jobs.ts";
 import { readResultsPage } from "../store/jobs_results.ts";
-import { runWriteBack } from "../store/jobs_writeback.ts";
+import { approveJob } from "../store/jobs_approve.ts";
 import { ConflictError, NotFoundError } from "../core/errors.ts";
 
 const BODY_KEYS: Record<string, string[]> = {
@@ -113,43 +113,16 @@ export function cleaningRoutes() {
     }),
     async (c) => {
       const { job_id, approval_info } = c.req.valid("json");
-      const queue = queueOf(c);
       const leaseMs = c.var.deps.config.JOB_LEASE_SECONDS * 1000;
       const job = await jobOr404(c, job_id);
-      const at = new Date().toISOString();
-      const owner = crypto.randomUUID();
-      if (writeBackStalled(job, leaseMs, Date.parse(at))) {
-        // its writer died mid-write: resume with the approval's own instructions (the writes are idempotent)
-        const old = job.approval!;
-        const approval = {
-          ...old,
-          write_back: {
-            ...old.write_back,
-            heartbeat_at: at,
-            resumed_at: at,
-            resumed_by: c.var.principal.sub,
-          },
-        };
-        const taken = await queue.takeOverWriteBack(job, owner, approval);
-        if (!taken) refuseApproval((await queue.get(job_id)) ?? job, leaseMs); // another approval resumed it
-        const plan = writeBackPlan(job, old.approval_info).plan!;
-        const done = await runWriteBack(queue, taken!, plan, owner, approval, leaseMs);
-        return c.json(jobView({ ...taken!, approval: done }), 200);
-      }
-      const { problems, plan } = writeBackPlan(job, approval_info);
+      const resume = writeBackStalled(job, leaseMs, Date.now());
+      // a resumed write-back follows the first approval's instructions (checked when it was given)
+      const { problems, plan } = writeBackPlan(job, resume ? job.approval!.approval_info : approval_info);
       if (problems.length) return bad400(c, problems);
-      refuseApproval(job, leaseMs);
-      const approval = {
-        approved_by: c.var.principal.sub,
-        approved_by_username: c.var.principal.username ?? null,
-        approved_at: at,
-        approval_info,
-        write_back: plan ? { state: "running", started_at: at, heartbeat_at: at } : { state: "skipped" },
-      };
-      const approved = await queue.approve(job_id, approval, plan ? owner : null);
-      if (!approved) refuseApproval((await queue.get(job_id)) ?? job, leaseMs); // lost a race to another approval
-      const done = plan ? await runWriteBack(queue, approved!, plan, owner, approval, leaseMs) : approval;
-      return c.json(jobView({ ...approved!, approval: done }), 200);
+      const { sub, username } = c.var.principal;
+      const who = { sub, username: username ?? null };
+      const ended = await approveJob(queueOf(c), job, { info: approval_info, plan, resume, who, leaseMs });
+      return c.json(jobView(ended), 200);
     },
     hook,
   );
@@ -209,27 +182,4 @@ export function cleaningRoutes() {
     hook,
   );
   return app;
-}
-
-/** 409 unless the job is finished and unapproved. */
-function refuseApproval(job: JobRecord, leaseMs: number): void {
-  const wb = job.approval?.write_back;
-  if (wb?.state === "running") {
-    const last = String(wb.heartbeat_at ?? job.approval!.approved_at);
-    throw new ConflictError(
-      `job '${job.job_id}' was approved by ${job.approval!.approved_by} and its write-back is running ` +
-        `(last heard of at ${last}); if it was interrupted, approving again from ` +
-        `${new Date(Date.parse(last) + leaseMs).toISOString()} resumes it`,
-    );
-  }
-  if (job.approval) {
-    throw new ConflictError(
-      `job '${job.job_id}' was approved already, by ${job.approval.approved_by} at ${job.approval.approved_at}`,
-    );
-  }
-  if (job.status !== "succeeded") {
-    throw new ConflictError(
-      `job '${job.job_id}' is ${job.status}: only a finished (succeeded) job can be approved`,
-    );
-  }
 }
