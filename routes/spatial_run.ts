@@ -36,9 +36,8 @@ export async function firstDocuments(c: Context<AppEnv>, ref: CollectionRef): Pr
 /**
  * Streams the collection once into Individuals (422 when the data cannot be audited), with the mapping
  * it read. Keys the request gave must name a field every document has; a key it left out reads the field
- * defaultMapping finds in the first MAPPING_SAMPLE documents of that same stream, as dataset-columns
- * shows it. When every key is given, the stream carries only the mapped fields; otherwise it carries
- * whole documents, since the fields are known only after its first documents (one read, never two).
+ * defaultMapping finds in the first MAPPING_SAMPLE documents, as dataset-columns shows it (those few are
+ * read first, so the one pass over the collection carries only the mapped fields).
  */
 export async function loadIndividuals(
   c: Context<AppEnv>,
@@ -47,22 +46,15 @@ export async function loadIndividuals(
   needs: LoadNeeds,
 ): Promise<{ ind: Individuals; mapping: Mapping }> {
   const explicit = explicitKeys(requested);
-  const given = explicit.length === MAPPING_KEYS.length ? resolveMapping(requested, []) : null;
-  let ready = given && { mapping: given, builder: new IndividualsBuilder(given, explicit) };
-  const head: Doc[] = [];
-  const begin = () => {
-    const mapping = resolveMapping(requested, profileFields(head.slice(0, MAPPING_SAMPLE)));
-    const builder = new IndividualsBuilder(mapping, explicit);
-    builder.add(head.splice(0));
-    return { mapping, builder };
-  };
-  const projection = ready?.builder.fields();
-  for await (const batch of c.var.deps.store.stream(ref, { projection, batchSize: BATCH })) {
-    if (ready) ready.builder.add(batch);
-    else if (head.push(...batch) >= MAPPING_SAMPLE) ready = begin();
+  const head = explicit.length === MAPPING_KEYS.length ? [] : await firstDocuments(c, ref);
+  const mapping = resolveMapping(requested, profileFields(head));
+  const builder = new IndividualsBuilder(mapping, explicit);
+  for await (
+    const batch of c.var.deps.store.stream(ref, { projection: builder.fields(), batchSize: BATCH })
+  ) {
+    builder.add(batch);
   }
-  ready ??= begin();
-  return { ind: ready.builder.finish(needs), mapping: ready.mapping };
+  return { ind: builder.finish(needs), mapping };
 }
 
 /** The request's polygons as rings, or null. */
