@@ -234,5 +234,5 @@ storeTest(
     const { mapping } = (await run.json()).result;
     assert.deepEqual(mapping, [{ column: "depth_m", property: "depth", score: 0.8833 }]);
   },
-  { env: { MODELS_DIR } },
+  { env: { MODELS_DIR, LOG_LEVEL: "warn" } },
 );
