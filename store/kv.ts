@@ -37,7 +37,10 @@ const BUSY_RETRIES = 20;
 interface Write {
   key: Deno.KvKey;
   value: unknown;
+  /** Only if the key is absent (an insert). */
   absent?: boolean;
+  /** Only if the key still holds this version (an update of what was read). */
+  stamp?: string;
 }
 
 /** A key's encoded size as KV counts it: each part's bytes plus a type tag and a terminator. */
@@ -198,24 +201,68 @@ export class KvStore implements Store {
     if (batch.length) yield batch;
   }
 
+  /**
+   * Each document is written only if it still holds the version read (as MongoDB's $set is atomic per
+   * document): a commit that meets a document changed meanwhile reads its span again and redoes it, so
+   * a concurrent write to other fields of the same document is never lost.
+   */
   async updateFields(ref: CollectionRef, updates: FieldUpdate[]): Promise<BulkResult> {
     const result: BulkResult = { matched: 0, modified: 0, missing: [] };
-    const writes: Write[] = [];
-    for (let i = 0; i < updates.length; i += GET_MANY) {
-      const part = updates.slice(i, i + GET_MANY);
-      const found = await this.kv.getMany<Doc[]>(part.map((u) => this.key(ref, u.id)));
+    let cap = MAX_CHECKS;
+    for (let at = 0; at < updates.length;) {
+      const part = updates.slice(at, at + MAX_CHECKS);
+      const found = await this.getAll(part.map((u) => this.key(ref, u.id)));
+      const writes: Write[] = [];
+      const writeOf: number[] = []; // the update each write comes from
       part.forEach((u, j) => {
         const doc = found[j].value;
-        if (!doc) return void result.missing.push(u.id);
-        result.matched++;
-        if (!changes(doc, u.set)) return;
-        result.modified++;
-        writes.push({ key: found[j].key, value: { ...doc, ...u.set, _id: doc._id } });
+        if (!doc || !changes(doc, u.set)) return;
+        writes.push({
+          key: found[j].key,
+          value: { ...doc, ...u.set, _id: doc._id },
+          stamp: found[j].versionstamp!,
+        });
+        writeOf.push(j);
       });
-      if (writes.length >= MAX_MUTATIONS) await this.commitInChunks(writes.splice(0));
+      const end = Math.min(this.chunkEnd(writes, 0), cap);
+      const done = end === writes.length ? part.length : writeOf[end]; // updates this commit settles
+      const outcome = await this.commitGuarded(writes.slice(0, end));
+      if (outcome === "too large") cap = Math.max(1, end >> 1); // KV measured more than chunkEnd did
+      if (outcome !== "ok") continue; // or a document changed since it was read: read again
+      cap = MAX_CHECKS;
+      for (let j = 0; j < done; j++) {
+        if (!found[j].value) result.missing.push(part[j].id);
+        else result.matched++;
+      }
+      result.modified += writeOf.filter((j) => j < done).length;
+      at += done;
     }
-    await this.commitInChunks(writes);
     return result;
+  }
+
+  /** Values of `keys`, GET_MANY at a time (KV's limit per read). */
+  private async getAll(keys: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<Doc>[]> {
+    const out: Deno.KvEntryMaybe<Doc>[] = [];
+    for (let i = 0; i < keys.length; i += GET_MANY) {
+      out.push(...await this.kv.getMany<Doc[]>(keys.slice(i, i + GET_MANY)));
+    }
+    return out;
+  }
+
+  /** One atomic commit of writes that each expect the version they read. */
+  private async commitGuarded(writes: Write[]): Promise<"ok" | "changed" | "too large"> {
+    for (let busy = 0;; busy++) {
+      const op = this.kv.atomic();
+      for (const w of writes) op.check({ key: w.key, versionstamp: w.stamp! }).set(w.key, w.value);
+      try {
+        return (await op.commit()).ok ? "ok" : "changed";
+      } catch (err) {
+        const message = (err as Error).message;
+        if (/Total \w+ size too large/.test(message) && writes.length > 1) return "too large";
+        if (!/database is locked/.test(message) || busy >= BUSY_RETRIES) throw err;
+        await new Promise((r) => setTimeout(r, 5 * (busy + 1)));
+      }
+    }
   }
 
   async dropCollection(ref: CollectionRef): Promise<void> {
@@ -256,12 +303,13 @@ export class KvStore implements Store {
     let keys = 0;
     for (let i = start; i < writes.length; i++) {
       const w = writes[i];
-      const k = keyBytes(w.key) * (w.absent ? 2 : 1);
+      const k = keyBytes(w.key) * (w.absent || w.stamp ? 2 : 1);
       const size = JSON.stringify(w.value).length + k;
-      const over = i - start >= MAX_MUTATIONS || checks + (w.absent ? 1 : 0) > MAX_CHECKS ||
+      const checked = w.absent || w.stamp ? 1 : 0;
+      const over = i - start >= MAX_MUTATIONS || checks + checked > MAX_CHECKS ||
         bytes + size > MAX_BYTES || keys + k > MAX_KEY_BYTES;
       if (over && i > start) return i;
-      if (w.absent) checks++;
+      checks += checked;
       bytes += size;
       keys += k;
     }

@@ -397,6 +397,19 @@ for (const backend of backends) {
         });
       });
 
+      await step("concurrent updateFields of other fields of the same documents lose nothing", async () => {
+        const ids = bigIds.slice(0, 3000);
+        await Promise.all(
+          ["left", "right", "middle"].map((field, f) =>
+            store.updateFields(big, ids.map((id, i) => ({ id, set: { [field]: i * 3 + f } })))
+          ),
+        );
+        for (const i of [0, 99, 100, 1234, 2999]) {
+          const d = await store.get(big, ids[i]);
+          assert.deepEqual([d?.left, d?.right, d?.middle, d?.n], [i * 3, i * 3 + 1, i * 3 + 2, i]);
+        }
+      });
+
       await step("dropCollection removes everything, and tolerates absence", async () => {
         await store.dropCollection(big);
         assert.equal(await store.count(big), 0);
