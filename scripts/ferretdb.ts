@@ -9,10 +9,10 @@ const VERSION = "v1.24.2";
 const MODULE = `github.com/FerretDB/FerretDB@${VERSION}`;
 const START_TIMEOUT_MS = 30_000;
 /**
- * Names our patched build (see `patchIdLookups` and `patchAtomicFindAndModify`), so a plain v1.24.2
+ * Names our patched build (see `patchIdLookups` and `patchAtomicWrites`), so a plain v1.24.2
  * binary, or one with fewer patches, is never taken for it.
  */
-const FLAVOUR = `${VERSION}-idfix-atomicfam`;
+const FLAVOUR = `${VERSION}-idfix-atomicwrites`;
 
 export interface FerretDB {
   url: string;
@@ -82,7 +82,7 @@ async function ensureBinary(): Promise<string> {
     await run("chmod", ["-R", "u+w", src]);
     await Deno.writeTextFile(join(src, "build", "version", "version.txt"), VERSION);
     await patchIdLookups(src);
-    await patchAtomicFindAndModify(src);
+    await patchAtomicWrites(src);
     await Deno.mkdir(join(bin, ".."), { recursive: true });
     // Build under a temporary name and rename: a killed build must not leave a broken binary behind.
     const tmp = `${bin}.${Deno.pid}.tmp`;
@@ -109,25 +109,30 @@ async function patchIdLookups(src: string): Promise<void> {
 }
 
 /**
- * MongoDB's findAndModify is atomic per document; FerretDB 1.24's SQLite handler reads, then writes,
- * outside one transaction (FerretDB issue #3040), so of several racing compare-and-sets all could win
- * (17 of 20 four-way races did). Serializing findAndModify inside the server restores MongoDB's
- * guarantee for the store's compareAndSet (job claims, leases, approvals). The other change we make.
+ * MongoDB applies findAndModify and each update atomically per document; FerretDB 1.24's SQLite
+ * handler reads, then writes, outside one transaction (FerretDB issue #3040), so of several racing
+ * compare-and-sets all could win (17 of 20 four-way races did), and two concurrent `$set`s of other
+ * fields of one document lost one of them. Serializing both commands inside the server under one
+ * mutex restores MongoDB's guarantee for the store's compareAndSet (job claims, leases, approvals) and
+ * updateFields. The other change we make.
  */
-async function patchAtomicFindAndModify(src: string): Promise<void> {
+async function patchAtomicWrites(src: string): Promise<void> {
   const dir = join(src, "internal", "handler");
-  const file = join(dir, "msg_findandmodify.go");
-  const text = await Deno.readTextFile(file);
-  const from = "\tres, err := h.findAndModifyDocument(connCtx, params)\n";
-  if (!text.includes(from)) throw new Error(`FerretDB source changed; cannot patch ${file}`);
-  const to = "\ttesseraFindAndModifyMu.Lock()\n" + from + "\ttesseraFindAndModifyMu.Unlock()\n";
-  await Deno.writeTextFile(file, text.replace(from, to));
+  const serialize = async (name: string, call: string) => {
+    const file = join(dir, name);
+    const text = await Deno.readTextFile(file);
+    if (!text.includes(call)) throw new Error(`FerretDB source changed; cannot patch ${file}`);
+    const to = "\ttesseraWriteMu.Lock()\n" + call + "\ttesseraWriteMu.Unlock()\n";
+    await Deno.writeTextFile(file, text.replace(call, to));
+  };
+  await serialize("msg_findandmodify.go", "\tres, err := h.findAndModifyDocument(connCtx, params)\n");
+  await serialize("msg_update.go", "\tmatched, modified, upserted, err := h.updateDocument(connCtx, params)\n");
   await Deno.writeTextFile(
     join(dir, "tessera_atomic.go"),
     [
       "package handler",
       'import "sync"',
-      "// Serializes findAndModify (Tessera's test build).\nvar tesseraFindAndModifyMu sync.Mutex",
+      "// Serializes findAndModify and update (Tessera's test build).\nvar tesseraWriteMu sync.Mutex",
       "",
     ]
       .join("\n\n"),
