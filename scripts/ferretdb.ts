@@ -126,7 +126,10 @@ async function patchAtomicWrites(src: string): Promise<void> {
     await Deno.writeTextFile(file, text.replace(call, to));
   };
   await serialize("msg_findandmodify.go", "\tres, err := h.findAndModifyDocument(connCtx, params)\n");
-  await serialize("msg_update.go", "\tmatched, modified, upserted, err := h.updateDocument(connCtx, params)\n");
+  await serialize(
+    "msg_update.go",
+    "\tmatched, modified, upserted, err := h.updateDocument(connCtx, params)\n",
+  );
   await Deno.writeTextFile(
     join(dir, "tessera_atomic.go"),
     [
