@@ -12,7 +12,7 @@ const START_TIMEOUT_MS = 30_000;
  * Names our patched build (see `patchIdLookups` and `patchAtomicWrites`), so a plain v1.24.2
  * binary, or one with fewer patches, is never taken for it.
  */
-const FLAVOUR = `${VERSION}-idfix-atomicwrites`;
+const FLAVOUR = `${VERSION}-idfix-serialwrites`;
 
 export interface FerretDB {
   url: string;
@@ -122,7 +122,9 @@ async function patchAtomicWrites(src: string): Promise<void> {
     const file = join(dir, name);
     const text = await Deno.readTextFile(file);
     if (!text.includes(call)) throw new Error(`FerretDB source changed; cannot patch ${file}`);
-    const to = "\ttesseraWriteMu.Lock()\n" + call + "\ttesseraWriteMu.Unlock()\n";
+    // Held until the handler returns (the reply is built from values): a panic, which FerretDB recovers
+    // per connection, then cannot leave it locked.
+    const to = "\ttesseraWriteMu.Lock()\n\tdefer tesseraWriteMu.Unlock()\n" + call;
     await Deno.writeTextFile(file, text.replace(call, to));
   };
   await serialize("msg_findandmodify.go", "\tres, err := h.findAndModifyDocument(connCtx, params)\n");
