@@ -51,27 +51,28 @@ export function evaluateTrees(
   const proba = new Float64Array(evalRows.length * C);
   const importance = new Float64Array(p);
   const treeImportance = new Float64Array(p);
-  const scratch = new TreeScratch(set);
-  const ones = new Float64Array(train.length).fill(1);
-  const counts = kind === "random_forest" ? new Uint16Array(set.data.rows) : null;
+  const scratch = new TreeScratch(set, train);
+  const n = train.length;
+  const positions = Uint32Array.from({ length: n }, (_, k) => k);
+  const ones = new Float64Array(n).fill(1);
+  const counts = kind === "random_forest" ? new Uint16Array(n) : null;
   const evalOrder = new Uint32Array(evalRows.length);
   for (let t = 0; t < trees; t++) {
     let sample: Sample;
     if (counts) {
       // A bootstrap as scikit-learn draws it: n rows with replacement, kept as distinct rows with counts.
       counts.fill(0);
-      for (let k = 0; k < train.length; k++) counts[train[rng.int(train.length)]]++;
+      for (let k = 0; k < n; k++) counts[rng.int(n)]++;
       let distinct = 0;
-      for (let k = 0; k < train.length; k++) if (counts[train[k]] > 0) distinct++;
+      for (let k = 0; k < n; k++) if (counts[k] > 0) distinct++;
       sample = { idx: new Uint32Array(distinct), w: new Float64Array(distinct), weighted: true };
-      for (let k = 0, i = 0; k < train.length; k++) {
-        const r = train[k];
-        if (counts[r] > 0) {
-          sample.idx[i] = r;
-          sample.w[i++] = counts[r];
+      for (let k = 0, i = 0; k < n; k++) {
+        if (counts[k] > 0) {
+          sample.idx[i] = k;
+          sample.w[i++] = counts[k];
         }
       }
-    } else sample = { idx: train.slice(), w: ones, weighted: false };
+    } else sample = { idx: positions.slice(), w: ones, weighted: false };
     for (let e = 0; e < evalOrder.length; e++) evalOrder[e] = e;
     treeImportance.fill(0);
     growTree(set, sample, evalRows, evalOrder, proba, treeImportance, opts, rng, scratch);

@@ -7,7 +7,7 @@
  * of each feature's splits.
  */
 import type { Evaluation } from "./forest.ts";
-import type { Binned } from "./binning.ts";
+import { type Binned, rowMajor } from "./binning.ts";
 import { partitionPositions } from "./partition.ts";
 
 /** Boosting data: 255-bin features and the class of every row. */
@@ -145,12 +145,8 @@ class LeafWise {
     this.off = offsets(set);
     this.order = new Uint32Array(train.length);
     this.evalOrder = new Uint32Array(evalRows.length);
-    const { bins, rows: N, features: p } = set.data;
-    this.base = Int32Array.from(this.off.subarray(0, p), (o) => 3 * o);
-    this.rowBins = new Uint8Array(train.length * p);
-    for (let f = 0; f < p; f++) {
-      for (let i = 0; i < train.length; i++) this.rowBins[i * p + f] = bins[f * N + train[i]];
-    }
+    this.base = Int32Array.from(this.off.subarray(0, set.data.features), (o) => 3 * o);
+    this.rowBins = rowMajor(set.data, train);
     this.spill = new Uint32Array(Math.max(train.length, evalRows.length));
   }
 

@@ -27,6 +27,18 @@ export const CONSTANT = 0;
 export const NO_SPLIT = 1;
 export const FOUND = 2;
 
+/**
+ * The training split's bins row-major, by position in the split (`rowMajor`), and its classes: the
+ * features a node draws of one row then share a cache line (the split searches' gathers are most of a
+ * forest's time; this layout saves about a tenth of it over feature-major columns).
+ */
+export interface RowBins {
+  features: number;
+  fine: Uint16Array;
+  coarse: Uint8Array;
+  y: Int32Array;
+}
+
 /** Searches one node's features; the tree sets the row arrays per tree and the totals per node. */
 export class NodeSearch {
   readonly C: number;
@@ -34,7 +46,7 @@ export class NodeSearch {
   /** The node's bins of the feature searched last, by position (the tree keeps the best one's). */
   gathered: Uint16Array;
   private keys: Int32Array;
-  /** The node's rows (distinct training rows), their classes and weights, in the tree's order. */
+  /** The node's rows (positions in `rows`), their classes and weights, in the tree's order. */
   idx: Uint32Array = new Uint32Array(0);
   ys: Int32Array = new Int32Array(0);
   ws: Float64Array = new Float64Array(0);
@@ -54,7 +66,12 @@ export class NodeSearch {
   next = -1;
   inCoarse = false;
 
-  constructor(readonly fine: Binned<Uint16Array>, readonly coarse: Binned<Uint8Array>, classes: number) {
+  constructor(
+    readonly fine: Binned<Uint16Array>,
+    readonly coarse: Binned<Uint8Array>,
+    classes: number,
+    readonly rows: RowBins,
+  ) {
     this.C = classes;
     let bins = 0;
     for (const c of fine.binCount) bins = Math.max(bins, c);
@@ -65,14 +82,13 @@ export class NodeSearch {
     this.left = new Float64Array(classes);
   }
 
-  /** The node's bins of feature f (fine or coarse) into `gathered[a..b)`, and their range. */
-  private gather(data: Binned, f: number, a: number, b: number): void {
-    const { bins, rows } = data;
+  /** The node's fine bins of feature f into `gathered[a..b)`, and their range. */
+  private gather(f: number, a: number, b: number): void {
+    const { fine: bins, features: p } = this.rows;
     const { idx, gathered: out } = this;
-    const col = f * rows;
     let lo = 65535, hi = 0;
     for (let k = a; k < b; k++) {
-      const bin = bins[col + idx[k]];
+      const bin = bins[idx[k] * p + f];
       out[k] = bin;
       if (bin < lo) lo = bin;
       if (bin > hi) hi = bin;
@@ -93,7 +109,7 @@ export class NodeSearch {
       }
       this.hist.fill(0, this.lo * this.C, (this.lo + 1) * this.C);
     }
-    this.gather(this.fine, f, a, b);
+    this.gather(f, a, b);
     if (this.lo === this.hi) return CONSTANT;
     this.inCoarse = false;
     return this.hi - this.lo <= RANGE_PER_ROW * m || m > COARSE_ABOVE
@@ -117,12 +133,11 @@ export class NodeSearch {
 
   /** The coarse bins of feature f into `gathered` and their class counts into `hist` (at 0), in one pass. */
   private gatherCounts(f: number, a: number, b: number): void {
-    const { bins, rows } = this.coarse;
+    const { coarse: bins, features: p } = this.rows;
     const { idx, gathered: out, hist, ys, ws, C } = this;
-    const col = f * rows;
     let lo = 255, hi = 0;
     for (let k = a; k < b; k++) {
-      const bin = bins[col + idx[k]];
+      const bin = bins[idx[k] * p + f];
       out[k] = bin;
       hist[bin * C + ys[k]] += ws[k];
       if (bin < lo) lo = bin;
@@ -254,7 +269,7 @@ export class NodeSearch {
    * scikit-learn's extra trees draw it): CONSTANT or FOUND.
    */
   random(f: number, a: number, b: number, rng: { next(): number }): number {
-    this.gather(this.fine, f, a, b);
+    this.gather(f, a, b);
     const { lo, hi, gathered: g, ys, ws, left } = this;
     if (lo === hi) return CONSTANT;
     const centres = this.fine.centres[f];

@@ -7,8 +7,8 @@
  * adds its class shares to them.
  */
 import type { Rng } from "../random.ts";
-import type { Binned } from "./binning.ts";
-import { CONSTANT, FOUND, NodeSearch } from "./split_search.ts";
+import { type Binned, rowMajor } from "./binning.ts";
+import { CONSTANT, FOUND, NodeSearch, type RowBins } from "./split_search.ts";
 import { partitionPositions } from "./partition.ts";
 
 /** Training data: binned features and the class of every row. */
@@ -33,7 +33,10 @@ export interface TreeOptions {
   predictionsOnly?: boolean;
 }
 
-/** The rows a tree learns from: distinct rows and their weights (bootstrap counts; 1 otherwise). */
+/**
+ * The rows a tree learns from: distinct positions in the training split (ascending) and their
+ * weights (bootstrap counts; 1 otherwise).
+ */
 export interface Sample {
   idx: Uint32Array;
   w: Float64Array;
@@ -41,7 +44,10 @@ export interface Sample {
   weighted: boolean;
 }
 
-/** Reusable buffers of a tree's growth, sized for the data: the node search and the best split so far. */
+/**
+ * Reusable buffers of the trees grown on one training split: its row-major bins, the node search and
+ * the best split so far.
+ */
 export class TreeScratch {
   readonly search: NodeSearch;
   readonly spill: Uint32Array;
@@ -60,8 +66,16 @@ export class TreeScratch {
   bestFeature = -1;
   bestThreshold = 0;
 
-  constructor(set: TrainSet) {
-    this.search = new NodeSearch(set.data, set.coarse, set.classes);
+  readonly rows: RowBins;
+
+  constructor(set: TrainSet, train: Uint32Array) {
+    this.rows = {
+      features: set.data.features,
+      fine: rowMajor(set.data, train),
+      coarse: rowMajor(set.coarse, train),
+      y: Int32Array.from(train, (r) => set.y[r]),
+    };
+    this.search = new NodeSearch(set.data, set.coarse, set.classes, this.rows);
     this.features = Int32Array.from({ length: set.data.features }, (_, f) => f);
     this.bestLeft = new Float64Array(set.classes);
     this.bestGathered = new Uint16Array(set.data.rows);
@@ -99,7 +113,7 @@ export function growTree(
   const { idx } = sample;
   const search = s.search;
   const ys = search.ys = new Int32Array(idx.length);
-  for (let k = 0; k < idx.length; k++) ys[k] = set.y[idx[k]];
+  for (let k = 0; k < idx.length; k++) ys[k] = s.rows.y[idx[k]];
   const ws = search.ws = sample.w;
   search.idx = idx;
   search.weighted = sample.weighted;
