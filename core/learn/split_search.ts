@@ -46,6 +46,10 @@ export class NodeSearch {
   /** The node's bins of the feature searched last, by position (the tree keeps the best one's). */
   gathered: Uint16Array;
   private keys: Int32Array;
+  /** Extra trees: four features' bins gathered in one pass (`gatherFour`), and their ranges. */
+  private ahead: Uint16Array[] = [];
+  private aheadLo = new Int32Array(4);
+  private aheadHi = new Int32Array(4);
   /** The node's rows (positions in `rows`), their classes and weights, in the tree's order. */
   idx: Uint32Array = new Uint32Array(0);
   ys: Int32Array = new Int32Array(0);
@@ -270,6 +274,56 @@ export class NodeSearch {
    */
   random(f: number, a: number, b: number, rng: { next(): number }): number {
     this.gather(f, a, b);
+    return this.draw(f, a, b, rng);
+  }
+
+  /**
+   * Extra trees: the node's fine bins of the `count` (1 to 4) features fs[from..] gathered in one pass
+   * into slots 0..count−1, because a row's features share a cache line and a second pass would reread
+   * it (`randomGathered` then draws from a slot). A fifth draw is rare: only past constant features.
+   */
+  gatherFour(fs: Int32Array, from: number, count: number, a: number, b: number): void {
+    const { fine: bins, features: p } = this.rows;
+    const { idx, ahead } = this;
+    if (!ahead.length) { for (let t = 0; t < 4; t++) ahead.push(new Uint16Array(this.gathered.length)); }
+    const last = count - 1; // fewer than four: the last one is gathered again (same cache line)
+    const f0 = fs[from], f1 = fs[from + Math.min(1, last)];
+    const f2 = fs[from + Math.min(2, last)], f3 = fs[from + last];
+    const [o0, o1, o2, o3] = ahead;
+    let lo0 = 65535, hi0 = 0, lo1 = 65535, hi1 = 0, lo2 = 65535, hi2 = 0, lo3 = 65535, hi3 = 0;
+    for (let k = a; k < b; k++) {
+      const at = idx[k] * p;
+      const v0 = bins[at + f0], v1 = bins[at + f1], v2 = bins[at + f2], v3 = bins[at + f3];
+      o0[k] = v0;
+      o1[k] = v1;
+      o2[k] = v2;
+      o3[k] = v3;
+      if (v0 < lo0) lo0 = v0;
+      if (v0 > hi0) hi0 = v0;
+      if (v1 < lo1) lo1 = v1;
+      if (v1 > hi1) hi1 = v1;
+      if (v2 < lo2) lo2 = v2;
+      if (v2 > hi2) hi2 = v2;
+      if (v3 < lo3) lo3 = v3;
+      if (v3 > hi3) hi3 = v3;
+    }
+    const { aheadLo, aheadHi } = this;
+    aheadLo[0] = lo0, aheadLo[1] = lo1, aheadLo[2] = lo2, aheadLo[3] = lo3;
+    aheadHi[0] = hi0, aheadHi[1] = hi1, aheadHi[2] = hi2, aheadHi[3] = hi3;
+  }
+
+  /** `random` over the bins `gatherFour` left in `slot` (feature f): CONSTANT or FOUND. */
+  randomGathered(slot: number, f: number, a: number, b: number, rng: { next(): number }): number {
+    const kept = this.gathered;
+    this.gathered = this.ahead[slot];
+    this.ahead[slot] = kept;
+    this.lo = this.aheadLo[slot];
+    this.hi = this.aheadHi[slot];
+    return this.draw(f, a, b, rng);
+  }
+
+  /** The draw and its split's class counts over the gathered bins of feature f. */
+  private draw(f: number, a: number, b: number, rng: { next(): number }): number {
     const { lo, hi, gathered: g, ys, ws, left } = this;
     if (lo === hi) return CONSTANT;
     const centres = this.fine.centres[f];

@@ -189,6 +189,14 @@ class NodeRng {
   }
 }
 
+/** Swaps a feature drawn from positions i.. into position i (a partial Fisher-Yates shuffle). */
+function drawFeature(features: Int32Array, i: number, rng: NodeRng): void {
+  const j = i + rng.int(features.length - i);
+  const f = features[j];
+  features[j] = features[i];
+  features[i] = f;
+}
+
 /** A child node's seed from its parent's (murmur3's finaliser over seed and side). */
 function childSeed(seed: number, side: number): number {
   let h = (seed ^ Math.imul(side, 0x9e3779b9)) >>> 0;
@@ -256,13 +264,18 @@ function bestSplit(a: number, b: number, opts: TreeOptions, rng: NodeRng, s: Tre
   for (let f = 0; f < p; f++) features[f] = f; // the draw depends on this node's seed alone
   s.bestFeature = -1;
   let visited = 0;
+  // Extra trees draw their first max_features features up front, to gather them four at a time.
+  const ahead = opts.randomThresholds ? Math.min(opts.maxFeatures, p) : 0;
+  for (let i = 0; i < ahead; i++) drawFeature(features, i, rng);
   // scikit-learn keeps drawing past max_features while the drawn ones are constant in the node.
   for (let i = 0; i < p && visited < opts.maxFeatures; i++) {
-    const j = i + rng.int(p - i);
-    const f = features[j];
-    features[j] = features[i];
-    features[i] = f;
-    const found = opts.randomThresholds ? search.random(f, a, b, rng) : search.exact(f, a, b);
+    if (i >= ahead) drawFeature(features, i, rng);
+    const f = features[i];
+    let found: number;
+    if (i < ahead) {
+      if (i % 4 === 0) search.gatherFour(features, i, Math.min(4, ahead - i), a, b);
+      found = search.randomGathered(i % 4, f, a, b, rng);
+    } else found = opts.randomThresholds ? search.random(f, a, b, rng) : search.exact(f, a, b);
     if (found === CONSTANT) continue;
     visited++;
     if (found === FOUND && (s.bestFeature < 0 || search.score > s.bestScore)) {
