@@ -1,0 +1,80 @@
+/**
+ * Two versions of the code compared in one process, alternating, because this VM's speed drifts by half
+ * from one run to the next and only interleaved runs on the same data compare fairly. A and B are
+ * checkouts (e.g. `git worktree add /tmp/old 78a8501`):
+ *
+ *   deno run -A bench/ab.ts folds   A B ["Extra Trees Classifier"] [reps]   # one CV fold each, in turn
+ *   deno run -A bench/ab.ts ranking A B [rounds]                           # argsortPresent, 20 columns
+ *
+ * Prints each side's times, B/A of the sums and the pairwise ratios.
+ */
+const [mode, a, b, ...rest] = Deno.args;
+if (!a || !b || (mode !== "folds" && mode !== "ranking")) {
+  console.error("usage: bench/ab.ts folds|ranking CHECKOUT_A CHECKOUT_B [model] [reps]");
+  Deno.exit(2);
+}
+const root = (p: string) => new URL(`file://${Deno.realPathSync(p)}/`);
+
+/** A function timing one unit of work (seconds) in checkout `repo`, and a value to check both agree on. */
+type Unit = (i: number) => Promise<{ seconds: number; value: unknown }>;
+
+async function foldsOf(repo: string, model: string): Promise<Unit> {
+  const at = root(repo);
+  const { prepare } = await import(new URL("core/learn/prepare.ts", at).href);
+  const { problemOf } = await import(new URL("core/learn/compare.ts", at).href);
+  const { runJob } = await import(new URL("core/learn/models.ts", at).href);
+  const { importanceTable } = await import(new URL("bench/valuation_data.ts", at).href);
+  const rows = 100_000;
+  const { names, columns, y } = importanceTable(rows);
+  const frame = {
+    rows,
+    columns: [
+      ...names.map((name: string, j: number) => ({
+        name,
+        kind: "numeric",
+        values: columns[j],
+        boolean: false,
+      })),
+      { name: "label", kind: "numeric", values: Float64Array.from(y), boolean: false },
+    ],
+  };
+  const problem = problemOf(prepare(frame, { trainSize: 0.7, folds: 10, seed: 0, maxCategories: 25 }));
+  return (i) => {
+    const r = runJob(problem, { model, fold: i % 10 }, 0);
+    return Promise.resolve({ seconds: r.seconds, value: r.accuracy });
+  };
+}
+
+async function rankingOf(repo: string): Promise<Unit> {
+  const at = root(repo);
+  const { argsortPresent } = await import(new URL("core/stats/sort.ts", at).href);
+  const { correlationColumns } = await import(new URL("bench/valuation_data.ts", at).href);
+  const cols: Float64Array[] = correlationColumns(1_000_000, 20);
+  return () => {
+    const t0 = performance.now();
+    let check = 0;
+    for (const c of cols) check += argsortPresent(c).rows[0];
+    return Promise.resolve({ seconds: (performance.now() - t0) / 1000, value: check });
+  };
+}
+
+const model = mode === "folds" ? (rest[0] ?? "Extra Trees Classifier") : "";
+const reps = Number(mode === "folds" ? rest[1] ?? 6 : rest[0] ?? 4);
+const [ua, ub] = mode === "folds"
+  ? [await foldsOf(a, model), await foldsOf(b, model)]
+  : [await rankingOf(a), await rankingOf(b)];
+const ta: number[] = [], tb: number[] = [];
+for (let i = 0; i < reps; i++) {
+  const x = await ua(i), z = await ub(i);
+  if (x.value !== z.value) console.log(`unit ${i}: A gives ${x.value}, B gives ${z.value}`);
+  ta.push(x.seconds);
+  tb.push(z.seconds);
+}
+const sum = (v: number[]) => v.reduce((s, t) => s + t, 0);
+const show = (v: number[]) => v.map((t) => t.toFixed(2)).join(" ");
+console.log(`${mode} ${model}`.trim());
+console.log(`A ${show(ta)}  sum ${sum(ta).toFixed(2)} s`);
+console.log(`B ${show(tb)}  sum ${sum(tb).toFixed(2)} s`);
+console.log(
+  `B/A ${(sum(tb) / sum(ta)).toFixed(3)}; pairwise ${ta.map((t, i) => (tb[i] / t).toFixed(2)).join(" ")}`,
+);
