@@ -280,7 +280,8 @@ export class NodeSearch {
   /**
    * Extra trees: the node's fine bins of the `count` (1 to 4) features fs[from..] gathered in one pass
    * into slots 0..count−1, because a row's features share a cache line and a second pass would reread
-   * it (`randomGathered` then draws from a slot). A fifth draw is rare: only past constant features.
+   * it (`randomGathered` then draws from a slot). More than four features go four at a time; a draw
+   * past max_features (when some drawn ones are constant in the node) is gathered alone by `random`.
    */
   gatherFour(fs: Int32Array, from: number, count: number, a: number, b: number): void {
     const { fine: bins, features: p } = this.rows;

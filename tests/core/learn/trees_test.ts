@@ -36,6 +36,21 @@ Deno.test("forests: class shares are averaged over 100 trees; a pure feature tak
   }
 });
 
+Deno.test("extra trees over 30 features, 29 constant: five drawn per node (four, then one), constants skipped", () => {
+  // max_features = ⌊√30⌋ = 5, gathered four at a time and then one; a node keeps drawing past the five
+  // while they are constant, so every split is on feature 17, the only one that varies: it takes all
+  // the importance, and grown until pure, every training row is predicted with certainty.
+  const n = 40;
+  const x = Array.from({ length: n }, (_, i) => (i * 7) % n);
+  const columns = Array.from({ length: 30 }, (_, f) => (f === 17 ? x : Array(n).fill(3)));
+  const set = setOf(columns, x.map((v) => (v % 3 === 0 ? 1 : 0)));
+  const evalRows = Uint32Array.from([0, 1, 2, 3, 9]);
+  const r = evaluateTrees(set, "extra_trees", all(n), evalRows, 5);
+  assert.deepEqual([...r.importance], Array.from({ length: 30 }, (_, f) => (f === 17 ? 1 : 0)));
+  const expected = [...evalRows].flatMap((row) => (x[row] % 3 === 0 ? [0, 1] : [1, 0]));
+  assert.deepEqual([...r.proba], expected);
+});
+
 const tiny = { ...GBM_DEFAULTS, minDataInLeaf: 1 };
 
 Deno.test("boosting by hand: starts from the log-odds of the training rows", () => {
