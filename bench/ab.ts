@@ -20,25 +20,10 @@ type Unit = (i: number) => Promise<{ seconds: number; value: unknown }>;
 
 async function foldsOf(repo: string, model: string): Promise<Unit> {
   const at = root(repo);
-  const { prepare } = await import(new URL("core/learn/prepare.ts", at).href);
   const { problemOf } = await import(new URL("core/learn/compare.ts", at).href);
   const { runJob } = await import(new URL("core/learn/models.ts", at).href);
-  const { importanceTable } = await import(new URL("bench/valuation_data.ts", at).href);
-  const rows = 100_000;
-  const { names, columns, y } = importanceTable(rows);
-  const frame = {
-    rows,
-    columns: [
-      ...names.map((name: string, j: number) => ({
-        name,
-        kind: "numeric",
-        values: columns[j],
-        boolean: false,
-      })),
-      { name: "label", kind: "numeric", values: Float64Array.from(y), boolean: false },
-    ],
-  };
-  const problem = problemOf(prepare(frame, { trainSize: 0.7, folds: 10, seed: 0, maxCategories: 25 }));
+  const { benchDesign } = await import(new URL("bench/valuation_design.ts", at).href);
+  const problem = problemOf(benchDesign());
   return (i) => {
     const r = runJob(problem, { model, fold: i % 10 }, 0);
     return Promise.resolve({ seconds: r.seconds, value: r.accuracy });
