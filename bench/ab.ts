@@ -5,12 +5,13 @@
  *
  *   deno run -A bench/ab.ts folds   A B ["Extra Trees Classifier"] [reps]   # one CV fold each, in turn
  *   deno run -A bench/ab.ts ranking A B [rounds]                           # argsortPresent, 20 columns
+ *   deno run -A bench/ab.ts pairs   A B [pearson|spearman|kendall|all] [rounds]  # the 190 pairs, one thread
  *
  * Prints each side's times, B/A of the sums and the pairwise ratios.
  */
 const [mode, a, b, ...rest] = Deno.args;
-if (!a || !b || (mode !== "folds" && mode !== "ranking")) {
-  console.error("usage: bench/ab.ts folds|ranking CHECKOUT_A CHECKOUT_B [model] [reps]");
+if (!a || !b || !["folds", "ranking", "pairs"].includes(mode)) {
+  console.error("usage: bench/ab.ts folds|ranking|pairs CHECKOUT_A CHECKOUT_B [model|method] [reps]");
   Deno.exit(2);
 }
 const root = (p: string) => new URL(`file://${Deno.realPathSync(p)}/`);
@@ -43,15 +44,56 @@ async function rankingOf(repo: string): Promise<Unit> {
   };
 }
 
-const model = mode === "folds" ? (rest[0] ?? "Extra Trees Classifier") : "";
-const reps = Number(mode === "folds" ? rest[1] ?? 6 : rest[0] ?? 4);
-const [ua, ub] = mode === "folds"
-  ? [await foldsOf(a, model), await foldsOf(b, model)]
-  : [await rankingOf(a), await rankingOf(b)];
+/** The pairs' half of the correlations (columns prepared once per checkout); the value is the matrices. */
+async function pairsOf(repo: string, method: string): Promise<Unit> {
+  const at = root(repo);
+  const { prepareColumn, pairCoefficients, METHODS } = await import(
+    new URL("core/stats/correlation.ts", at).href
+  );
+  const { correlationColumns } = await import(new URL("bench/valuation_data.ts", at).href);
+  const methods = method === "all" ? METHODS : [method];
+  const prepared = correlationColumns(1_000_000, 20).map((c: Float64Array) => prepareColumn(c, methods));
+  return () => {
+    const t0 = performance.now();
+    const m = pairCoefficients(prepared, methods);
+    return Promise.resolve({ seconds: (performance.now() - t0) / 1000, value: m });
+  };
+}
+
+/** Largest difference between two results: exact for counts, a few ulps for sums taken in another order. */
+function differs(x: unknown, z: unknown): number {
+  if (typeof x === "number" && typeof z === "number") return x === z ? 0 : Math.abs(x - z) || Infinity;
+  const mx = x as Record<string, Float64Array>, mz = z as Record<string, Float64Array>;
+  let d = 0;
+  for (const k of Object.keys(mx)) {
+    mx[k].forEach((
+      v,
+      i,
+    ) => (d = Math.max(
+      d,
+      v === mz[k][i] || (v !== v && mz[k][i] !== mz[k][i]) ? 0 : Math.abs(v - mz[k][i]),
+    )));
+  }
+  return d;
+}
+
+const model = mode === "folds"
+  ? (rest[0] ?? "Extra Trees Classifier")
+  : mode === "pairs"
+  ? (rest[0] ?? "all")
+  : "";
+const reps = Number(mode === "ranking" ? rest[0] ?? 4 : rest[1] ?? (mode === "folds" ? 6 : 4));
+const units: Record<string, (repo: string) => Promise<Unit>> = {
+  folds: (repo) => foldsOf(repo, model),
+  ranking: rankingOf,
+  pairs: (repo) => pairsOf(repo, model),
+};
+const [ua, ub] = [await units[mode](a), await units[mode](b)];
 const ta: number[] = [], tb: number[] = [];
 for (let i = 0; i < reps; i++) {
   const x = await ua(i), z = await ub(i);
-  if (x.value !== z.value) console.log(`unit ${i}: A gives ${x.value}, B gives ${z.value}`);
+  const d = differs(x.value, z.value);
+  if (d > 0) console.log(`unit ${i}: A and B differ by ${d}`);
   ta.push(x.seconds);
   tb.push(z.seconds);
 }

@@ -38,9 +38,8 @@ export interface PreparedColumn {
   z: Float64Array | null;
   /** For Spearman and Kendall. */
   ranking: Ranking | null;
-  /** For Spearman: average rank − its mean, 0 in the gaps, and Σ of its squares. */
+  /** For Spearman: average rank − its mean, 0 in the gaps. */
   centred: Float64Array | null;
-  ss: number;
 }
 
 /** One column's sort, ranks and standardisation, the per-column half of the work, done once. */
@@ -66,7 +65,6 @@ export function prepareColumn(
     z: null,
     ranking: null,
     centred: null,
-    ss: 0,
   };
   if (constant) return out;
   if (gaps > 0) {
@@ -82,8 +80,7 @@ export function prepareColumn(
   } else if (methods.includes("pearson")) out.z = standardise(values, new Float64Array(alloc(8 * n)));
   if (methods.includes("spearman") || methods.includes("kendall")) out.ranking = rankColumn(values, alloc);
   if (methods.includes("spearman")) {
-    out.centred = new Float64Array(alloc(8 * n));
-    out.ss = centredRanks(out.ranking!, null, out.ranking!.rows.length, out.centred, null).ss;
+    out.centred = centredRanks(out.ranking!, new Float64Array(alloc(8 * n)));
   }
   return out;
 }
@@ -160,7 +157,9 @@ export function pairCoefficients(
   const ones = new Uint8Array(n).fill(1);
   const scratch = methods.includes("kendall") ? new KendallScratch(n) : null;
   const bufs = methods.includes("kendall") ? [new RankingBuffers(n), new RankingBuffers(n)] : [];
-  const spearmanBuf = methods.includes("spearman") ? new Float64Array(n) : null;
+  const reranked: [Float64Array, Float64Array] | null = methods.includes("spearman")
+    ? [new Float64Array(n), new Float64Array(n)]
+    : null;
   const out: Matrices = {};
   for (const m of methods) {
     out[m] = new Float64Array(k * k).fill(NaN);
@@ -191,7 +190,7 @@ export function pairCoefficients(
             ...b,
             ranking: b.ranking!,
             centred: b.centred!,
-          }, spearmanBuf!),
+          }, reranked!),
         );
       }
       if (out.kendall) {

@@ -6,9 +6,6 @@
 import { argsortPresent } from "./sort.ts";
 import { type Alloc, localAlloc } from "../memory.ts";
 
-/** A row filter: `keep[row] === 1` keeps the row; null keeps every row. */
-export type Keep = Uint8Array | null;
-
 /** A column's rows in value order with dense ranks (0, 1, 2... one per distinct value). */
 export interface Ranking {
   /** Rows in value order (ties in row order). */

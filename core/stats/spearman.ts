@@ -1,104 +1,132 @@
 /**
  * Spearman's rho as pandas computes it: Pearson on average ranks (ties share the mean of their
  * positions), ranked within the rows where both columns are present. Ranks over m rows always have
- * mean (m + 1) / 2, so centring is exact and one pass over a column's sorted order gives a pair with
- * gaps its new ranks and their cross products at once.
+ * mean (m + 1) / 2, so centring is exact; a pair with gaps shifts each column's ranks by the rows it
+ * leaves out, which keeps every rank and mean an exact multiple of ½.
  */
-import type { Keep, Ranking } from "./ranks.ts";
-
-/** What a walk over a ranking's kept rows adds up. */
-interface Walk {
-  /** Σ (rank − mean)² over the kept rows. */
-  ss: number;
-  /** Σ (rank − mean) · other[row] over the kept rows (0 without `other`). */
-  cross: number;
-}
+import type { Ranking } from "./ranks.ts";
 
 /**
- * Average ranks of the kept rows of `col` (m of them) minus their mean (m + 1) / 2, written to
- * `out[row]` when given and multiplied into `other[row]` when given.
+ * Average ranks of the column's rows minus their mean (n + 1) / 2, written to `out[row]`: read off
+ * the sorted order, so ties share the mean of their positions.
  */
-export function centredRanks(
-  col: Ranking,
-  keep: Keep,
-  m: number,
-  out: Float64Array | null,
-  other: Float64Array | null,
-): Walk {
+export function centredRanks(col: Ranking, out: Float64Array): Float64Array {
   const { rows, sortedRank } = col;
   const n = rows.length;
-  const mean = (m + 1) / 2;
-  let pos = 0;
-  let ss = 0;
-  let cross = 0;
-  let i = 0;
-  while (i < n) {
-    const g = sortedRank[i];
-    if (i + 1 === n || sortedRank[i + 1] !== g) {
-      // A value without ties (most of a continuous column): its own rank.
-      const r = rows[i++];
-      if (keep !== null && keep[r] !== 1) continue;
-      const d = ++pos - mean;
-      ss += d * d;
-      if (out !== null) out[r] = d;
-      if (other !== null) cross += d * other[r];
-      continue;
-    }
-    let j = i;
-    let c = 0;
-    while (j < n && sortedRank[j] === g) {
-      if (keep === null || keep[rows[j]] === 1) c++;
-      j++;
-    }
-    const d = pos + (c + 1) / 2 - mean;
-    ss += c * d * d;
-    for (let t = i; t < j; t++) {
-      const r = rows[t];
-      if (keep !== null && keep[r] !== 1) continue;
-      if (out !== null) out[r] = d;
-      if (other !== null) cross += d * other[r];
-    }
-    pos += c;
+  const mean = (n + 1) / 2;
+  for (let i = 0; i < n;) {
+    let j = i + 1;
+    while (j < n && sortedRank[j] === sortedRank[i]) j++;
+    const d = (i + j + 1) / 2 - mean;
+    for (let t = i; t < j; t++) out[rows[t]] = d;
     i = j;
   }
-  return { ss, cross };
+  return out;
 }
 
-/** A column ready for Spearman pairs: its ranking, centred ranks (0 in gaps) and their Σ². */
+/** A column ready for Spearman pairs: its ranking and centred ranks (0 in gaps). */
 export interface SpearmanColumn {
   ranking: Ranking;
   present: Uint8Array | null;
   centred: Float64Array;
-  ss: number;
-}
-
-/** Counts the rows where both masks are 1. */
-function both(a: Uint8Array, b: Uint8Array): number {
-  let m = 0;
-  for (let r = 0; r < a.length; r++) m += a[r] & b[r];
-  return m;
 }
 
 /**
- * Spearman's rho of two prepared columns over the rows both have (NaN when a side has no spread
- * there); `scratch` is a buffer of the row count, because a pair with gaps on both sides needs one.
+ * The dense ranks of the rows a pair leaves out of one column (present there, missing in the other),
+ * sorted, and `first[b]` the index of the first one in bucket b or above (bucket = rank >> shift,
+ * about one left-out row per bucket), so the left-out rows below a rank are found in a table that
+ * stays in cache plus a search within one bucket.
  */
-export function spearmanPair(a: SpearmanColumn, b: SpearmanColumn, scratch: Float64Array): number {
-  let r: number;
-  if (!a.present && !b.present) {
-    let cross = 0;
-    for (let t = 0; t < a.centred.length; t++) cross += a.centred[t] * b.centred[t];
-    r = cross / Math.sqrt(a.ss * b.ss);
-  } else if (!a.present || !b.present) {
-    // The gapped side keeps its own ranks (its rows are the pair's rows); the other is re-ranked.
-    const [full, gapped] = a.present ? [b, a] : [a, b];
-    const w = centredRanks(full.ranking, gapped.present, gapped.ranking.rows.length, null, gapped.centred);
-    r = w.cross / Math.sqrt(w.ss * gapped.ss);
-  } else {
-    const m = both(a.present, b.present);
-    const wb = centredRanks(b.ranking, a.present, m, scratch, null);
-    const wa = centredRanks(a.ranking, b.present, m, null, scratch);
-    r = wa.cross / Math.sqrt(wa.ss * wb.ss);
+interface LeftOut {
+  count: number;
+  sorted: Int32Array;
+  first: Int32Array;
+  shift: number;
+}
+
+/** The rows of `col` that `keep` drops (present in the column, `keep[row] === 0`), as a `LeftOut`. */
+function leftOut(col: SpearmanColumn, keep: Uint8Array): LeftOut {
+  const { rank, distinct } = col.ranking;
+  const ranks: number[] = [];
+  for (let r = 0; r < keep.length; r++) {
+    if (keep[r] === 0 && (col.present === null || col.present[r] === 1)) ranks.push(rank[r]);
   }
+  const sorted = Int32Array.from(ranks).sort();
+  let shift = 0;
+  while ((distinct >> shift) > 16 * Math.max(1, ranks.length)) shift++;
+  const first = new Int32Array((distinct >> shift) + 2);
+  for (let b = 0, i = 0; b < first.length; b++) {
+    while (i < sorted.length && sorted[i] >> shift < b) i++;
+    first[b] = i;
+  }
+  return { count: ranks.length, sorted, first, shift };
+}
+
+/** The first index in sorted[lo, hi) whose value is at least v (hi when none is). */
+function lowerBound(sorted: Int32Array, lo: number, hi: number, v: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The centred ranks of `col` over the rows `keep` has, in `out` (0 elsewhere), in one pass in row
+ * order: over fewer rows the mean moves down by half the rows left out, and each rank by one for each
+ * left-out row below it and by a half for each tied with it (average ranks). Multiples of ½
+ * throughout, so the shifted ranks are exact. Walking the sorted order instead reads at random.
+ */
+function recentre(col: SpearmanColumn, keep: Uint8Array, out: Float64Array): Float64Array {
+  const { count, sorted, first, shift } = leftOut(col, keep);
+  const { rank } = col.ranking, { centred, present } = col;
+  for (let r = 0; r < out.length; r++) {
+    if (keep[r] === 0 || (present !== null && present[r] === 0)) {
+      out[r] = 0;
+      continue;
+    }
+    const v = rank[r], lo = first[v >> shift], hi = first[(v >> shift) + 1];
+    // Below v: `below` left-out rows; tied with it: upTo − below. A bucket of one rank needs no search.
+    let below = lo, upTo = hi;
+    if (shift > 0 && lo < hi) {
+      below = lowerBound(sorted, lo, hi, v);
+      upTo = lowerBound(sorted, below, hi, v + 1);
+    }
+    out[r] = centred[r] + (count - below - upTo) / 2;
+  }
+  return out;
+}
+
+/** Rows summed exactly before their sum is added to the running total. */
+const BLOCK = 1024;
+
+/**
+ * Spearman's rho of two prepared columns over the rows both have (NaN when a side has no spread
+ * there): Pearson of their centred ranks, each side ranked again over those rows when the other has
+ * gaps (`scratch` holds the two re-ranked columns).
+ */
+export function spearmanPair(
+  a: SpearmanColumn,
+  b: SpearmanColumn,
+  scratch: [Float64Array, Float64Array],
+): number {
+  const x = b.present ? recentre(a, b.present, scratch[0]) : a.centred;
+  const y = a.present ? recentre(b, a.present, scratch[1]) : b.centred;
+  // Centred ranks are multiples of ½, so their products are exact and so is a sum of BLOCK of them
+  // (below 2^53 for up to a few million rows): rounding is left to the few block sums.
+  let cross = 0, ssX = 0, ssY = 0;
+  for (let t0 = 0; t0 < x.length; t0 += BLOCK) {
+    let c = 0, sx = 0, sy = 0;
+    for (let t = t0; t < Math.min(t0 + BLOCK, x.length); t++) {
+      c += x[t] * y[t];
+      sx += x[t] * x[t];
+      sy += y[t] * y[t];
+    }
+    cross += c;
+    ssX += sx;
+    ssY += sy;
+  }
+  const r = cross / Math.sqrt(ssX * ssY);
   return r === r && Number.isFinite(r) ? Math.min(1, Math.max(-1, r)) : NaN;
 }
