@@ -8,7 +8,7 @@
  * `pairCoefficients` over a share of the pairs, O(n) per pair for Pearson and Spearman and
  * O(n log n) for Kendall. Pairs of gap-free columns reduce to dot products.
  */
-import { rankColumn, type Ranking, RankingBuffers, restrict } from "./ranks.ts";
+import { rankColumn, type Ranking } from "./ranks.ts";
 import { type Alloc, localAlloc } from "../memory.ts";
 import { centredRanks, spearmanPair } from "./spearman.ts";
 import { KendallScratch, kendallTauB } from "./kendall.ts";
@@ -156,7 +156,6 @@ export function pairCoefficients(
   const n = k ? cols[0].filled.length : 0;
   const ones = new Uint8Array(n).fill(1);
   const scratch = methods.includes("kendall") ? new KendallScratch(n) : null;
-  const bufs = methods.includes("kendall") ? [new RankingBuffers(n), new RankingBuffers(n)] : [];
   const reranked: [Float64Array, Float64Array] | null = methods.includes("spearman")
     ? [new Float64Array(n), new Float64Array(n)]
     : null;
@@ -194,10 +193,8 @@ export function pairCoefficients(
         );
       }
       if (out.kendall) {
-        // Each side restricted to the rows the other has, when the other has gaps (pandas' pairs).
-        const x = b.present ? restrict(a.ranking!, b.present, bufs[0]) : a.ranking!;
-        const y = a.present ? restrict(b.ranking!, a.present, bufs[1]) : b.ranking!;
-        set("kendall", kendallTauB(x, y, scratch!));
+        // Over the rows both have (pandas' pairs).
+        set("kendall", kendallTauB({ ...a, ranking: a.ranking! }, { ...b, ranking: b.ranking! }, scratch!));
       }
     }
   }

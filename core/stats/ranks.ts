@@ -1,7 +1,7 @@
 /**
- * Ranks read off a column's sorted order, optionally over a subset of rows. pandas ranks a pair's
- * columns over the rows where both are present, so a pair with gaps needs its own ranks; walking the
- * column's one sorted order while skipping the other column's gaps gives them in O(n), no new sort.
+ * Ranks read off a column's sorted order, once per column. pandas ranks a pair's columns over the
+ * rows where both are present; dropping rows changes no order, so the pairs read these ranks over
+ * their shared rows (Kendall) or shift them by the rows left out (Spearman) rather than rank again.
  */
 import { argsortPresent } from "./sort.ts";
 import { type Alloc, localAlloc } from "../memory.ts";
@@ -12,7 +12,7 @@ export interface Ranking {
   rows: Uint32Array;
   /** Dense rank by position in `rows`: sequential reads find the tie groups. */
   sortedRank: Int32Array;
-  /** Dense rank by row (only rows in `rows` are meaningful). */
+  /** Dense rank by row; 0 in the column's gaps, so branch-free reads of any row stay in range. */
   rank: Int32Array;
   distinct: number;
   /** Pairs of rows with equal values: Σ t(t-1)/2 over tie groups. */
@@ -43,48 +43,4 @@ export function rankColumn(values: Float64Array, alloc: Alloc = localAlloc): Ran
   }
   tiedPairs += (run * (run - 1)) / 2;
   return { rows, sortedRank, rank, distinct: g + 1, tiedPairs };
-}
-
-/** Buffers for one ranking over kept rows, sized once for the row count. */
-export class RankingBuffers {
-  readonly rows: Uint32Array;
-  readonly sortedRank: Int32Array;
-  readonly rank: Int32Array;
-  constructor(n: number) {
-    this.rows = new Uint32Array(n);
-    this.sortedRank = new Int32Array(n);
-    this.rank = new Int32Array(n);
-  }
-}
-
-/** The ranking of a column restricted to the kept rows (dense ranks renumbered), in `buf`. */
-export function restrict(col: Ranking, keep: Uint8Array, buf: RankingBuffers): Ranking {
-  let m = 0;
-  let g = -1;
-  let prevGroup = -1;
-  let run = 0;
-  let tiedPairs = 0;
-  for (let i = 0; i < col.rows.length; i++) {
-    const r = col.rows[i];
-    if (keep[r] !== 1) continue;
-    const group = col.sortedRank[i];
-    if (group !== prevGroup) {
-      tiedPairs += (run * (run - 1)) / 2;
-      run = 0;
-      g++;
-      prevGroup = group;
-    }
-    run++;
-    buf.rows[m] = r;
-    buf.sortedRank[m++] = g;
-    buf.rank[r] = g;
-  }
-  tiedPairs += (run * (run - 1)) / 2;
-  return {
-    rows: buf.rows.subarray(0, m),
-    sortedRank: buf.sortedRank.subarray(0, m),
-    rank: buf.rank,
-    distinct: g + 1,
-    tiedPairs,
-  };
 }
