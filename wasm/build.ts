@@ -1,17 +1,23 @@
 /**
- * `deno task build:wasm`: compiles wasm/audit.ts (AssemblyScript) into wasm/audit.wasm and records the
- * hashes of source, compiler version, flags and output in wasm/audit.wasm.json. When the record matches
- * it does nothing (so `deno task test` pays nothing when up to date). `--check` compiles in memory and
- * fails unless the bytes equal the committed .wasm (the build is deterministic); `--force` rebuilds.
- * The compiler comes through Deno's npm: specifier, so it works offline once the package is cached.
+ * `deno task build:wasm`: compiles each module's AssemblyScript source (wasm/NAME.ts) into
+ * wasm/NAME.wasm and records the hashes of source, compiler version, flags and output in
+ * wasm/NAME.wasm.json. When a record matches it does nothing (so `deno task test` pays nothing when up
+ * to date). `--check` compiles in memory and fails unless the bytes equal the committed .wasm (the
+ * build is deterministic); `--force` rebuilds. The compiler comes through Deno's npm: specifier, so it
+ * works offline once the package is cached.
  */
 
 export const ASC_VERSION = "0.28.20";
 export const FLAGS = ["-O3", "--runtime", "stub", "--noAssert", "--use", "abort=", "--enable", "simd"];
 
+/** The modules: the Monte Carlo kernel of the spatial audit, Kendall's inversion counter. */
+export const MODULES = ["audit", "kendall"] as const;
+export type Module = typeof MODULES[number];
+
 const dir = new URL(".", import.meta.url);
-const SOURCE = new URL("audit.ts", dir), WASM = new URL("audit.wasm", dir);
-const RECORD = new URL("audit.wasm.json", dir);
+const source = (name: Module) => new URL(`${name}.ts`, dir);
+const wasm = (name: Module) => new URL(`${name}.wasm`, dir);
+const record = (name: Module) => new URL(`${name}.wasm.json`, dir);
 
 export interface BuildRecord {
   assemblyscript: string;
@@ -28,19 +34,19 @@ export async function sha256(data: Uint8Array | string): Promise<string> {
 }
 
 /** What the record must say for the current source, compiler and flags. */
-export async function sourceKey(): Promise<string> {
-  return await sha256(`${ASC_VERSION}\n${FLAGS.join(" ")}\n${await Deno.readTextFile(SOURCE)}`);
+export async function sourceKey(name: Module): Promise<string> {
+  return await sha256(`${ASC_VERSION}\n${FLAGS.join(" ")}\n${await Deno.readTextFile(source(name))}`);
 }
 
-/** Compiles the source in memory and returns the module's bytes. */
-export async function compile(): Promise<Uint8Array> {
+/** Compiles a module's source in memory and returns its bytes. */
+export async function compile(name: Module): Promise<Uint8Array> {
   const { default: asc } = await import(`npm:assemblyscript@${ASC_VERSION}/asc`);
   let binary: Uint8Array | null = null;
-  const source = await Deno.readTextFile(SOURCE);
-  const { error, stderr } = await asc.main(["audit.ts", "--outFile", "audit.wasm", ...FLAGS], {
-    readFile: (name: string) => (name === "audit.ts" ? source : null),
-    writeFile: (name: string, contents: Uint8Array) => {
-      if (name.endsWith(".wasm")) binary = contents;
+  const text = await Deno.readTextFile(source(name));
+  const { error, stderr } = await asc.main([`${name}.ts`, "--outFile", `${name}.wasm`, ...FLAGS], {
+    readFile: (file: string) => (file === `${name}.ts` ? text : null),
+    writeFile: (file: string, contents: Uint8Array) => {
+      if (file.endsWith(".wasm")) binary = contents;
     },
     listFiles: () => [],
   });
@@ -48,40 +54,52 @@ export async function compile(): Promise<Uint8Array> {
   return binary;
 }
 
-async function upToDate(): Promise<boolean> {
+async function upToDate(name: Module): Promise<boolean> {
   try {
-    const record: BuildRecord = JSON.parse(await Deno.readTextFile(RECORD));
-    return record.source_sha256 === await sourceKey() &&
-      record.wasm_sha256 === await sha256(await Deno.readFile(WASM));
+    const rec: BuildRecord = JSON.parse(await Deno.readTextFile(record(name)));
+    return rec.source_sha256 === await sourceKey(name) &&
+      rec.wasm_sha256 === await sha256(await Deno.readFile(wasm(name)));
   } catch {
     return false;
   }
 }
 
-async function main(args: string[]): Promise<number> {
-  if (args.includes("--check")) {
-    const fresh = await compile(), committed = await Deno.readFile(WASM);
-    const same = fresh.length === committed.length && fresh.every((b, i) => b === committed[i]);
-    const recorded = await upToDate();
-    if (!same) {
-      console.error(
-        "wasm/audit.wasm differs from a fresh build of wasm/audit.ts: run `deno task build:wasm`",
-      );
-    } else if (!recorded) console.error("wasm/audit.wasm.json is stale: run `deno task build:wasm`");
-    else console.log("wasm/audit.wasm matches its source");
-    return same && recorded ? 0 : 1;
-  }
-  if (!args.includes("--force") && await upToDate()) return 0;
-  const binary = await compile();
-  await Deno.writeFile(WASM, binary);
-  const record: BuildRecord = {
+/** `--check` for one module: 0 when the committed bytes are a fresh build and the record says so. */
+async function check(name: Module): Promise<number> {
+  const fresh = await compile(name), committed = await Deno.readFile(wasm(name));
+  const same = fresh.length === committed.length && fresh.every((b, i) => b === committed[i]);
+  const recorded = await upToDate(name);
+  if (!same) {
+    console.error(
+      `wasm/${name}.wasm differs from a fresh build of wasm/${name}.ts: run \`deno task build:wasm\``,
+    );
+  } else if (!recorded) console.error(`wasm/${name}.wasm.json is stale: run \`deno task build:wasm\``);
+  else console.log(`wasm/${name}.wasm matches its source`);
+  return same && recorded ? 0 : 1;
+}
+
+/** Builds one module unless its record is up to date (or `force`). */
+async function build(name: Module, force: boolean): Promise<void> {
+  if (!force && await upToDate(name)) return;
+  const binary = await compile(name);
+  await Deno.writeFile(wasm(name), binary);
+  const rec: BuildRecord = {
     assemblyscript: ASC_VERSION,
     flags: FLAGS,
-    source_sha256: await sourceKey(),
+    source_sha256: await sourceKey(name),
     wasm_sha256: await sha256(binary),
   };
-  await Deno.writeTextFile(RECORD, JSON.stringify(record, null, 2) + "\n");
-  console.log(`built wasm/audit.wasm (${binary.length} bytes)`);
+  await Deno.writeTextFile(record(name), JSON.stringify(rec, null, 2) + "\n");
+  console.log(`built wasm/${name}.wasm (${binary.length} bytes)`);
+}
+
+async function main(args: string[]): Promise<number> {
+  if (args.includes("--check")) {
+    let failed = 0;
+    for (const name of MODULES) failed += await check(name);
+    return failed ? 1 : 0;
+  }
+  for (const name of MODULES) await build(name, args.includes("--force"));
   return 0;
 }
 

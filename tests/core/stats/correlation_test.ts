@@ -7,6 +7,8 @@ import {
   prepareColumn,
 } from "../../../core/stats/correlation.ts";
 import { kendallQuadratic } from "../../support/kendall_naive.ts";
+import { inversions } from "../../../core/stats/kendall.ts";
+import { inversionsWasm } from "../../../wasm/kendall_loader.ts";
 import { Rng } from "../../../core/random.ts";
 
 const col = (xs: (number | null)[]) => Float64Array.from(xs, (v) => v ?? NaN);
@@ -185,6 +187,34 @@ Deno.test("kendall: Knight's O(n log n) equals the O(n²) definition (ties, gaps
     }),
     { numRuns: 200 },
   );
+});
+
+Deno.test("inversions: the JavaScript and WebAssembly Fenwick counters equal the O(n²) count", () => {
+  const quadratic = (seq: Int32Array) => {
+    let inv = 0;
+    for (let i = 0; i < seq.length; i++) for (let j = i + 1; j < seq.length; j++) if (seq[i] > seq[j]) inv++;
+    return inv;
+  };
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 3000 }).chain((distinct) =>
+        fc.tuple(
+          fc.constant(distinct),
+          fc.array(fc.integer({ min: 0, max: distinct - 1 }), { maxLength: 2000, size: "max" }),
+        )
+      ),
+      ([distinct, values]) => {
+        const seq = Int32Array.from(values), expected = quadratic(seq);
+        return inversions(seq, distinct, new Int32Array(distinct + 1)) === expected &&
+          inversionsWasm(seq, distinct) === expected;
+      },
+    ),
+    { numRuns: 150 },
+  );
+  // A reversed run of n values has every pair inverted: n(n-1)/2, past 2^32 (the WebAssembly total is i64).
+  const n = 100_000, reversed = Int32Array.from({ length: n }, (_, i) => n - 1 - i);
+  assert.equal(inversionsWasm(reversed, n), (n * (n - 1)) / 2);
+  assert.equal(inversions(reversed, n, new Int32Array(n + 1)), (n * (n - 1)) / 2);
 });
 
 /** Average ranks by a comparator sort: the textbook way, for checking the radix-sorted one. */
