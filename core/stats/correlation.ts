@@ -32,6 +32,8 @@ export interface PreparedColumn {
   constant: boolean;
   /** 1 where present; null when the column has no gap. */
   present: Uint8Array | null;
+  /** The rows where it is missing, in order; null when it has no gap. */
+  gaps: Uint32Array | null;
   /** The values with 0 in the gaps (for branch-free sums). */
   filled: Float64Array;
   /** (x − mean) / ‖x − mean‖ of a gap-free column, for Pearson. */
@@ -61,6 +63,7 @@ export function prepareColumn(
   const out: PreparedColumn = {
     constant,
     present: null,
+    gaps: null,
     filled: values,
     z: null,
     ranking: null,
@@ -69,13 +72,14 @@ export function prepareColumn(
   if (constant) return out;
   if (gaps > 0) {
     out.present = new Uint8Array(alloc(n));
+    out.gaps = new Uint32Array(alloc(4 * gaps));
     out.filled = new Float64Array(alloc(8 * n));
-    for (let r = 0; r < n; r++) {
+    for (let r = 0, g = 0; r < n; r++) {
       const v = values[r];
       if (v === v) {
         out.present[r] = 1;
         out.filled[r] = v;
-      }
+      } else out.gaps[g++] = r;
     }
   } else if (methods.includes("pearson")) out.z = standardise(values, new Float64Array(alloc(8 * n)));
   if (methods.includes("spearman") || methods.includes("kendall")) out.ranking = rankColumn(values, alloc);

@@ -28,14 +28,16 @@ export function centredRanks(col: Ranking, out: Float64Array): Float64Array {
 export interface SpearmanColumn {
   ranking: Ranking;
   present: Uint8Array | null;
+  /** The rows where the column is missing; null when it has no gap. */
+  gaps: Uint32Array | null;
   centred: Float64Array;
 }
 
 /**
  * The dense ranks of the rows a pair leaves out of one column (present there, missing in the other),
  * sorted, and `first[b]` the index of the first one in bucket b or above (bucket = rank >> shift,
- * about one left-out row per bucket), so the left-out rows below a rank are found in a table that
- * stays in cache plus a search within one bucket.
+ * about sixteen buckets per left-out row, so most hold none), so the left-out rows below a rank are
+ * found in a small table plus, rarely, a search within one bucket.
  */
 interface LeftOut {
   count: number;
@@ -44,13 +46,11 @@ interface LeftOut {
   shift: number;
 }
 
-/** The rows of `col` that `keep` drops (present in the column, `keep[row] === 0`), as a `LeftOut`. */
-function leftOut(col: SpearmanColumn, keep: Uint8Array): LeftOut {
+/** The rows of `col` that the other column's gaps drop (those where `col` is present), as a `LeftOut`. */
+function leftOut(col: SpearmanColumn, otherGaps: Uint32Array): LeftOut {
   const { rank, distinct } = col.ranking;
   const ranks: number[] = [];
-  for (let r = 0; r < keep.length; r++) {
-    if (keep[r] === 0 && (col.present === null || col.present[r] === 1)) ranks.push(rank[r]);
-  }
+  for (const r of otherGaps) if (col.present === null || col.present[r] === 1) ranks.push(rank[r]);
   const sorted = Int32Array.from(ranks).sort();
   let shift = 0;
   while ((distinct >> shift) > 16 * Math.max(1, ranks.length)) shift++;
@@ -73,13 +73,15 @@ function lowerBound(sorted: Int32Array, lo: number, hi: number, v: number): numb
 }
 
 /**
- * The centred ranks of `col` over the rows `keep` has, in `out` (0 elsewhere), in one pass in row
- * order: over fewer rows the mean moves down by half the rows left out, and each rank by one for each
- * left-out row below it and by a half for each tied with it (average ranks). Multiples of ½
- * throughout, so the shifted ranks are exact. Walking the sorted order instead reads at random.
+ * The centred ranks of `col` over the rows that `other` (a column with gaps) also has, in `out` (0
+ * elsewhere), in one pass in row order: over fewer rows the mean moves down by half the rows left out,
+ * and each rank by one for each left-out row below it and by a half for each tied with it (average
+ * ranks). Multiples of ½ throughout, so the shifted ranks are exact. Walking the sorted order instead
+ * reads at random.
  */
-function recentre(col: SpearmanColumn, keep: Uint8Array, out: Float64Array): Float64Array {
-  const { count, sorted, first, shift } = leftOut(col, keep);
+function recentre(col: SpearmanColumn, other: SpearmanColumn, out: Float64Array): Float64Array {
+  const keep = other.present!;
+  const { count, sorted, first, shift } = leftOut(col, other.gaps!);
   const { rank } = col.ranking, { centred, present } = col;
   for (let r = 0; r < out.length; r++) {
     if (keep[r] === 0 || (present !== null && present[r] === 0)) {
@@ -111,8 +113,8 @@ export function spearmanPair(
   b: SpearmanColumn,
   scratch: [Float64Array, Float64Array],
 ): number {
-  const x = b.present ? recentre(a, b.present, scratch[0]) : a.centred;
-  const y = a.present ? recentre(b, a.present, scratch[1]) : b.centred;
+  const x = b.present ? recentre(a, b, scratch[0]) : a.centred;
+  const y = a.present ? recentre(b, a, scratch[1]) : b.centred;
   // Centred ranks are multiples of ½, so their products are exact and so is a sum of BLOCK of them
   // (below 2^53 for up to a few million rows): rounding is left to the few block sums.
   let cross = 0, ssX = 0, ssY = 0;
