@@ -1,7 +1,8 @@
 /**
  * Kendall's tau-b by Knight's algorithm (1966), O(n log n): order the rows by (x, y), then the
- * discordant pairs are the inversions of the y sequence, counted here with a Fenwick tree over the
- * y ranks (three times quicker than a counting merge sort in V8); ties come from the group sizes.
+ * discordant pairs are the inversions of the y sequence, counted by a Fenwick tree over the y ranks
+ * in WebAssembly (wasm/kendall.ts; three times quicker than a counting merge sort in V8, and in
+ * WebAssembly 0.64-0.93 of the same tree in JavaScript); ties come from the group sizes.
  * Two columns with few distinct values go through their contingency table instead, O(n + kx·ky).
  * The formula and its order of operations are scipy's `kendalltau`, so figures agree to the last bits.
  */
@@ -10,22 +11,17 @@ import { inversionsWasm } from "../../wasm/kendall_loader.ts";
 
 /** Tables up to this many cells (or one per row) are cheaper than sorting. */
 const TABLE_MIN = 1 << 16;
-/**
- * Fenwick trees up to this many values stay in cache, where the WebAssembly counter takes 0.64-0.70
- * of the time (no bounds check per step); above it memory latency dominates and JavaScript is as quick.
- */
-const WASM_TREE = 1 << 16;
 
 /** Working memory for one worker's pairs, sized once for the row count. */
 export class KendallScratch {
   readonly seq: Int32Array;
   readonly group: Int32Array;
-  readonly tree: Int32Array;
+  readonly below: Int32Array;
   readonly table: Float64Array;
   constructor(n: number) {
     this.seq = new Int32Array(n);
     this.group = new Int32Array(n);
-    this.tree = new Int32Array(n + 1);
+    this.below = new Int32Array(n);
     this.table = new Float64Array(Math.max(n, TABLE_MIN));
   }
 }
@@ -107,10 +103,7 @@ function fromSequence(a: KendallColumn, b: KendallColumn, s: KendallScratch): Co
       from = k;
     }
   }
-  const distinct = b.ranking.distinct;
-  const discordant = distinct <= WASM_TREE
-    ? inversionsWasm(seq.subarray(0, m), distinct)
-    : inversions(seq.subarray(0, m), distinct, s.tree);
+  const discordant = inversionsWasm(seq.subarray(0, m), b.ranking.distinct);
   return { m, discordant, tiedA, tiedB: tiedOver(b.ranking, a.present), bothTied };
 }
 
@@ -143,23 +136,6 @@ function tiedOver(col: Ranking, keep: Uint8Array | null): number {
   return tied;
 }
 
-/**
- * Pairs i < j with seq[i] > seq[j], for values in [0, distinct): a Fenwick tree counts, for each
- * element, how many earlier ones are at most it. `tree` needs distinct + 1 entries.
- */
-export function inversions(seq: Int32Array, distinct: number, tree: Int32Array): number {
-  tree.fill(0, 0, distinct + 1);
-  let inv = 0;
-  for (let k = 0; k < seq.length; k++) {
-    const v = seq[k] + 1;
-    let atMost = 0;
-    for (let i = v; i > 0; i -= i & -i) atMost += tree[i];
-    inv += k - atMost;
-    for (let i = v; i <= distinct; i += i & -i) tree[i]++;
-  }
-  return inv;
-}
-
 /** The counts from the kx × ky contingency table of the shared rows' ranks (its margins give the ties). */
 function fromTable(a: KendallColumn, b: KendallColumn, s: KendallScratch): Counts {
   const ka = a.ranking.distinct, kb = b.ranking.distinct;
@@ -174,7 +150,7 @@ function fromTable(a: KendallColumn, b: KendallColumn, s: KendallScratch): Count
     }
   }
   // below[j]: rows seen so far (smaller a) with b rank j; a cell pairs discordantly with those above it.
-  const below = s.tree.subarray(0, kb).fill(0);
+  const below = s.below.subarray(0, kb).fill(0);
   let discordant = 0, bothTied = 0, tiedA = 0;
   for (let i = 0; i < ka; i++) {
     let above = 0, inRow = 0;

@@ -7,8 +7,7 @@ import {
   prepareColumn,
 } from "../../../core/stats/correlation.ts";
 import { kendallQuadratic } from "../../support/kendall_naive.ts";
-import { inversions } from "../../../core/stats/kendall.ts";
-import { inversionsWasm } from "../../../wasm/kendall_loader.ts";
+import { inversionsWasm, ONE_LEVEL } from "../../../wasm/kendall_loader.ts";
 import { Rng } from "../../../core/random.ts";
 
 const col = (xs: (number | null)[]) => Float64Array.from(xs, (v) => v ?? NaN);
@@ -189,32 +188,42 @@ Deno.test("kendall: Knight's O(n log n) equals the O(n²) definition (ties, gaps
   );
 });
 
-Deno.test("inversions: the JavaScript and WebAssembly Fenwick counters equal the O(n²) count", () => {
+Deno.test("inversions: the WebAssembly counter equals the O(n²) count, with one tree and with two levels", () => {
   const quadratic = (seq: Int32Array) => {
     let inv = 0;
     for (let i = 0; i < seq.length; i++) for (let j = i + 1; j < seq.length; j++) if (seq[i] > seq[j]) inv++;
     return inv;
   };
+  // Up to ONE_LEVEL values one tree; above it two levels, with buckets of 1,024 values.
+  const distinct = fc.oneof(
+    fc.integer({ min: 1, max: 3000 }),
+    fc.integer({ min: ONE_LEVEL + 1, max: 300_000 }),
+  );
   fc.assert(
     fc.property(
-      fc.integer({ min: 1, max: 3000 }).chain((distinct) =>
+      distinct.chain((d) =>
         fc.tuple(
-          fc.constant(distinct),
-          fc.array(fc.integer({ min: 0, max: distinct - 1 }), { maxLength: 2000, size: "max" }),
+          fc.constant(d),
+          fc.array(fc.integer({ min: 0, max: d - 1 }), { maxLength: 2000, size: "max" }),
         )
       ),
-      ([distinct, values]) => {
-        const seq = Int32Array.from(values), expected = quadratic(seq);
-        return inversions(seq, distinct, new Int32Array(distinct + 1)) === expected &&
-          inversionsWasm(seq, distinct) === expected;
+      ([d, values]) => {
+        const seq = Int32Array.from(values);
+        return inversionsWasm(seq, d) === quadratic(seq);
       },
     ),
     { numRuns: 150 },
   );
-  // A reversed run of n values has every pair inverted: n(n-1)/2, past 2^32 (the WebAssembly total is i64).
-  const n = 100_000, reversed = Int32Array.from({ length: n }, (_, i) => n - 1 - i);
-  assert.equal(inversionsWasm(reversed, n), (n * (n - 1)) / 2);
-  assert.equal(inversions(reversed, n, new Int32Array(n + 1)), (n * (n - 1)) / 2);
+  // Values confined to a few buckets (many pairs within one) and a reversed run, where every pair is
+  // inverted: n(n-1)/2, past 2^32 (the WebAssembly total is an i64).
+  const n = 100_000;
+  const near = Int32Array.from({ length: 3000 }, (_, i) => 70_000 + ((i * 7919) % 2500));
+  assert.equal(inversionsWasm(near, 80_000), quadratic(near));
+  assert.equal(inversionsWasm(Int32Array.from({ length: n }, (_, i) => n - 1 - i), n), (n * (n - 1)) / 2);
+  assert.equal(
+    inversionsWasm(Int32Array.from({ length: 60_000 }, (_, i) => 59_999 - i), 60_000),
+    60_000 * 59_999 / 2,
+  );
 });
 
 /** Average ranks by a comparator sort: the textbook way, for checking the radix-sorted one. */
