@@ -60,19 +60,16 @@ async function pairsOf(repo: string, method: string): Promise<Unit> {
   };
 }
 
-/** Largest difference between two results: exact for counts, a few ulps for sums taken in another order. */
+/** 0 when equal (NaN equals NaN), else how far apart (Infinity for a number against NaN). */
+const gap = (p: number, q: number) => p === q || (p !== p && q !== q) ? 0 : Math.abs(p - q) || Infinity;
+
+/** Largest difference between two results: 0 for counts, a few ulps for sums taken in another order. */
 function differs(x: unknown, z: unknown): number {
-  if (typeof x === "number" && typeof z === "number") return x === z ? 0 : Math.abs(x - z) || Infinity;
+  if (typeof x === "number" && typeof z === "number") return gap(x, z);
   const mx = x as Record<string, Float64Array>, mz = z as Record<string, Float64Array>;
   let d = 0;
   for (const k of Object.keys(mx)) {
-    mx[k].forEach((
-      v,
-      i,
-    ) => (d = Math.max(
-      d,
-      v === mz[k][i] || (v !== v && mz[k][i] !== mz[k][i]) ? 0 : Math.abs(v - mz[k][i]),
-    )));
+    for (let i = 0; i < mx[k].length; i++) d = Math.max(d, gap(mx[k][i], mz[k][i]));
   }
   return d;
 }
