@@ -4,6 +4,7 @@
  * import is per isolate), so two workers run two ranges at once.
  */
 import * as kernel from "./audit.wasm";
+import { Layout } from "./layout.ts";
 import { type AuditPlan, LANES } from "../core/spatial/plan.ts";
 import type { AliasTables } from "../core/spatial/binomial.ts";
 
@@ -14,24 +15,6 @@ const exports = kernel as unknown as {
 };
 
 const MT_WORDS = 624;
-
-/** Bump allocation above the module's static data, 16-byte aligned (the SIMD rows are 64 bytes). */
-class Layout {
-  private top: number;
-  constructor(base: number) {
-    this.top = align(base);
-  }
-  take(bytes: number): number {
-    const at = this.top;
-    this.top = align(at + bytes);
-    return at;
-  }
-  get end(): number {
-    return this.top;
-  }
-}
-
-const align = (x: number) => (x + 15) & ~15;
 
 /** Each signature's table as [size, first cell, lo, 0], so a draw reads one 16-byte record. */
 function perSignature(tb: AliasTables): Int32Array {
@@ -63,8 +46,7 @@ export function worldsWasm(plan: AuditPlan, seed: number, w0: number, w1: number
   const mt = lay.take(2 * MT_WORDS * 4), res = lay.take(out.byteLength);
 
   const mem = exports.memory;
-  const need = lay.end - mem.buffer.byteLength;
-  if (need > 0) mem.grow(Math.ceil(need / 65536));
+  lay.fit(mem);
   const buf = mem.buffer;
   for (const [a, at] of inputs) {
     new Uint8Array(buf, at, a.byteLength).set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));

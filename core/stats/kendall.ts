@@ -6,7 +6,7 @@
  * Two columns with few distinct values go through their contingency table instead, O(n + kx·ky).
  * The formula and its order of operations are scipy's `kendalltau`, so figures agree to the last bits.
  */
-import type { Ranking } from "./ranks.ts";
+import { pairs, type Ranking } from "./ranks.ts";
 import { inversionsWasm } from "../../wasm/kendall_loader.ts";
 
 /** Tables up to this many cells (or one per row) are cheaper than sorting. */
@@ -61,9 +61,6 @@ interface Counts {
   tiedB: number;
   bothTied: number;
 }
-
-/** t(t−1)/2: the pairs among t rows. */
-const pairs = (t: number) => (t * (t - 1)) / 2;
 
 /**
  * b's ranks in (a, b) order over the shared rows, then inversions: a walk of a's sorted order gathers

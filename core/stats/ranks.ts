@@ -19,6 +19,9 @@ export interface Ranking {
   tiedPairs: number;
 }
 
+/** t(t−1)/2: the pairs among t rows (tied pairs of a group of t equal values). */
+export const pairs = (t: number) => (t * (t - 1)) / 2;
+
 /** The ranking of a column's present rows, computed once per column and shared by its pairs. */
 export function rankColumn(values: Float64Array, alloc: Alloc = localAlloc): Ranking {
   const sorted = argsortPresent(values);
@@ -33,7 +36,7 @@ export function rankColumn(values: Float64Array, alloc: Alloc = localAlloc): Ran
   let tiedPairs = 0;
   for (let i = 0; i < m; i++) {
     if (i === 0 || hi[i] !== hi[i - 1] || lo[i] !== lo[i - 1]) {
-      tiedPairs += (run * (run - 1)) / 2;
+      tiedPairs += pairs(run);
       run = 0;
       g++;
     }
@@ -41,6 +44,6 @@ export function rankColumn(values: Float64Array, alloc: Alloc = localAlloc): Ran
     sortedRank[i] = g;
     rank[rows[i]] = g;
   }
-  tiedPairs += (run * (run - 1)) / 2;
+  tiedPairs += pairs(run);
   return { rows, sortedRank, rank, distinct: g + 1, tiedPairs };
 }
