@@ -10,8 +10,8 @@
 export const ASC_VERSION = "0.28.20";
 export const FLAGS = ["-O3", "--runtime", "stub", "--noAssert", "--use", "abort=", "--enable", "simd"];
 
-/** The modules: the Monte Carlo kernel of the spatial audit, Kendall's inversion counter. */
-export const MODULES = ["audit", "kendall"] as const;
+/** The modules: the Monte Carlo kernel of the spatial audit, Kendall's inversion counter, the extra trees' split count. */
+export const MODULES = ["audit", "kendall", "split"] as const;
 export type Module = typeof MODULES[number];
 
 const dir = new URL(".", import.meta.url);

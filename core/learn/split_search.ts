@@ -12,6 +12,7 @@
 import type { Binned } from "./binning.ts";
 import { radixByBin } from "./radix.ts";
 import { between, score } from "./criteria.ts";
+import type { SplitArena } from "../../wasm/split_loader.ts";
 
 /** A histogram pays when the node's bin range is at most this many times its row count. */
 const RANGE_PER_ROW = 4;
@@ -19,6 +20,8 @@ const RANGE_PER_ROW = 4;
 const INSERTION = 64;
 /** Nodes with more rows than this search the coarse bins when the fine ones would need a sort. */
 const COARSE_ABOVE = 1024;
+/** Extra trees' nodes of at least this many rows count a split in WebAssembly (`SplitArena.countLeft`). */
+const WASM_COUNT_FROM = 12;
 const POS_BITS = 11;
 const POS_MASK = (1 << POS_BITS) - 1;
 
@@ -47,12 +50,12 @@ export class NodeSearch {
   gathered: Uint16Array;
   private keys: Int32Array;
   /** Extra trees: four features' bins gathered in one pass (`gatherFour`), and their ranges. */
-  private ahead: Uint16Array[] = [];
+  private ahead: Uint16Array[];
   private aheadLo = new Int32Array(4);
   private aheadHi = new Int32Array(4);
-  /** The node's rows (positions in `rows`), their classes and weights, in the tree's order. */
+  /** The node's rows (positions in `rows`), their classes (the tree fills the arena's) and weights, in the tree's order. */
   idx: Uint32Array = new Uint32Array(0);
-  ys: Int32Array = new Int32Array(0);
+  readonly ys: Int32Array;
   ws: Float64Array = new Float64Array(0);
   /** False when every weight is 1 (no bootstrap). */
   weighted = true;
@@ -75,12 +78,16 @@ export class NodeSearch {
     readonly coarse: Binned<Uint8Array>,
     classes: number,
     readonly rows: RowBins,
+    /** Where the gathered bins and the classes live: slots 0-4 of its bin arrays are this search's. */
+    private readonly arena: SplitArena,
   ) {
     this.C = classes;
     let bins = 0;
     for (const c of fine.binCount) bins = Math.max(bins, c);
     this.hist = new Float64Array(bins * classes);
-    this.gathered = new Uint16Array(fine.rows);
+    this.ys = arena.ys;
+    this.gathered = arena.bins[0];
+    this.ahead = arena.bins.slice(1, 5);
     this.keys = new Int32Array(COARSE_ABOVE);
     this.total = new Float64Array(classes);
     this.left = new Float64Array(classes);
@@ -286,7 +293,6 @@ export class NodeSearch {
   gatherFour(fs: Int32Array, from: number, count: number, a: number, b: number): void {
     const { fine: bins, features: p } = this.rows;
     const { idx, ahead } = this;
-    if (!ahead.length) { for (let t = 0; t < 4; t++) ahead.push(new Uint16Array(this.gathered.length)); }
     const last = count - 1; // fewer than four: the last one is gathered again (same cache line)
     const f0 = fs[from], f1 = fs[from + Math.min(1, last)];
     const f2 = fs[from + Math.min(2, last)], f3 = fs[from + last];
@@ -331,8 +337,12 @@ export class NodeSearch {
     const u = centres[lo] + rng.next() * (centres[hi] - centres[lo]);
     const l = this.binOfDraw(centres, u, lo, hi);
     let nLeft = 0;
-    if (this.C === 2 && !this.weighted) {
-      // Two classes, every weight 1: integer counts in registers.
+    if (this.C === 2 && !this.weighted && b - a >= WASM_COUNT_FROM) {
+      // Two classes, every weight 1: counted in WebAssembly, eight rows a step.
+      this.arena.countLeft(g, a, b, l, left);
+      nLeft = left[0] + left[1];
+    } else if (this.C === 2 && !this.weighted) {
+      // The same in registers: a call into WebAssembly costs about as much as ten rows.
       let ones = 0;
       for (let k = a; k < b; k++) {
         const go = 1 - ((l - g[k]) >>> 31); // 1 if bin ≤ l: no branch

@@ -10,6 +10,7 @@ import type { Rng } from "../random.ts";
 import { type Binned, rowMajor } from "./binning.ts";
 import { CONSTANT, FOUND, NodeSearch, type RowBins } from "./split_search.ts";
 import { partitionPositions } from "./partition.ts";
+import { SplitArena } from "../../wasm/split_loader.ts";
 
 /** Training data: binned features and the class of every row. */
 export interface TrainSet {
@@ -50,6 +51,8 @@ export interface Sample {
  */
 export class TreeScratch {
   readonly search: NodeSearch;
+  /** The search's node arrays in WebAssembly memory (bin slot 5 is `bestGathered`'s to start with). */
+  readonly arena: SplitArena;
   readonly spill: Uint32Array;
   readonly spillY: Int32Array;
   readonly spillW: Float64Array;
@@ -75,10 +78,11 @@ export class TreeScratch {
       coarse: rowMajor(set.coarse, train),
       y: Int32Array.from(train, (r) => set.y[r]),
     };
-    this.search = new NodeSearch(set.data, set.coarse, set.classes, this.rows);
+    this.arena = new SplitArena(set.data.rows, 6);
+    this.search = new NodeSearch(set.data, set.coarse, set.classes, this.rows, this.arena);
     this.features = Int32Array.from({ length: set.data.features }, (_, f) => f);
     this.bestLeft = new Float64Array(set.classes);
-    this.bestGathered = new Uint16Array(set.data.rows);
+    this.bestGathered = this.arena.bins[5];
     this.spill = new Uint32Array(set.data.rows);
     this.spillY = new Int32Array(set.data.rows);
     this.spillW = new Float64Array(set.data.rows);
@@ -112,7 +116,10 @@ export function growTree(
   const { bins, rows: N } = set.data;
   const { idx } = sample;
   const search = s.search;
-  const ys = search.ys = new Int32Array(idx.length);
+  if (!s.arena.current) {
+    throw new Error("a TreeScratch is used after a newer one took the WebAssembly memory");
+  }
+  const ys = search.ys;
   for (let k = 0; k < idx.length; k++) ys[k] = s.rows.y[idx[k]];
   const ws = search.ws = sample.w;
   search.idx = idx;
