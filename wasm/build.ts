@@ -10,7 +10,7 @@
 export const ASC_VERSION = "0.28.20";
 export const FLAGS = ["-O3", "--runtime", "stub", "--noAssert", "--use", "abort=", "--enable", "simd"];
 
-/** The modules: the Monte Carlo kernel of the spatial audit, Kendall's inversion counter, the extra trees' split count. */
+/** The modules: the Monte Carlo kernel of the spatial audit, Kendall's inversion counter, the trees' node kernel. */
 export const MODULES = ["audit", "kendall", "split"] as const;
 export type Module = typeof MODULES[number];
 

@@ -1,7 +1,9 @@
 // deno-lint-ignore-file
-// AssemblyScript source of the extra trees' split count (built by `deno task build:wasm` into
-// split.wasm): how many of a node's rows fall left of a drawn threshold, and how many of those are of
-// class 1, eight rows per SIMD step. The same count in JavaScript is a fifth of an extra-trees fit.
+// AssemblyScript source of the trees' node kernel (built by `deno task build:wasm` into split.wasm).
+// A tree's node rows are kept in node order, each row's bins together, so a node is one block: its
+// bins of a feature are gathered by one forward sweep (not one random read per row), and the
+// partition moves the bins with the rows, 16 bytes per SIMD step. Extra trees count a drawn split eight
+// rows per SIMD step (in JavaScript that count was a fifth of an extra-trees fit).
 // Memory is laid out by the loader (wasm/split_loader.ts) above heapBase().
 
 /** First free byte of linear memory: the loader places the node arrays above it. */
@@ -36,4 +38,121 @@ export function countLeft(g: usize, y: usize, a: i32, b: i32, l: i32, out: usize
   }
   store<i32>(out, nLeft);
   return nOnes;
+}
+
+/**
+ * The node-ordered bins: row k of `rows` (`stride` u16s, a multiple of 8) ← training row idx[k] of
+ * `fine` (p u16s per row), for k < n. A node's rows are then a contiguous block, read in order.
+ */
+export function fillRows(rows: usize, stride: i32, fine: usize, p: i32, idx: usize, n: i32): void {
+  const s = <usize> stride << 1, width = <usize> p << 1;
+  for (let k = 0; k < n; k++) {
+    memory.copy(rows + <usize> k * s, fine + <usize> load<u32>(idx + (<usize> k << 2)) * width, width);
+  }
+}
+
+/** Feature f's bins of node rows [a, b) into `out` (u16 by row), their least and greatest into range[0..1]. */
+export function gather(rows: usize, stride: i32, a: i32, b: i32, f: i32, out: usize, range: usize): void {
+  const s = <usize> stride << 1;
+  let at = rows + <usize> a * s + (<usize> f << 1);
+  let lo: i32 = 65535, hi: i32 = 0;
+  for (let k = a; k < b; k++, at += s) {
+    const v = <i32> load<u16>(at);
+    store<u16>(out + (<usize> k << 1), <u16> v);
+    lo = min(lo, v);
+    hi = max(hi, v);
+  }
+  store<i32>(range, lo);
+  store<i32>(range, hi, 4);
+}
+
+/** `gather` of four features in one pass over the rows: ranges at range[0..7] (lo, hi per feature). */
+export function gatherFour(
+  rows: usize,
+  stride: i32,
+  a: i32,
+  b: i32,
+  f0: i32,
+  f1: i32,
+  f2: i32,
+  f3: i32,
+  o0: usize,
+  o1: usize,
+  o2: usize,
+  o3: usize,
+  range: usize,
+): void {
+  const s = <usize> stride << 1;
+  let at = rows + <usize> a * s;
+  const c0 = <usize> f0 << 1, c1 = <usize> f1 << 1, c2 = <usize> f2 << 1, c3 = <usize> f3 << 1;
+  let lo0: i32 = 65535, hi0: i32 = 0, lo1: i32 = 65535, hi1: i32 = 0;
+  let lo2: i32 = 65535, hi2: i32 = 0, lo3: i32 = 65535, hi3: i32 = 0;
+  for (let k = a; k < b; k++, at += s) {
+    const v0 = <i32> load<u16>(at + c0), v1 = <i32> load<u16>(at + c1);
+    const v2 = <i32> load<u16>(at + c2), v3 = <i32> load<u16>(at + c3);
+    const o = <usize> k << 1;
+    store<u16>(o0 + o, <u16> v0);
+    store<u16>(o1 + o, <u16> v1);
+    store<u16>(o2 + o, <u16> v2);
+    store<u16>(o3 + o, <u16> v3);
+    lo0 = min(lo0, v0);
+    hi0 = max(hi0, v0);
+    lo1 = min(lo1, v1);
+    hi1 = max(hi1, v1);
+    lo2 = min(lo2, v2);
+    hi2 = max(hi2, v2);
+    lo3 = min(lo3, v3);
+    hi3 = max(hi3, v3);
+  }
+  store<i32>(range, lo0);
+  store<i32>(range, hi0, 4);
+  store<i32>(range, lo1, 8);
+  store<i32>(range, hi1, 12);
+  store<i32>(range, lo2, 16);
+  store<i32>(range, hi2, 20);
+  store<i32>(range, lo3, 24);
+  store<i32>(range, hi3, 28);
+}
+
+/**
+ * A node's stable partition: rows [a, b) with g[k] ≤ t first, in order, then the rest, in order; the
+ * node-ordered bins (`stride` u16s a row), positions `idx` and classes `ys` move together, without a
+ * branch on the side (both places written, one advanced). The spills need b − a entries. Returns
+ * where the right side starts.
+ */
+export function partition(
+  rows: usize,
+  stride: i32,
+  g: usize,
+  t: i32,
+  a: i32,
+  b: i32,
+  idx: usize,
+  ys: usize,
+  spillRows: usize,
+  spillIdx: usize,
+  spillY: usize,
+): i32 {
+  const s = <usize> stride << 1;
+  let i = a, r = 0;
+  for (let k = a; k < b; k++) {
+    const left = <i32> (<i32> load<u16>(g + (<usize> k << 1)) <= t);
+    const from = rows + <usize> k * s, to = rows + <usize> i * s, spill = spillRows + <usize> r * s;
+    for (let o: usize = 0; o < s; o += 16) {
+      const v = v128.load(from + o);
+      v128.store(to + o, v);
+      v128.store(spill + o, v);
+    }
+    const row = load<u32>(idx + (<usize> k << 2)), y = load<i32>(ys + (<usize> k << 2));
+    store<u32>(idx + (<usize> i << 2), row);
+    store<i32>(ys + (<usize> i << 2), y);
+    store<u32>(spillIdx + (<usize> r << 2), row);
+    store<i32>(spillY + (<usize> r << 2), y);
+    i += left;
+    r += 1 - left;
+  }
+  memory.copy(rows + <usize> i * s, spillRows, <usize> r * s);
+  memory.copy(idx + (<usize> i << 2), spillIdx, <usize> r << 2);
+  memory.copy(ys + (<usize> i << 2), spillY, <usize> r << 2);
+  return i;
 }

@@ -1,8 +1,9 @@
 /**
- * Typed loader of the extra trees' split count (wasm/split.ts compiled to split.wasm). The node
- * arrays the count reads (gathered bins and classes) live in the module's linear memory, so a count
- * copies nothing. Each worker isolate has its own instance (the import is per isolate); within one,
- * the memory belongs to the latest arena, since a fit uses one arena from start to end.
+ * Typed loader of the trees' node kernel (wasm/split.ts compiled to split.wasm). A tree's node rows
+ * live in the module's linear memory in node order, each row's bins beside its neighbours', so a split
+ * search reads a node as one block instead of one random read per row; the partition moves the bins
+ * with the rows. Each worker isolate has its own instance (the import is per isolate); within one, the
+ * memory belongs to the latest arena, since a fit uses one arena from start to end.
  */
 import * as kernel from "./split.wasm";
 import { Layout } from "./layout.ts";
@@ -11,33 +12,92 @@ const exports = kernel as unknown as {
   memory: WebAssembly.Memory;
   heapBase(): number;
   countLeft(g: number, y: number, a: number, b: number, l: number, out: number): number;
+  fillRows(rows: number, stride: number, fine: number, p: number, idx: number, n: number): void;
+  gather(rows: number, stride: number, a: number, b: number, f: number, out: number, range: number): void;
+  gatherFour(
+    rows: number,
+    stride: number,
+    a: number,
+    b: number,
+    f0: number,
+    f1: number,
+    f2: number,
+    f3: number,
+    o0: number,
+    o1: number,
+    o2: number,
+    o3: number,
+    range: number,
+  ): void;
+  partition(
+    rows: number,
+    stride: number,
+    g: number,
+    t: number,
+    a: number,
+    b: number,
+    idx: number,
+    ys: number,
+    spillRows: number,
+    spillIdx: number,
+    spillY: number,
+  ): number;
 };
 
 /** Arenas made so far in this isolate: only the latest owns the memory. */
 let made = 0;
 
-/** A training split's node arrays in the kernel's memory: `slots` bin arrays and the classes, `rows` each. */
+/**
+ * A training split's node arrays in the kernel's memory, for samples of up to `n` rows of `p`
+ * features: the split's bins row-major (`fine`, filled by the caller), the node rows' positions, classes
+ * and bins in node order, and `slots` arrays of one feature's bins over the node rows.
+ */
 export class SplitArena {
-  readonly bins: Uint16Array[];
-  /** The classes of the node rows, in the tree's order. */
+  /** The training split's bins, row by row (p per row), by position in the split. */
+  readonly fine: Uint16Array;
+  /** The node rows: positions in the split and their classes, in the tree's order. */
+  readonly idx: Uint32Array;
   readonly ys: Int32Array;
-  private readonly out: Int32Array;
+  /** Gathered bins of one feature over the node rows, by place in the tree's order. */
+  readonly bins: Uint16Array[];
+  /** u16s per node-ordered row: p rounded up to whole 16-byte SIMD words. */
+  private readonly stride: number;
+  private readonly range: Int32Array;
   private readonly id = ++made;
-  /** Byte offsets of `ys` and `out`, read once (a view's getter costs a few ns a call). */
-  private readonly ysAt: number;
-  private readonly outAt: number;
+  // Byte offsets, read once: a view's getter costs a few ns a call, and a tree makes millions of calls.
+  private readonly at: {
+    fine: number;
+    rows: number;
+    idx: number;
+    ys: number;
+    spillRows: number;
+    spillIdx: number;
+    spillY: number;
+    range: number;
+  };
 
-  constructor(rows: number, slots: number) {
+  constructor(n: number, private readonly p: number, slots: number) {
+    this.stride = Math.ceil(p / 8) * 8;
     const lay = new Layout(exports.heapBase());
-    const out = lay.take(4), ys = lay.take(4 * rows);
-    const bins = Array.from({ length: slots }, () => lay.take(2 * rows));
+    const row = 2 * this.stride;
+    this.at = {
+      fine: lay.take(2 * n * p),
+      rows: lay.take(row * n),
+      idx: lay.take(4 * n),
+      ys: lay.take(4 * n),
+      spillRows: lay.take(row * n),
+      spillIdx: lay.take(4 * n),
+      spillY: lay.take(4 * n),
+      range: lay.take(32),
+    };
+    const slotAt = Array.from({ length: slots }, () => lay.take(2 * n));
     lay.fit(exports.memory);
     const buf = exports.memory.buffer;
-    this.out = new Int32Array(buf, out, 1);
-    this.ys = new Int32Array(buf, ys, rows);
-    this.bins = bins.map((at) => new Uint16Array(buf, at, rows));
-    this.ysAt = ys;
-    this.outAt = out;
+    this.fine = new Uint16Array(buf, this.at.fine, n * p);
+    this.idx = new Uint32Array(buf, this.at.idx, n);
+    this.ys = new Int32Array(buf, this.at.ys, n);
+    this.range = new Int32Array(buf, this.at.range, 8);
+    this.bins = slotAt.map((at) => new Uint16Array(buf, at, n));
   }
 
   /** False once a newer arena took the memory (this one's arrays are then overwritten or detached). */
@@ -45,12 +105,69 @@ export class SplitArena {
     return this.id === made;
   }
 
+  /** Node order for a new tree: the bins of rows idx[0..n) (set by the caller) copied in that order. */
+  fillRows(n: number): void {
+    exports.fillRows(this.at.rows, this.stride, this.at.fine, this.p, this.at.idx, n);
+  }
+
+  /** Feature f's bins of node rows [a, b) into `out` (one of `bins`); returns [least, greatest] in `range`. */
+  gather(f: number, a: number, b: number, out: Uint16Array): Int32Array {
+    exports.gather(this.at.rows, this.stride, a, b, f, out.byteOffset, this.at.range);
+    return this.range;
+  }
+
+  /** Four features' bins in one pass into outs[0..3]; `range` holds least and greatest of each, in turn. */
+  gatherFour(
+    fs: Int32Array,
+    from: number,
+    count: number,
+    a: number,
+    b: number,
+    outs: Uint16Array[],
+  ): Int32Array {
+    const last = count - 1; // fewer than four: the last one is gathered again
+    exports.gatherFour(
+      this.at.rows,
+      this.stride,
+      a,
+      b,
+      fs[from],
+      fs[from + Math.min(1, last)],
+      fs[from + Math.min(2, last)],
+      fs[from + last],
+      outs[0].byteOffset,
+      outs[1].byteOffset,
+      outs[2].byteOffset,
+      outs[3].byteOffset,
+      this.at.range,
+    );
+    return this.range;
+  }
+
+  /** The stable partition of node rows [a, b) by g[k] ≤ t (bins, positions and classes); returns where the right starts. */
+  partition(g: Uint16Array, t: number, a: number, b: number): number {
+    const { at } = this;
+    return exports.partition(
+      at.rows,
+      this.stride,
+      g.byteOffset,
+      t,
+      a,
+      b,
+      at.idx,
+      at.ys,
+      at.spillRows,
+      at.spillIdx,
+      at.spillY,
+    );
+  }
+
   /**
-   * Rows k in [a, b) with g[k] ≤ l, g one of this arena's bin arrays, and of them those with ys[k]
-   * = 1 (classes 0 and 1): [left, ones] into `into`.
+   * Rows k in [a, b) with g[k] ≤ l, g one of `bins`, and of them those with ys[k] = 1 (classes 0 and
+   * 1): [left, ones] into `into`.
    */
   countLeft(g: Uint16Array, a: number, b: number, l: number, into: Float64Array): void {
-    into[1] = exports.countLeft(g.byteOffset, this.ysAt, a, b, l, this.outAt);
-    into[0] = this.out[0] - into[1];
+    into[1] = exports.countLeft(g.byteOffset, this.at.ys, a, b, l, this.at.range);
+    into[0] = this.range[0] - into[1];
   }
 }

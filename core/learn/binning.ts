@@ -37,9 +37,12 @@ export interface Binned<B extends Uint8Array | Uint16Array = Uint8Array | Uint16
  * train[k]. The features a tree node or a boosting histogram reads of one row then share a cache line,
  * where feature-major columns of every row cost a cache miss each.
  */
-export function rowMajor<B extends Uint8Array | Uint16Array>(data: Binned<B>, train: Uint32Array): B {
+export function rowMajor<B extends Uint8Array | Uint16Array>(
+  data: Binned<B>,
+  train: Uint32Array,
+  out: B = new (data.bins.constructor as { new (n: number): B })(train.length * data.features),
+): B {
   const { bins, features: p, rows: N } = data;
-  const out = new (bins.constructor as { new (n: number): B })(train.length * p);
   for (let f = 0; f < p; f++) {
     for (let k = 0; k < train.length; k++) out[k * p + f] = bins[f * N + train[k]];
   }

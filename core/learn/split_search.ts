@@ -1,6 +1,7 @@
 /**
  * The split search of one feature over one tree node: the node's bins of the feature gathered once
- * (one random read per row), then the best gini threshold. It is exact (between adjacent fine bins, one
+ * (from the node rows kept in node order in WebAssembly memory, `SplitArena`), then the best gini
+ * threshold. It is exact (between adjacent fine bins, one
  * per distinct training value, as scikit-learn) in nodes of up to COARSE_ABOVE (1,024) rows and wherever
  * the feature has at most RANGE_PER_ROW fine bins per node row (or its coarse bins are all one in the
  * node), from a class histogram over the node's bin range or, when that range is much wider than the
@@ -31,9 +32,9 @@ export const NO_SPLIT = 1;
 export const FOUND = 2;
 
 /**
- * The training split's bins row-major, by position in the split (`rowMajor`), and its classes: the
- * features a node draws of one row then share a cache line (the split searches' gathers are most of a
- * forest's time; this layout saves about a tenth of it over feature-major columns).
+ * The training split's bins row-major, by position in the split (`rowMajor`), and its classes: fine
+ * ones are where each tree's node-ordered rows are copied from, coarse ones are read by position in
+ * big nodes (`gatherCounts`, whose rows are dense enough for that to sweep forward).
  */
 export interface RowBins {
   features: number;
@@ -95,17 +96,9 @@ export class NodeSearch {
 
   /** The node's fine bins of feature f into `gathered[a..b)`, and their range. */
   private gather(f: number, a: number, b: number): void {
-    const { fine: bins, features: p } = this.rows;
-    const { idx, gathered: out } = this;
-    let lo = 65535, hi = 0;
-    for (let k = a; k < b; k++) {
-      const bin = bins[idx[k] * p + f];
-      out[k] = bin;
-      if (bin < lo) lo = bin;
-      if (bin > hi) hi = bin;
-    }
-    this.lo = lo;
-    this.hi = hi;
+    const range = this.arena.gather(f, a, b, this.gathered);
+    this.lo = range[0];
+    this.hi = range[1];
   }
 
   /** The best threshold of feature f over rows [a, b): CONSTANT, NO_SPLIT or FOUND. */
@@ -291,32 +284,12 @@ export class NodeSearch {
    * past max_features (when some drawn ones are constant in the node) is gathered alone by `random`.
    */
   gatherFour(fs: Int32Array, from: number, count: number, a: number, b: number): void {
-    const { fine: bins, features: p } = this.rows;
-    const { idx, ahead } = this;
-    const last = count - 1; // fewer than four: the last one is gathered again (same cache line)
-    const f0 = fs[from], f1 = fs[from + Math.min(1, last)];
-    const f2 = fs[from + Math.min(2, last)], f3 = fs[from + last];
-    const [o0, o1, o2, o3] = ahead;
-    let lo0 = 65535, hi0 = 0, lo1 = 65535, hi1 = 0, lo2 = 65535, hi2 = 0, lo3 = 65535, hi3 = 0;
-    for (let k = a; k < b; k++) {
-      const at = idx[k] * p;
-      const v0 = bins[at + f0], v1 = bins[at + f1], v2 = bins[at + f2], v3 = bins[at + f3];
-      o0[k] = v0;
-      o1[k] = v1;
-      o2[k] = v2;
-      o3[k] = v3;
-      if (v0 < lo0) lo0 = v0;
-      if (v0 > hi0) hi0 = v0;
-      if (v1 < lo1) lo1 = v1;
-      if (v1 > hi1) hi1 = v1;
-      if (v2 < lo2) lo2 = v2;
-      if (v2 > hi2) hi2 = v2;
-      if (v3 < lo3) lo3 = v3;
-      if (v3 > hi3) hi3 = v3;
-    }
+    const range = this.arena.gatherFour(fs, from, count, a, b, this.ahead);
     const { aheadLo, aheadHi } = this;
-    aheadLo[0] = lo0, aheadLo[1] = lo1, aheadLo[2] = lo2, aheadLo[3] = lo3;
-    aheadHi[0] = hi0, aheadHi[1] = hi1, aheadHi[2] = hi2, aheadHi[3] = hi3;
+    for (let t = 0; t < 4; t++) {
+      aheadLo[t] = range[2 * t];
+      aheadHi[t] = range[2 * t + 1];
+    }
   }
 
   /** `random` over the bins `gatherFour` left in `slot` (feature f): CONSTANT or FOUND. */

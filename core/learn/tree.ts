@@ -1,7 +1,8 @@
 /**
  * CART classification trees on binned features (gini, grown until pure, as scikit-learn's defaults):
- * one tree of `Decision Tree Classifier`, and the trees of the two forests. A split search over a
- * node gathers the node's bins of a feature once, then builds a class histogram (small nodes sort
+ * one tree of `Decision Tree Classifier`, and the trees of the two forests. The node rows are kept
+ * in node order, bins and all (wasm/split_loader.ts), so a node is one block of memory; a split search
+ * over a node gathers its bins of a feature once, then builds a class histogram (small nodes sort
  * instead); extra trees draw one random threshold per feature. Trees here are only ever evaluated,
  * never kept: the rows to predict follow the splits down alongside the training rows, and each leaf
  * adds its class shares to them.
@@ -46,15 +47,14 @@ export interface Sample {
 }
 
 /**
- * Reusable buffers of the trees grown on one training split: its row-major bins, the node search and
- * the best split so far.
+ * Reusable buffers of the trees grown on one training split: its row-major bins, the node rows in
+ * WebAssembly memory, the node search and the best split so far.
  */
 export class TreeScratch {
   readonly search: NodeSearch;
-  /** The search's node arrays in WebAssembly memory (bin slot 5 is `bestGathered`'s to start with). */
+  /** The node rows in WebAssembly memory (bin slot 5 is `bestGathered`'s to start with). */
   readonly arena: SplitArena;
   readonly spill: Uint32Array;
-  readonly spillY: Int32Array;
   readonly spillW: Float64Array;
   readonly features: Int32Array;
   readonly bestLeft: Float64Array;
@@ -72,19 +72,18 @@ export class TreeScratch {
   readonly rows: RowBins;
 
   constructor(set: TrainSet, train: Uint32Array) {
+    this.arena = new SplitArena(train.length, set.data.features, 6);
     this.rows = {
       features: set.data.features,
-      fine: rowMajor(set.data, train),
+      fine: rowMajor(set.data, train, this.arena.fine),
       coarse: rowMajor(set.coarse, train),
       y: Int32Array.from(train, (r) => set.y[r]),
     };
-    this.arena = new SplitArena(set.data.rows, 6);
     this.search = new NodeSearch(set.data, set.coarse, set.classes, this.rows, this.arena);
     this.features = Int32Array.from({ length: set.data.features }, (_, f) => f);
     this.bestLeft = new Float64Array(set.classes);
     this.bestGathered = this.arena.bins[5];
     this.spill = new Uint32Array(set.data.rows);
-    this.spillY = new Int32Array(set.data.rows);
     this.spillW = new Float64Array(set.data.rows);
   }
 }
@@ -99,7 +98,8 @@ export function sideScore(counts: Float64Array, n: number): number {
 /**
  * Grows one tree on `sample` and adds, to `proba[i * classes + c]`, the class shares of the leaf
  * each row `evalRows[i]` lands in, and each split's weighted gini decrease to `importance`. The
- * sample and `evalOrder` (the positions 0..evalRows.length−1, in any order) are reordered in place.
+ * sample is copied into the scratch's node rows; `evalOrder` (the positions 0..evalRows.length−1, in
+ * any order) is reordered in place.
  */
 export function growTree(
   set: TrainSet,
@@ -114,13 +114,15 @@ export function growTree(
 ): void {
   const C = set.classes;
   const { bins, rows: N } = set.data;
-  const { idx } = sample;
-  const search = s.search;
-  if (!s.arena.current) {
+  const { search, arena } = s;
+  if (!arena.current) {
     throw new Error("a TreeScratch is used after a newer one took the WebAssembly memory");
   }
-  const ys = search.ys;
-  for (let k = 0; k < idx.length; k++) ys[k] = s.rows.y[idx[k]];
+  const m = sample.idx.length;
+  const { idx, ys } = arena;
+  idx.set(sample.idx);
+  for (let k = 0; k < m; k++) ys[k] = s.rows.y[idx[k]];
+  arena.fillRows(m);
   const ws = search.ws = sample.w;
   search.idx = idx;
   search.weighted = sample.weighted;
@@ -128,9 +130,9 @@ export function growTree(
   // Nodes to grow: training range [a, b), evaluation range [ea, eb), class totals (C per node, in
   // `totals`), and each node's own seed: a node's draws depend on its place in the tree only, so a
   // subtree not grown (predictionsOnly) changes nothing elsewhere.
-  const ranges: number[] = [0, idx.length, 0, evalOrder.length, rng.uint32()];
+  const ranges: number[] = [0, m, 0, evalOrder.length, rng.uint32()];
   let totals = new Float64Array(C * 64);
-  for (let k = 0; k < idx.length; k++) totals[ys[k]] += ws[k];
+  for (let k = 0; k < m; k++) totals[ys[k]] += ws[k];
   let depth = 1;
   while (depth > 0) {
     depth--;
@@ -154,7 +156,8 @@ export function growTree(
     importance[s.bestFeature] += s.bestScore - sideScore(total, n);
     const col = s.bestFeature * N;
     const t = s.bestThreshold;
-    const i = partition(s.bestGathered, s.bestLocal, a, b, idx, ys, ws, sample.weighted, s);
+    const i = arena.partition(s.bestGathered, s.bestLocal, a, b);
+    if (sample.weighted) partitionWeights(s.bestGathered, s.bestLocal, a, b, ws, s.spillW);
     const ei = partitionPositions(bins, col, t, evalOrder, evalRows, ea, eb, s.spill);
     if ((depth + 2) * C > totals.length) {
       const grown = new Float64Array(totals.length * 2);
@@ -213,52 +216,27 @@ function childSeed(seed: number, side: number): number {
 }
 
 /**
- * The training rows' partition (see partition.ts): [a, b) of the sample by g[k] ≤ t, g being the
- * best split's bins over the node as its search gathered them (no second random read), rows,
- * classes and weights moving together; returns where the right side starts.
+ * The weights' share of a node's partition (the arena moves rows, bins and classes): [a, b) of `ws`
+ * by g[k] ≤ t, stable, as `SplitArena.partition` orders the rows. Bootstrap samples only.
  */
-function partition(
+function partitionWeights(
   g: Uint16Array,
   t: number,
   a: number,
   b: number,
-  idx: Uint32Array,
-  ys: Int32Array,
   ws: Float64Array,
-  weighted: boolean,
-  s: TreeScratch,
-): number {
-  const { spill, spillY, spillW } = s;
-  let i = a, r = 0;
-  // Without a branch on the side (a coin flip at most nodes): write both places, advance one.
+  spillW: Float64Array,
+): void {
+  let wi = a, wr = 0;
   for (let k = a; k < b; k++) {
-    const row = idx[k], y = ys[k];
+    const w = ws[k];
     const left = 1 - ((t - g[k]) >>> 31);
-    idx[i] = row;
-    ys[i] = y;
-    spill[r] = row;
-    spillY[r] = y;
-    i += left;
-    r += 1 - left;
+    ws[wi] = w;
+    spillW[wr] = w;
+    wi += left;
+    wr += 1 - left;
   }
-  for (let k = 0; k < r; k++) {
-    idx[i + k] = spill[k];
-    ys[i + k] = spillY[k];
-  }
-  if (weighted) {
-    // The weights in a second pass: the unweighted forests (most of the time) skip it.
-    let wi = a, wr = 0;
-    for (let k = a; k < b; k++) {
-      const w = ws[k];
-      const left = 1 - ((t - g[k]) >>> 31);
-      ws[wi] = w;
-      spillW[wr] = w;
-      wi += left;
-      wr += 1 - left;
-    }
-    for (let k = 0; k < wr; k++) ws[wi + k] = spillW[k];
-  }
-  return i;
+  for (let k = 0; k < wr; k++) ws[wi + k] = spillW[k];
 }
 
 /**

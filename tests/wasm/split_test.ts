@@ -10,7 +10,7 @@ import { binFeatures, BOOST_BINS, coarsen, treeBins } from "../../core/learn/bin
 
 Deno.test("split count in WebAssembly: rows with bin ≤ l and the ones among them, as counted one by one", () => {
   const n = 600;
-  const arena = new SplitArena(n, 2);
+  const arena = new SplitArena(n, 1, 2);
   const into = new Float64Array(2);
   fc.assert(
     fc.property(
@@ -46,8 +46,70 @@ Deno.test("split count in WebAssembly: rows with bin ≤ l and the ones among th
   );
 });
 
+Deno.test("node rows in WebAssembly: gathers and the stable partition match the plain definitions", () => {
+  fc.assert(
+    fc.property(
+      // p from 1 to 20 (rows padded to whole SIMD words), a sample of distinct positions or repeats.
+      fc.integer({ min: 1, max: 20 }),
+      fc.array(fc.integer({ min: 0, max: 65535 }), { minLength: 20, maxLength: 20 * 60 }),
+      fc.array(fc.nat(), { minLength: 1, maxLength: 80 }),
+      fc.nat(),
+      fc.nat(),
+      fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
+      fc.integer({ min: 1, max: 4 }),
+      fc.integer({ min: 0, max: 65535 }),
+      (p, values, picks, s, e, fsRaw, count, t) => {
+        const n = Math.floor(values.length / p);
+        if (n === 0) return true;
+        const arena = new SplitArena(n, p, 5);
+        arena.fine.set(values.slice(0, n * p));
+        const m = Math.min(picks.length, n);
+        const sample = picks.slice(0, m).map((v) => v % n);
+        arena.idx.set(sample);
+        sample.forEach((r, k) => (arena.ys[k] = r % 2));
+        arena.fillRows(m);
+        const a = s % m, b = a + (e % (m - a + 1));
+        const bin = (k: number, f: number) => arena.fine[arena.idx[k] * p + f];
+        const fs = Int32Array.from(fsRaw, (f) => f % p);
+        // gather and gatherFour: the bins of each row in the node, and their least and greatest.
+        const range = Array.from(arena.gather(fs[0], a, b, arena.bins[4]).subarray(0, 2));
+        for (let k = a; k < b; k++) assert.equal(arena.bins[4][k], bin(k, fs[0]));
+        if (b > a) {
+          const node = Array.from({ length: b - a }, (_, i) => bin(a + i, fs[0]));
+          assert.deepEqual(range, [Math.min(...node), Math.max(...node)]);
+        }
+        const four = Array.from(arena.gatherFour(fs, 0, count, a, b, arena.bins.slice(0, 4)));
+        for (let j = 0; j < 4; j++) {
+          const f = fs[Math.min(j, count - 1)];
+          for (let k = a; k < b; k++) assert.equal(arena.bins[j][k], bin(k, f));
+          if (b > a) {
+            const node = Array.from({ length: b - a }, (_, i) => bin(a + i, f));
+            assert.deepEqual(four.slice(2 * j, 2 * j + 2), [Math.min(...node), Math.max(...node)]);
+          }
+        }
+        // The partition by feature fs[0]'s bins: left rows in order, then right rows in order; the
+        // node-ordered bins follow (a gather afterwards reads the moved rows).
+        const g = arena.bins[4];
+        const before = Array.from(arena.idx.subarray(a, b));
+        const side = Array.from(g.subarray(a, b), (v) => v <= t);
+        const want = [...before.filter((_, i) => side[i]), ...before.filter((_, i) => !side[i])];
+        const i = arena.partition(g, t, a, b);
+        assert.equal(i, a + side.filter(Boolean).length);
+        assert.deepEqual(Array.from(arena.idx.subarray(a, b)), want);
+        assert.deepEqual(Array.from(arena.ys.subarray(a, b)), want.map((r) => r % 2));
+        for (let f = 0; f < p; f++) {
+          arena.gather(f, a, b, arena.bins[0]);
+          for (let k = a; k < b; k++) assert.equal(arena.bins[0][k], bin(k, f));
+        }
+        return true;
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
 Deno.test("split arena: the memory is the latest arena's, and a tree refuses to grow on an older one", () => {
-  const older = new SplitArena(10, 1);
+  const older = new SplitArena(10, 1, 1);
   const x = Float64Array.from([0, 1, 2, 3, 4, 5, 6, 7]);
   const y = Int32Array.from([0, 0, 0, 0, 1, 1, 1, 1]);
   const train = Uint32Array.from(y.keys());
