@@ -29,22 +29,18 @@ const accuracy = (pred: ArrayLike<number>) => {
 // Tessera: the same growth evaluateTrees runs, `trees` trees.
 {
   const set = { data: problem.trees, coarse: problem.boost, y: problem.y, classes: 2 };
-  const scratch = new TreeScratch(set, train);
+  const scratch = new TreeScratch(set, train, evalRows);
   const rng = new Rng(1);
   const proba = new Float64Array(evalRows.length * 2);
   const counts = new Uint16Array(train.length);
-  const order = new Uint32Array(evalRows.length);
   const t0 = performance.now();
   for (let t = 0; t < trees; t++) {
     counts.fill(0);
     for (let k = 0; k < train.length; k++) counts[rng.int(train.length)]++;
     const idx = Uint32Array.from(counts.keys()).filter((k) => counts[k] > 0); // positions in train
-    for (let e = 0; e < order.length; e++) order[e] = e;
     growTree(
       set,
       { idx, w: Float64Array.from(idx, (k) => counts[k]), weighted: true },
-      evalRows,
-      order,
       proba,
       new Float64Array(20),
       {

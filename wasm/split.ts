@@ -115,15 +115,15 @@ export function gatherFour(
 }
 
 /**
- * A node's stable partition: rows [a, b) with g[k] ≤ t first, in order, then the rest, in order; the
- * node-ordered bins (`stride` u16s a row), positions `idx` and classes `ys` move together, without a
- * branch on the side (both places written, one advanced). The spills need b − a entries. Returns
- * where the right side starts.
+ * A node's stable partition: rows [a, b) whose bin of feature f is at most t first, in order, then
+ * the rest, in order; the node-ordered bins (`stride` u16s a row), positions `idx` and classes `ys`
+ * move together, without a branch on the side (both places written, one advanced). The spills need
+ * b − a entries. Returns where the right side starts.
  */
 export function partition(
   rows: usize,
   stride: i32,
-  g: usize,
+  f: i32,
   t: i32,
   a: i32,
   b: i32,
@@ -133,11 +133,11 @@ export function partition(
   spillIdx: usize,
   spillY: usize,
 ): i32 {
-  const s = <usize> stride << 1;
+  const s = <usize> stride << 1, col = <usize> f << 1;
   let i = a, r = 0;
   for (let k = a; k < b; k++) {
-    const left = <i32> (<i32> load<u16>(g + (<usize> k << 1)) <= t);
     const from = rows + <usize> k * s, to = rows + <usize> i * s, spill = spillRows + <usize> r * s;
+    const left = <i32> (<i32> load<u16>(from + col) <= t);
     for (let o: usize = 0; o < s; o += 16) {
       const v = v128.load(from + o);
       v128.store(to + o, v);

@@ -32,7 +32,7 @@ const exports = kernel as unknown as {
   partition(
     rows: number,
     stride: number,
-    g: number,
+    f: number,
     t: number,
     a: number,
     b: number,
@@ -47,17 +47,32 @@ const exports = kernel as unknown as {
 /** Arenas made so far in this isolate: only the latest owns the memory. */
 let made = 0;
 
+/** Rows carried down a tree in node order: byte offsets of their bins, positions, classes and spills. */
+interface Block {
+  rows: number;
+  idx: number;
+  ys: number;
+  spillRows: number;
+  spillIdx: number;
+  spillY: number;
+}
+
 /**
  * A training split's node arrays in the kernel's memory, for samples of up to `n` rows of `p`
- * features: the split's bins row-major (`fine`, filled by the caller), the node rows' positions, classes
- * and bins in node order, and `slots` arrays of one feature's bins over the node rows.
+ * features and `nEval` rows to predict: the bins of both row-major (`fine`, `evalFine`, filled by the
+ * caller), each kept in node order down a tree (bins, positions, classes), and `slots` arrays of one
+ * feature's bins over the node rows.
  */
 export class SplitArena {
   /** The training split's bins, row by row (p per row), by position in the split. */
   readonly fine: Uint16Array;
+  /** The rows to predict, the same way, by position in the evaluation rows. */
+  readonly evalFine: Uint16Array;
   /** The node rows: positions in the split and their classes, in the tree's order. */
   readonly idx: Uint32Array;
   readonly ys: Int32Array;
+  /** The rows to predict in the tree's order: positions in the evaluation rows. */
+  readonly evalIdx: Uint32Array;
   /** Gathered bins of one feature over the node rows, by place in the tree's order. */
   readonly bins: Uint16Array[];
   /** u16s per node-ordered row: p rounded up to whole 16-byte SIMD words. */
@@ -65,38 +80,38 @@ export class SplitArena {
   private readonly range: Int32Array;
   private readonly id = ++made;
   // Byte offsets, read once: a view's getter costs a few ns a call, and a tree makes millions of calls.
-  private readonly at: {
-    fine: number;
-    rows: number;
-    idx: number;
-    ys: number;
-    spillRows: number;
-    spillIdx: number;
-    spillY: number;
-    range: number;
-  };
+  private readonly fineAt: number;
+  private readonly evalFineAt: number;
+  private readonly rangeAt: number;
+  private readonly train: Block;
+  private readonly eval: Block;
 
-  constructor(n: number, private readonly p: number, slots: number) {
+  constructor(n: number, private readonly nEval: number, private readonly p: number, slots: number) {
     this.stride = Math.ceil(p / 8) * 8;
     const lay = new Layout(exports.heapBase());
+    this.fineAt = lay.take(2 * n * p);
+    this.evalFineAt = lay.take(2 * nEval * p);
+    this.rangeAt = lay.take(32);
     const row = 2 * this.stride;
-    this.at = {
-      fine: lay.take(2 * n * p),
-      rows: lay.take(row * n),
-      idx: lay.take(4 * n),
-      ys: lay.take(4 * n),
-      spillRows: lay.take(row * n),
-      spillIdx: lay.take(4 * n),
-      spillY: lay.take(4 * n),
-      range: lay.take(32),
-    };
+    const block = (m: number): Block => ({
+      rows: lay.take(row * m),
+      idx: lay.take(4 * m),
+      ys: lay.take(4 * m),
+      spillRows: lay.take(row * m),
+      spillIdx: lay.take(4 * m),
+      spillY: lay.take(4 * m),
+    });
+    this.train = block(n);
+    this.eval = block(nEval);
     const slotAt = Array.from({ length: slots }, () => lay.take(2 * n));
     lay.fit(exports.memory);
     const buf = exports.memory.buffer;
-    this.fine = new Uint16Array(buf, this.at.fine, n * p);
-    this.idx = new Uint32Array(buf, this.at.idx, n);
-    this.ys = new Int32Array(buf, this.at.ys, n);
-    this.range = new Int32Array(buf, this.at.range, 8);
+    this.fine = new Uint16Array(buf, this.fineAt, n * p);
+    this.evalFine = new Uint16Array(buf, this.evalFineAt, nEval * p);
+    this.idx = new Uint32Array(buf, this.train.idx, n);
+    this.ys = new Int32Array(buf, this.train.ys, n);
+    this.evalIdx = new Uint32Array(buf, this.eval.idx, nEval);
+    this.range = new Int32Array(buf, this.rangeAt, 8);
     this.bins = slotAt.map((at) => new Uint16Array(buf, at, n));
   }
 
@@ -105,14 +120,21 @@ export class SplitArena {
     return this.id === made;
   }
 
-  /** Node order for a new tree: the bins of rows idx[0..n) (set by the caller) copied in that order. */
-  fillRows(n: number): void {
-    exports.fillRows(this.at.rows, this.stride, this.at.fine, this.p, this.at.idx, n);
+  /**
+   * A new tree's node rows: the positions `sample` and their bins in that order (their classes are
+   * the caller's to fill), and every row to predict, in order.
+   */
+  fillRows(sample: Uint32Array): void {
+    const { train, eval: ev, stride, p, nEval } = this;
+    this.idx.set(sample);
+    exports.fillRows(train.rows, stride, this.fineAt, p, train.idx, sample.length);
+    for (let e = 0; e < nEval; e++) this.evalIdx[e] = e;
+    exports.fillRows(ev.rows, stride, this.evalFineAt, p, ev.idx, nEval);
   }
 
   /** Feature f's bins of node rows [a, b) into `out` (one of `bins`); returns [least, greatest] in `range`. */
   gather(f: number, a: number, b: number, out: Uint16Array): Int32Array {
-    exports.gather(this.at.rows, this.stride, a, b, f, out.byteOffset, this.at.range);
+    exports.gather(this.train.rows, this.stride, a, b, f, out.byteOffset, this.rangeAt);
     return this.range;
   }
 
@@ -127,7 +149,7 @@ export class SplitArena {
   ): Int32Array {
     const last = count - 1; // fewer than four: the last one is gathered again
     exports.gatherFour(
-      this.at.rows,
+      this.train.rows,
       this.stride,
       a,
       b,
@@ -139,27 +161,18 @@ export class SplitArena {
       outs[1].byteOffset,
       outs[2].byteOffset,
       outs[3].byteOffset,
-      this.at.range,
+      this.rangeAt,
     );
     return this.range;
   }
 
-  /** The stable partition of node rows [a, b) by g[k] ≤ t (bins, positions and classes); returns where the right starts. */
-  partition(g: Uint16Array, t: number, a: number, b: number): number {
-    const { at } = this;
-    return exports.partition(
-      at.rows,
-      this.stride,
-      g.byteOffset,
-      t,
-      a,
-      b,
-      at.idx,
-      at.ys,
-      at.spillRows,
-      at.spillIdx,
-      at.spillY,
-    );
+  /**
+   * The stable partition of node rows [a, b) by bin ≤ t of feature f (bins, positions and classes),
+   * or with `toPredict` of the rows to predict [a, b); returns where the right side starts.
+   */
+  partition(f: number, t: number, a: number, b: number, toPredict = false): number {
+    const k = toPredict ? this.eval : this.train;
+    return exports.partition(k.rows, this.stride, f, t, a, b, k.idx, k.ys, k.spillRows, k.spillIdx, k.spillY);
   }
 
   /**
@@ -167,7 +180,7 @@ export class SplitArena {
    * 1): [left, ones] into `into`.
    */
   countLeft(g: Uint16Array, a: number, b: number, l: number, into: Float64Array): void {
-    into[1] = exports.countLeft(g.byteOffset, this.at.ys, a, b, l, this.at.range);
+    into[1] = exports.countLeft(g.byteOffset, this.train.ys, a, b, l, this.rangeAt);
     into[0] = this.range[0] - into[1];
   }
 }

@@ -51,12 +51,11 @@ export function evaluateTrees(
   const proba = new Float64Array(evalRows.length * C);
   const importance = new Float64Array(p);
   const treeImportance = new Float64Array(p);
-  const scratch = new TreeScratch(set, train);
+  const scratch = new TreeScratch(set, train, evalRows);
   const n = train.length;
   const positions = Uint32Array.from({ length: n }, (_, k) => k);
   const ones = new Float64Array(n).fill(1);
   const counts = kind === "random_forest" ? new Uint16Array(n) : null;
-  const evalOrder = new Uint32Array(evalRows.length);
   for (let t = 0; t < trees; t++) {
     let sample: Sample;
     if (counts) {
@@ -73,9 +72,8 @@ export function evaluateTrees(
         }
       }
     } else sample = { idx: positions.slice(), w: ones, weighted: false };
-    for (let e = 0; e < evalOrder.length; e++) evalOrder[e] = e;
     treeImportance.fill(0);
-    growTree(set, sample, evalRows, evalOrder, proba, treeImportance, opts, rng, scratch);
+    growTree(set, sample, proba, treeImportance, opts, rng, scratch);
     addNormalised(importance, treeImportance);
   }
   for (let k = 0; k < proba.length; k++) proba[k] /= trees;

@@ -10,7 +10,6 @@
 import type { Rng } from "../random.ts";
 import { type Binned, rowMajor } from "./binning.ts";
 import { CONSTANT, FOUND, NodeSearch, type RowBins } from "./split_search.ts";
-import { partitionPositions } from "./partition.ts";
 import { SplitArena } from "../../wasm/split_loader.ts";
 
 /** Training data: binned features and the class of every row. */
@@ -47,14 +46,14 @@ export interface Sample {
 }
 
 /**
- * Reusable buffers of the trees grown on one training split: its row-major bins, the node rows in
- * WebAssembly memory, the node search and the best split so far.
+ * Reusable buffers of the trees grown on one training split and scored on one set of rows to predict
+ * (`evalRows`): the row-major bins of both, their node rows in WebAssembly memory, the node search
+ * and the best split so far.
  */
 export class TreeScratch {
   readonly search: NodeSearch;
   /** The node rows in WebAssembly memory (bin slot 5 is `bestGathered`'s to start with). */
   readonly arena: SplitArena;
-  readonly spill: Uint32Array;
   readonly spillW: Float64Array;
   readonly features: Int32Array;
   readonly bestLeft: Float64Array;
@@ -71,8 +70,9 @@ export class TreeScratch {
 
   readonly rows: RowBins;
 
-  constructor(set: TrainSet, train: Uint32Array) {
-    this.arena = new SplitArena(train.length, set.data.features, 6);
+  constructor(set: TrainSet, train: Uint32Array, readonly evalRows: Uint32Array) {
+    this.arena = new SplitArena(train.length, evalRows.length, set.data.features, 6);
+    rowMajor(set.data, evalRows, this.arena.evalFine);
     this.rows = {
       features: set.data.features,
       fine: rowMajor(set.data, train, this.arena.fine),
@@ -83,7 +83,6 @@ export class TreeScratch {
     this.features = Int32Array.from({ length: set.data.features }, (_, f) => f);
     this.bestLeft = new Float64Array(set.classes);
     this.bestGathered = this.arena.bins[5];
-    this.spill = new Uint32Array(set.data.rows);
     this.spillW = new Float64Array(set.data.rows);
   }
 }
@@ -97,15 +96,12 @@ export function sideScore(counts: Float64Array, n: number): number {
 
 /**
  * Grows one tree on `sample` and adds, to `proba[i * classes + c]`, the class shares of the leaf
- * each row `evalRows[i]` lands in, and each split's weighted gini decrease to `importance`. The
- * sample is copied into the scratch's node rows; `evalOrder` (the positions 0..evalRows.length−1, in
- * any order) is reordered in place.
+ * each row the scratch predicts (`evalRows[i]`) lands in, and each split's weighted gini decrease to
+ * `importance`. The sample's weights are reordered in place.
  */
 export function growTree(
   set: TrainSet,
   sample: Sample,
-  evalRows: Uint32Array,
-  evalOrder: Uint32Array,
   proba: Float64Array,
   importance: Float64Array,
   opts: TreeOptions,
@@ -113,16 +109,14 @@ export function growTree(
   s: TreeScratch,
 ): void {
   const C = set.classes;
-  const { bins, rows: N } = set.data;
   const { search, arena } = s;
   if (!arena.current) {
     throw new Error("a TreeScratch is used after a newer one took the WebAssembly memory");
   }
   const m = sample.idx.length;
-  const { idx, ys } = arena;
-  idx.set(sample.idx);
+  arena.fillRows(sample.idx);
+  const { idx, ys, evalIdx } = arena;
   for (let k = 0; k < m; k++) ys[k] = s.rows.y[idx[k]];
-  arena.fillRows(m);
   const ws = search.ws = sample.w;
   search.idx = idx;
   search.weighted = sample.weighted;
@@ -130,7 +124,7 @@ export function growTree(
   // Nodes to grow: training range [a, b), evaluation range [ea, eb), class totals (C per node, in
   // `totals`), and each node's own seed: a node's draws depend on its place in the tree only, so a
   // subtree not grown (predictionsOnly) changes nothing elsewhere.
-  const ranges: number[] = [0, m, 0, evalOrder.length, rng.uint32()];
+  const ranges: number[] = [0, m, 0, evalIdx.length, rng.uint32()];
   let totals = new Float64Array(C * 64);
   for (let k = 0; k < m; k++) totals[ys[k]] += ws[k];
   let depth = 1;
@@ -148,17 +142,16 @@ export function growTree(
     const pruned = opts.predictionsOnly && ea === eb;
     if (pruned || classesPresent < 2 || b - a < 2 || !bestSplit(a, b, opts, s.rng.reseed(seed), s)) {
       for (let e = ea; e < eb; e++) {
-        const o = evalOrder[e] * C;
+        const o = evalIdx[e] * C;
         for (let c = 0; c < C; c++) proba[o + c] += total[c] / n;
       }
       continue;
     }
     importance[s.bestFeature] += s.bestScore - sideScore(total, n);
-    const col = s.bestFeature * N;
-    const t = s.bestThreshold;
-    const i = arena.partition(s.bestGathered, s.bestLocal, a, b);
+    // Both sides by the fine bins (a coarse threshold's fine one is its last: the same rows go left).
+    const i = arena.partition(s.bestFeature, s.bestThreshold, a, b);
     if (sample.weighted) partitionWeights(s.bestGathered, s.bestLocal, a, b, ws, s.spillW);
-    const ei = partitionPositions(bins, col, t, evalOrder, evalRows, ea, eb, s.spill);
+    const ei = arena.partition(s.bestFeature, s.bestThreshold, ea, eb, true);
     if ((depth + 2) * C > totals.length) {
       const grown = new Float64Array(totals.length * 2);
       grown.set(totals);

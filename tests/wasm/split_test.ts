@@ -10,7 +10,7 @@ import { binFeatures, BOOST_BINS, coarsen, treeBins } from "../../core/learn/bin
 
 Deno.test("split count in WebAssembly: rows with bin ≤ l and the ones among them, as counted one by one", () => {
   const n = 600;
-  const arena = new SplitArena(n, 1, 2);
+  const arena = new SplitArena(n, 0, 1, 2);
   const into = new Float64Array(2);
   fc.assert(
     fc.property(
@@ -61,13 +61,15 @@ Deno.test("node rows in WebAssembly: gathers and the stable partition match the 
       (p, values, picks, s, e, fsRaw, count, t) => {
         const n = Math.floor(values.length / p);
         if (n === 0) return true;
-        const arena = new SplitArena(n, p, 5);
+        // The rows to predict: the same values read backwards.
+        const arena = new SplitArena(n, n, p, 5);
         arena.fine.set(values.slice(0, n * p));
+        arena.evalFine.set(values.slice(0, n * p).reverse());
         const m = Math.min(picks.length, n);
         const sample = picks.slice(0, m).map((v) => v % n);
-        arena.idx.set(sample);
+        arena.fillRows(Uint32Array.from(sample));
         sample.forEach((r, k) => (arena.ys[k] = r % 2));
-        arena.fillRows(m);
+        assert.deepEqual(Array.from(arena.evalIdx), Array.from({ length: n }, (_, e) => e));
         const a = s % m, b = a + (e % (m - a + 1));
         const bin = (k: number, f: number) => arena.fine[arena.idx[k] * p + f];
         const fs = Int32Array.from(fsRaw, (f) => f % p);
@@ -89,18 +91,28 @@ Deno.test("node rows in WebAssembly: gathers and the stable partition match the 
         }
         // The partition by feature fs[0]'s bins: left rows in order, then right rows in order; the
         // node-ordered bins follow (a gather afterwards reads the moved rows).
-        const g = arena.bins[4];
-        const before = Array.from(arena.idx.subarray(a, b));
-        const side = Array.from(g.subarray(a, b), (v) => v <= t);
-        const want = [...before.filter((_, i) => side[i]), ...before.filter((_, i) => !side[i])];
-        const i = arena.partition(g, t, a, b);
-        assert.equal(i, a + side.filter(Boolean).length);
+        const stable = (before: number[], left: (r: number) => boolean) => [
+          ...before.filter(left),
+          ...before.filter((r) => !left(r)),
+        ];
+        const f0 = fs[0];
+        const want = stable(Array.from(arena.idx.subarray(a, b)), (r) => arena.fine[r * p + f0] <= t);
+        const i = arena.partition(f0, t, a, b);
+        assert.equal(i, a + want.filter((r) => arena.fine[r * p + f0] <= t).length);
         assert.deepEqual(Array.from(arena.idx.subarray(a, b)), want);
         assert.deepEqual(Array.from(arena.ys.subarray(a, b)), want.map((r) => r % 2));
         for (let f = 0; f < p; f++) {
           arena.gather(f, a, b, arena.bins[0]);
           for (let k = a; k < b; k++) assert.equal(arena.bins[0][k], bin(k, f));
         }
+        // The rows to predict, the same way (their own bins).
+        const wantEval = stable(
+          Array.from(arena.evalIdx.subarray(a, b)),
+          (e) => arena.evalFine[e * p + f0] <= t,
+        );
+        const ei = arena.partition(f0, t, a, b, true);
+        assert.deepEqual(Array.from(arena.evalIdx.subarray(a, b)), wantEval);
+        assert.equal(ei, a + wantEval.filter((e) => arena.evalFine[e * p + f0] <= t).length);
         return true;
       },
     ),
@@ -109,13 +121,13 @@ Deno.test("node rows in WebAssembly: gathers and the stable partition match the 
 });
 
 Deno.test("split arena: the memory is the latest arena's, and a tree refuses to grow on an older one", () => {
-  const older = new SplitArena(10, 1, 1);
+  const older = new SplitArena(10, 10, 1, 1);
   const x = Float64Array.from([0, 1, 2, 3, 4, 5, 6, 7]);
   const y = Int32Array.from([0, 0, 0, 0, 1, 1, 1, 1]);
   const train = Uint32Array.from(y.keys());
   const data = binFeatures<Uint16Array>([x], train, treeBins(2));
   const set = { data, coarse: coarsen(data, train, BOOST_BINS), y, classes: 2 };
-  const scratch = new TreeScratch(set, train);
+  const scratch = new TreeScratch(set, train, train);
   assert.equal(older.current, false);
   assert.equal(scratch.arena.current, true);
   // A fit makes its own scratch: the one above is no longer current and growing on it throws.
@@ -123,14 +135,11 @@ Deno.test("split arena: the memory is the latest arena's, and a tree refuses to 
   assert.equal(proba[1], 0); // row 0 (x = 0) is class 0 in every fully grown tree
   assert.equal(scratch.arena.current, false);
   const sample = { idx: train.slice(), w: new Float64Array(8).fill(1), weighted: false };
-  const order = Uint32Array.from(train);
   assert.throws(
     () =>
       growTree(
         set,
         sample,
-        train,
-        order,
         new Float64Array(16),
         new Float64Array(1),
         OPTS,
