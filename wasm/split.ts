@@ -116,9 +116,9 @@ export function gatherFour(
 
 /**
  * A node's stable partition: rows [a, b) whose bin of feature f is at most t first, in order, then
- * the rest, in order; the node-ordered bins (`stride` u16s a row), positions `idx` and classes `ys`
- * move together, without a branch on the side (both places written, one advanced). The spills need
- * b − a entries. Returns where the right side starts.
+ * the rest, in order; the node-ordered bins (`stride` u16s a row), positions `idx`, classes `ys`
+ * and, when `weighted`, weights `ws` move together, without a branch on the side (both places
+ * written, one advanced). The spills need b − a entries. Returns where the right side starts.
  */
 export function partition(
   rows: usize,
@@ -129,9 +129,12 @@ export function partition(
   b: i32,
   idx: usize,
   ys: usize,
+  ws: usize,
   spillRows: usize,
   spillIdx: usize,
   spillY: usize,
+  spillW: usize,
+  weighted: i32,
 ): i32 {
   const s = <usize> stride << 1, col = <usize> f << 1;
   let i = a, r = 0;
@@ -148,11 +151,124 @@ export function partition(
     store<i32>(ys + (<usize> i << 2), y);
     store<u32>(spillIdx + (<usize> r << 2), row);
     store<i32>(spillY + (<usize> r << 2), y);
+    if (weighted) {
+      const w = load<f64>(ws + (<usize> k << 3));
+      store<f64>(ws + (<usize> i << 3), w);
+      store<f64>(spillW + (<usize> r << 3), w);
+    }
     i += left;
     r += 1 - left;
   }
   memory.copy(rows + <usize> i * s, spillRows, <usize> r * s);
   memory.copy(idx + (<usize> i << 2), spillIdx, <usize> r << 2);
   memory.copy(ys + (<usize> i << 2), spillY, <usize> r << 2);
+  if (weighted) memory.copy(ws + (<usize> i << 3), spillW, <usize> r << 3);
   return i;
+}
+
+/** Bits of a sort key's position part: keys are bin << POS_BITS | place, for nodes of up to 2,048 rows. */
+const POS_BITS: i32 = 11;
+const POS_MASK: i32 = (1 << POS_BITS) - 1;
+/** Below this many rows an insertion sort beats the radix one. */
+const INSERTION: i32 = 64;
+
+/**
+ * Keys bin << POS_BITS | k for k = 0..m−1 ordered by the bin g[a + k]: an insertion sort for a few
+ * rows, else two stable counting passes over the bin's bytes (`tmp` m entries, `count` 256).
+ */
+function sortByBin(g: usize, a: i32, m: i32, keys: usize, tmp: usize, count: usize): void {
+  if (m <= INSERTION) {
+    for (let k = 0; k < m; k++) {
+      const key = (<i32> load<u16>(g + (<usize> (a + k) << 1)) << POS_BITS) | k;
+      let j = k - 1;
+      while (j >= 0 && load<i32>(keys + (<usize> j << 2)) > key) {
+        store<i32>(keys + (<usize> (j + 1) << 2), load<i32>(keys + (<usize> j << 2)));
+        j--;
+      }
+      store<i32>(keys + (<usize> (j + 1) << 2), key);
+    }
+    return;
+  }
+  for (let pass = 0; pass < 2; pass++) {
+    const from = pass ? tmp : 0, to = pass ? keys : tmp, shift = pass ? POS_BITS + 8 : 0;
+    memory.fill(count, 0, 1024);
+    for (let k = 0; k < m; k++) {
+      const d = pass
+        ? <usize> (load<i32>(from + (<usize> k << 2)) >>> shift)
+        : <usize> (load<u16>(g + (<usize> (a + k) << 1)) & 255);
+      store<i32>(count + (d << 2), load<i32>(count + (d << 2)) + 1);
+    }
+    let sum = 0;
+    for (let d: usize = 0; d < 256; d++) {
+      const c = load<i32>(count + (d << 2));
+      store<i32>(count + (d << 2), sum);
+      sum += c;
+    }
+    for (let k = 0; k < m; k++) {
+      let key: i32, d: usize;
+      if (pass) {
+        key = load<i32>(from + (<usize> k << 2));
+        d = <usize> (key >>> shift);
+      } else {
+        const bin = <i32> load<u16>(g + (<usize> (a + k) << 1));
+        key = (bin << POS_BITS) | k;
+        d = <usize> (bin & 255);
+      }
+      const at = load<i32>(count + (d << 2));
+      store<i32>(count + (d << 2), at + 1);
+      store<i32>(to + (<usize> at << 2), key);
+    }
+  }
+}
+
+/**
+ * The exact gini split of node rows [a, b) (two classes; weights `ws`) over the bins g, by sorting
+ * the rows on bin: each boundary between distinct bins is a candidate, kept when its score
+ * Σ left² / nLeft + Σ right² / nRight beats the best so far (the first always). Totals t0, t1, n.
+ * Returns 1 and writes [score, left0, left1] (f64) and [prev, next] (i32, after them) at `out`, or 0.
+ */
+export function sortedSplit(
+  g: usize,
+  ys: usize,
+  ws: usize,
+  a: i32,
+  b: i32,
+  t0: f64,
+  t1: f64,
+  n: f64,
+  keys: usize,
+  tmp: usize,
+  count: usize,
+  out: usize,
+): i32 {
+  const m = b - a;
+  sortByBin(g, a, m, keys, tmp, count);
+  let found = 0, best: f64 = 0, bestL0: f64 = 0, bestL1: f64 = 0, prev = 0, next = 0;
+  let l0: f64 = 0, l1: f64 = 0;
+  let key = load<i32>(keys);
+  for (let k = 0; k < m - 1; k++) {
+    const at = <usize> (a + (key & POS_MASK));
+    const w = load<f64>(ws + (at << 3)), y = <f64> load<i32>(ys + (at << 2));
+    l1 += w * y;
+    l0 += w * (1 - y);
+    const following = load<i32>(keys + (<usize> (k + 1) << 2));
+    const bin = key >>> POS_BITS, nextBin = following >>> POS_BITS;
+    key = following;
+    if (bin === nextBin) continue;
+    const r0 = t0 - l0, r1 = t1 - l1, nLeft = l0 + l1;
+    const sc = (l0 * l0 + l1 * l1) / nLeft + (r0 * r0 + r1 * r1) / (n - nLeft);
+    if (found && sc <= best) continue;
+    found = 1;
+    best = sc;
+    bestL0 = l0;
+    bestL1 = l1;
+    prev = bin;
+    next = nextBin;
+  }
+  store<f64>(out, best);
+  store<f64>(out, bestL0, 8);
+  store<f64>(out, bestL1, 16);
+  store<i32>(out, prev, 24);
+  store<i32>(out, next, 28);
+  return found;
 }

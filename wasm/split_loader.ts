@@ -38,23 +38,45 @@ const exports = kernel as unknown as {
     b: number,
     idx: number,
     ys: number,
+    ws: number,
     spillRows: number,
     spillIdx: number,
     spillY: number,
+    spillW: number,
+    weighted: number,
+  ): number;
+  sortedSplit(
+    g: number,
+    ys: number,
+    ws: number,
+    a: number,
+    b: number,
+    t0: number,
+    t1: number,
+    n: number,
+    keys: number,
+    tmp: number,
+    count: number,
+    out: number,
   ): number;
 };
+
+/** Nodes of up to this many rows can be sorted by `sortedSplit` (its keys keep 11 bits of place). */
+export const SORTED_MAX = 2048;
 
 /** Arenas made so far in this isolate: only the latest owns the memory. */
 let made = 0;
 
-/** Rows carried down a tree in node order: byte offsets of their bins, positions, classes and spills. */
+/** Rows carried down a tree in node order: byte offsets of their bins, positions, classes, weights and spills. */
 interface Block {
   rows: number;
   idx: number;
   ys: number;
+  ws: number;
   spillRows: number;
   spillIdx: number;
   spillY: number;
+  spillW: number;
 }
 
 /**
@@ -68,9 +90,13 @@ export class SplitArena {
   readonly fine: Uint16Array;
   /** The rows to predict, the same way, by position in the evaluation rows. */
   readonly evalFine: Uint16Array;
-  /** The node rows: positions in the split and their classes, in the tree's order. */
+  /** The node rows: positions in the split, their classes and weights, in the tree's order. */
   readonly idx: Uint32Array;
   readonly ys: Int32Array;
+  readonly ws: Float64Array;
+  /** What `sortedSplit` found: score, left weight of class 0 and of class 1; then (`splitBins`) prev, next. */
+  readonly split: Float64Array;
+  readonly splitBins: Int32Array;
   /** The rows to predict in the tree's order: positions in the evaluation rows. */
   readonly evalIdx: Uint32Array;
   /** Gathered bins of one feature over the node rows, by place in the tree's order. */
@@ -83,6 +109,7 @@ export class SplitArena {
   private readonly fineAt: number;
   private readonly evalFineAt: number;
   private readonly rangeAt: number;
+  private readonly sortAt: { keys: number; tmp: number; count: number; out: number };
   private readonly train: Block;
   private readonly eval: Block;
 
@@ -92,14 +119,22 @@ export class SplitArena {
     this.fineAt = lay.take(2 * n * p);
     this.evalFineAt = lay.take(2 * nEval * p);
     this.rangeAt = lay.take(32);
+    this.sortAt = {
+      keys: lay.take(4 * SORTED_MAX),
+      tmp: lay.take(4 * SORTED_MAX),
+      count: lay.take(4 * 256),
+      out: lay.take(32),
+    };
     const row = 2 * this.stride;
     const block = (m: number): Block => ({
       rows: lay.take(row * m),
       idx: lay.take(4 * m),
       ys: lay.take(4 * m),
+      ws: lay.take(8 * m),
       spillRows: lay.take(row * m),
       spillIdx: lay.take(4 * m),
       spillY: lay.take(4 * m),
+      spillW: lay.take(8 * m),
     });
     this.train = block(n);
     this.eval = block(nEval);
@@ -110,6 +145,9 @@ export class SplitArena {
     this.evalFine = new Uint16Array(buf, this.evalFineAt, nEval * p);
     this.idx = new Uint32Array(buf, this.train.idx, n);
     this.ys = new Int32Array(buf, this.train.ys, n);
+    this.ws = new Float64Array(buf, this.train.ws, n);
+    this.split = new Float64Array(buf, this.sortAt.out, 3);
+    this.splitBins = new Int32Array(buf, this.sortAt.out + 24, 2);
     this.evalIdx = new Uint32Array(buf, this.eval.idx, nEval);
     this.range = new Int32Array(buf, this.rangeAt, 8);
     this.bins = slotAt.map((at) => new Uint16Array(buf, at, n));
@@ -121,12 +159,13 @@ export class SplitArena {
   }
 
   /**
-   * A new tree's node rows: the positions `sample` and their bins in that order (their classes are
-   * the caller's to fill), and every row to predict, in order.
+   * A new tree's node rows: the positions `sample`, their weights and their bins in that order (their
+   * classes are the caller's to fill), and every row to predict, in order.
    */
-  fillRows(sample: Uint32Array): void {
+  fillRows(sample: Uint32Array, weights: Float64Array): void {
     const { train, eval: ev, stride, p, nEval } = this;
     this.idx.set(sample);
+    this.ws.set(weights.subarray(0, sample.length));
     exports.fillRows(train.rows, stride, this.fineAt, p, train.idx, sample.length);
     for (let e = 0; e < nEval; e++) this.evalIdx[e] = e;
     exports.fillRows(ev.rows, stride, this.evalFineAt, p, ev.idx, nEval);
@@ -167,12 +206,38 @@ export class SplitArena {
   }
 
   /**
-   * The stable partition of node rows [a, b) by bin ≤ t of feature f (bins, positions and classes),
-   * or with `toPredict` of the rows to predict [a, b); returns where the right side starts.
+   * The stable partition of node rows [a, b) by bin ≤ t of feature f (bins, positions, classes and,
+   * if `weighted`, weights), or with `toPredict` of the rows to predict [a, b); returns where the
+   * right side starts.
    */
-  partition(f: number, t: number, a: number, b: number, toPredict = false): number {
+  partition(f: number, t: number, a: number, b: number, toPredict: boolean, weighted: boolean): number {
     const k = toPredict ? this.eval : this.train;
-    return exports.partition(k.rows, this.stride, f, t, a, b, k.idx, k.ys, k.spillRows, k.spillIdx, k.spillY);
+    return exports.partition(
+      k.rows,
+      this.stride,
+      f,
+      t,
+      a,
+      b,
+      k.idx,
+      k.ys,
+      k.ws,
+      k.spillRows,
+      k.spillIdx,
+      k.spillY,
+      k.spillW,
+      weighted ? 1 : 0,
+    );
+  }
+
+  /**
+   * The exact split of node rows [a, b) (at most SORTED_MAX, two classes) over the bins g, one of
+   * `bins`, by sorting them: true and the best into `split`, `splitBins`; false when there is none.
+   * t0, t1 and n are the node's class weights and their sum.
+   */
+  sortedSplit(g: Uint16Array, a: number, b: number, t0: number, t1: number, n: number): boolean {
+    const { keys, tmp, count, out } = this.sortAt, t = this.train;
+    return exports.sortedSplit(g.byteOffset, t.ys, t.ws, a, b, t0, t1, n, keys, tmp, count, out) === 1;
   }
 
   /**

@@ -54,7 +54,7 @@ export class NodeSearch {
   private ahead: Uint16Array[];
   private aheadLo = new Int32Array(4);
   private aheadHi = new Int32Array(4);
-  /** The node's rows (positions in `rows`), their classes (the tree fills the arena's) and weights, in the tree's order. */
+  /** The node's rows (positions in `rows`), their classes and weights, in the tree's order (the arena's). */
   idx: Uint32Array = new Uint32Array(0);
   readonly ys: Int32Array;
   ws: Float64Array = new Float64Array(0);
@@ -221,6 +221,20 @@ export class NodeSearch {
   }
 
   private sorted(a: number, b: number): number {
+    if (this.C === 2) {
+      // Two classes (most of a forest's time): sorted and scanned in WebAssembly.
+      const { arena, left } = this;
+      if (!arena.sortedSplit(this.gathered, a, b, this.total[0], this.total[1], this.n)) {
+        this.prev = -1;
+        return NO_SPLIT;
+      }
+      this.score = arena.split[0];
+      left[0] = arena.split[1];
+      left[1] = arena.split[2];
+      this.prev = arena.splitBins[0];
+      this.next = arena.splitBins[1];
+      return FOUND;
+    }
     const { gathered: g, ys, ws } = this;
     const m = b - a;
     // Keys bin·2^11 + position (m ≤ 2048): sorted by bin, the position finds class and weight.
@@ -234,18 +248,6 @@ export class NodeSearch {
       }
     } else radixByBin(g, a, m, POS_BITS, keys, this.radixTmp, this.radixCount);
     this.prev = -1;
-    if (this.C === 2) {
-      let l0 = 0, l1 = 0;
-      for (let k = 0; k < m - 1; k++) {
-        const at = a + (keys[k] & POS_MASK);
-        const w = ws[at], y = ys[at];
-        l1 += w * y;
-        l0 += w * (1 - y);
-        const bin = keys[k] >>> POS_BITS, nextBin = keys[k + 1] >>> POS_BITS;
-        if (bin !== nextBin) this.consider2(bin, nextBin, l0, l1);
-      }
-      return this.result();
-    }
     const cur = this.cumulative();
     let nLeft = 0;
     for (let k = 0; k < m - 1; k++) {

@@ -54,7 +54,6 @@ export class TreeScratch {
   readonly search: NodeSearch;
   /** The node rows in WebAssembly memory (bin slot 5 is `bestGathered`'s to start with). */
   readonly arena: SplitArena;
-  readonly spillW: Float64Array;
   readonly features: Int32Array;
   readonly bestLeft: Float64Array;
   readonly rng = new NodeRng();
@@ -83,7 +82,6 @@ export class TreeScratch {
     this.features = Int32Array.from({ length: set.data.features }, (_, f) => f);
     this.bestLeft = new Float64Array(set.classes);
     this.bestGathered = this.arena.bins[5];
-    this.spillW = new Float64Array(set.data.rows);
   }
 }
 
@@ -97,7 +95,7 @@ export function sideScore(counts: Float64Array, n: number): number {
 /**
  * Grows one tree on `sample` and adds, to `proba[i * classes + c]`, the class shares of the leaf
  * each row the scratch predicts (`evalRows[i]`) lands in, and each split's weighted gini decrease to
- * `importance`. The sample's weights are reordered in place.
+ * `importance`.
  */
 export function growTree(
   set: TrainSet,
@@ -114,10 +112,10 @@ export function growTree(
     throw new Error("a TreeScratch is used after a newer one took the WebAssembly memory");
   }
   const m = sample.idx.length;
-  arena.fillRows(sample.idx);
+  arena.fillRows(sample.idx, sample.w);
   const { idx, ys, evalIdx } = arena;
   for (let k = 0; k < m; k++) ys[k] = s.rows.y[idx[k]];
-  const ws = search.ws = sample.w;
+  const ws = search.ws = arena.ws;
   search.idx = idx;
   search.weighted = sample.weighted;
   const total = search.total;
@@ -149,9 +147,8 @@ export function growTree(
     }
     importance[s.bestFeature] += s.bestScore - sideScore(total, n);
     // Both sides by the fine bins (a coarse threshold's fine one is its last: the same rows go left).
-    const i = arena.partition(s.bestFeature, s.bestThreshold, a, b);
-    if (sample.weighted) partitionWeights(s.bestGathered, s.bestLocal, a, b, ws, s.spillW);
-    const ei = arena.partition(s.bestFeature, s.bestThreshold, ea, eb, true);
+    const i = arena.partition(s.bestFeature, s.bestThreshold, a, b, false, sample.weighted);
+    const ei = arena.partition(s.bestFeature, s.bestThreshold, ea, eb, true, false);
     if ((depth + 2) * C > totals.length) {
       const grown = new Float64Array(totals.length * 2);
       grown.set(totals);
@@ -206,30 +203,6 @@ function childSeed(seed: number, side: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;
-}
-
-/**
- * The weights' share of a node's partition (the arena moves rows, bins and classes): [a, b) of `ws`
- * by g[k] ≤ t, stable, as `SplitArena.partition` orders the rows. Bootstrap samples only.
- */
-function partitionWeights(
-  g: Uint16Array,
-  t: number,
-  a: number,
-  b: number,
-  ws: Float64Array,
-  spillW: Float64Array,
-): void {
-  let wi = a, wr = 0;
-  for (let k = a; k < b; k++) {
-    const w = ws[k];
-    const left = 1 - ((t - g[k]) >>> 31);
-    ws[wi] = w;
-    spillW[wr] = w;
-    wi += left;
-    wr += 1 - left;
-  }
-  for (let k = 0; k < wr; k++) ws[wi + k] = spillW[k];
 }
 
 /**

@@ -19,6 +19,7 @@ Deno.test("split count in WebAssembly: rows with bin ≤ l and the ones among th
       fc.array(fc.tuple(fc.integer({ min: 0, max: 65535 }), fc.integer({ min: 0, max: 1 })), {
         minLength: 1,
         maxLength: n,
+        size: "max", // lengths up to n, not the few rows of fast-check's default size
       }),
       fc.nat(),
       fc.nat(),
@@ -51,8 +52,8 @@ Deno.test("node rows in WebAssembly: gathers and the stable partition match the 
     fc.property(
       // p from 1 to 20 (rows padded to whole SIMD words), a sample of distinct positions or repeats.
       fc.integer({ min: 1, max: 20 }),
-      fc.array(fc.integer({ min: 0, max: 65535 }), { minLength: 20, maxLength: 20 * 60 }),
-      fc.array(fc.nat(), { minLength: 1, maxLength: 80 }),
+      fc.array(fc.integer({ min: 0, max: 65535 }), { minLength: 20, maxLength: 20 * 60, size: "max" }),
+      fc.array(fc.nat(), { minLength: 1, maxLength: 80, size: "max" }),
       fc.nat(),
       fc.nat(),
       fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
@@ -67,7 +68,7 @@ Deno.test("node rows in WebAssembly: gathers and the stable partition match the 
         arena.evalFine.set(values.slice(0, n * p).reverse());
         const m = Math.min(picks.length, n);
         const sample = picks.slice(0, m).map((v) => v % n);
-        arena.fillRows(Uint32Array.from(sample));
+        arena.fillRows(Uint32Array.from(sample), Float64Array.from(sample, (r) => 1 + (r % 5)));
         sample.forEach((r, k) => (arena.ys[k] = r % 2));
         assert.deepEqual(Array.from(arena.evalIdx), Array.from({ length: n }, (_, e) => e));
         const a = s % m, b = a + (e % (m - a + 1));
@@ -97,10 +98,11 @@ Deno.test("node rows in WebAssembly: gathers and the stable partition match the 
         ];
         const f0 = fs[0];
         const want = stable(Array.from(arena.idx.subarray(a, b)), (r) => arena.fine[r * p + f0] <= t);
-        const i = arena.partition(f0, t, a, b);
+        const i = arena.partition(f0, t, a, b, false, true);
         assert.equal(i, a + want.filter((r) => arena.fine[r * p + f0] <= t).length);
         assert.deepEqual(Array.from(arena.idx.subarray(a, b)), want);
         assert.deepEqual(Array.from(arena.ys.subarray(a, b)), want.map((r) => r % 2));
+        assert.deepEqual(Array.from(arena.ws.subarray(a, b)), want.map((r) => 1 + (r % 5)));
         for (let f = 0; f < p; f++) {
           arena.gather(f, a, b, arena.bins[0]);
           for (let k = a; k < b; k++) assert.equal(arena.bins[0][k], bin(k, f));
@@ -110,9 +112,60 @@ Deno.test("node rows in WebAssembly: gathers and the stable partition match the 
           Array.from(arena.evalIdx.subarray(a, b)),
           (e) => arena.evalFine[e * p + f0] <= t,
         );
-        const ei = arena.partition(f0, t, a, b, true);
+        const ei = arena.partition(f0, t, a, b, true, false);
         assert.deepEqual(Array.from(arena.evalIdx.subarray(a, b)), wantEval);
         assert.equal(ei, a + wantEval.filter((e) => arena.evalFine[e * p + f0] <= t).length);
+        return true;
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("exact split by sorting in WebAssembly: the first best boundary between distinct bins, as by definition", () => {
+  const arena = new SplitArena(1024, 0, 1, 1);
+  const g = arena.bins[0];
+  fc.assert(
+    fc.property(
+      // Rows of (bin, class, bootstrap count): few distinct bins (ties within a bin) or many, nodes
+      // on both sides of the insertion sort's 64 rows, at any offset.
+      fc.array(
+        fc.tuple(
+          fc.integer({ min: 0, max: 65535 }),
+          fc.integer({ min: 0, max: 1 }),
+          fc.integer({ min: 1, max: 4 }),
+        ),
+        { minLength: 2, maxLength: 300, size: "max" }, // past 64 rows: the radix sort
+      ),
+      fc.integer({ min: 0, max: 700 }),
+      fc.boolean(),
+      (rows, a, few) => {
+        const b = a + rows.length;
+        rows.forEach(([bin, y, w], k) => {
+          g[a + k] = few ? bin % 7 : bin;
+          arena.ys[a + k] = y;
+          arena.ws[a + k] = w;
+        });
+        let t0 = 0, t1 = 0;
+        for (const [, y, w] of rows) y ? (t1 += w) : (t0 += w);
+        // By definition: each boundary between distinct bins, its left weights summed anew (integers:
+        // exact), scored Σ left² / nLeft + Σ right² / nRight; the first of the highest wins.
+        const bins = [...new Set(Array.from(g.subarray(a, b)))].sort((x, z) => x - z);
+        let best: number[] | null = null;
+        for (let j = 0; j + 1 < bins.length; j++) {
+          let l0 = 0, l1 = 0;
+          for (let k = a; k < b; k++) {
+            if (g[k] <= bins[j]) arena.ys[k] ? (l1 += arena.ws[k]) : (l0 += arena.ws[k]);
+          }
+          const r0 = t0 - l0, r1 = t1 - l1, nLeft = l0 + l1;
+          const sc = (l0 * l0 + l1 * l1) / nLeft + (r0 * r0 + r1 * r1) / (t0 + t1 - nLeft);
+          if (!best || sc > best[0]) best = [sc, l0, l1, bins[j], bins[j + 1]];
+        }
+        const found = arena.sortedSplit(g, a, b, t0, t1, t0 + t1);
+        assert.equal(found, best !== null);
+        if (best) {
+          assert.deepEqual([...arena.split, ...arena.splitBins], best);
+        }
         return true;
       },
     ),
