@@ -122,27 +122,22 @@ export class NodeSearch {
   }
 
   /**
-   * The thresholds of an exact search's candidate, the split between the node's bins prev | next
-   * (coarse ones when `inCoarse`): as a fine bin, and as a bin of the gathered kind. Computed for
-   * the chosen feature only: the midpoint search is a fair share of a forest's time.
+   * The threshold of an exact search's candidate, the split between the node's bins prev | next
+   * (coarse ones when `inCoarse`), as a fine bin (a coarse threshold's last fine bin: the same rows go
+   * left). Computed for the chosen feature only: the midpoint search is a fair share of a forest's time.
    */
-  thresholds(f: number, prev: number, next: number, inCoarse: boolean): [fine: number, local: number] {
-    if (!inCoarse) {
-      const t = between(this.fine.centres[f], prev, next);
-      return [t, t];
-    }
-    const t = between(this.coarse.centres[f], prev, next);
-    return [this.coarse.ends![f][t], t]; // the last fine bin of the coarse one
+  fineThreshold(f: number, prev: number, next: number, inCoarse: boolean): number {
+    if (!inCoarse) return between(this.fine.centres[f], prev, next);
+    return this.coarse.ends![f][between(this.coarse.centres[f], prev, next)];
   }
 
-  /** The coarse bins of feature f into `gathered` and their class counts into `hist` (at 0), in one pass. */
+  /** The class counts of feature f's coarse bins into `hist` (at 0), and their range. */
   private gatherCounts(f: number, a: number, b: number): void {
     const { coarse: bins, features: p } = this.rows;
-    const { idx, gathered: out, hist, ys, ws, C } = this;
+    const { idx, hist, ys, ws, C } = this;
     let lo = 255, hi = 0;
     for (let k = a; k < b; k++) {
       const bin = bins[idx[k] * p + f];
-      out[k] = bin;
       hist[bin * C + ys[k]] += ws[k];
       if (bin < lo) lo = bin;
       if (bin > hi) hi = bin;

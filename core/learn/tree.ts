@@ -52,14 +52,11 @@ export interface Sample {
  */
 export class TreeScratch {
   readonly search: NodeSearch;
-  /** The node rows in WebAssembly memory (bin slot 5 is `bestGathered`'s to start with). */
+  /** The node rows in WebAssembly memory. */
   readonly arena: SplitArena;
   readonly features: Int32Array;
   readonly bestLeft: Float64Array;
   readonly rng = new NodeRng();
-  /** The best split's feature bins over the node (swapped with the search's buffer, not copied). */
-  bestGathered: Uint16Array;
-  bestLocal = 0;
   bestPrev = 0;
   bestNext = 0;
   bestInCoarse = false;
@@ -70,7 +67,7 @@ export class TreeScratch {
   readonly rows: RowBins;
 
   constructor(set: TrainSet, train: Uint32Array, readonly evalRows: Uint32Array) {
-    this.arena = new SplitArena(train.length, evalRows.length, set.data.features, 6);
+    this.arena = new SplitArena(train.length, evalRows.length, set.data.features, 5);
     rowMajor(set.data, evalRows, this.arena.evalFine);
     this.rows = {
       features: set.data.features,
@@ -81,7 +78,6 @@ export class TreeScratch {
     this.search = new NodeSearch(set.data, set.coarse, set.classes, this.rows, this.arena);
     this.features = Int32Array.from({ length: set.data.features }, (_, f) => f);
     this.bestLeft = new Float64Array(set.classes);
-    this.bestGathered = this.arena.bins[5];
   }
 }
 
@@ -237,21 +233,10 @@ function bestSplit(a: number, b: number, opts: TreeOptions, rng: NodeRng, s: Tre
       s.bestNext = search.next;
       s.bestInCoarse = search.inCoarse;
       s.bestLeft.set(search.left);
-      const kept = search.gathered;
-      search.gathered = s.bestGathered;
-      s.bestGathered = kept;
     }
   }
-  if (s.bestFeature >= 0) {
-    if (opts.randomThresholds) s.bestLocal = s.bestThreshold;
-    else {
-      [s.bestThreshold, s.bestLocal] = search.thresholds(
-        s.bestFeature,
-        s.bestPrev,
-        s.bestNext,
-        s.bestInCoarse,
-      );
-    }
+  if (s.bestFeature >= 0 && !opts.randomThresholds) {
+    s.bestThreshold = search.fineThreshold(s.bestFeature, s.bestPrev, s.bestNext, s.bestInCoarse);
   }
   return s.bestFeature >= 0;
 }
