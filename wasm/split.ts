@@ -221,21 +221,56 @@ function sortByBin(g: usize, a: i32, m: i32, keys: usize, tmp: usize, count: usi
   }
 }
 
+// The node under search (two classes): its rows' classes and weights, its class totals; set by `node`.
+let ys: usize = 0, ws: usize = 0, t0: f64 = 0, t1: f64 = 0, n: f64 = 0;
+// The best candidate of the split search under way: module state, so the scans share one `consider`;
+// `report` writes it out.
+let found = 0, best: f64 = 0, bestL0: f64 = 0, bestL1: f64 = 0, bestPrev = 0, bestNext = 0;
+
+/** The node the next searches are over: its rows' classes (i32) and weights (f64), its class totals. */
+export function node(classes: usize, weights: usize, total0: f64, total1: f64, total: f64): void {
+  ys = classes;
+  ws = weights;
+  t0 = total0;
+  t1 = total1;
+  n = total;
+}
+
 /**
- * The exact gini split of node rows [a, b) (two classes; weights `ws`) over the bins g, by sorting
- * the rows on bin: each boundary between distinct bins is a candidate, kept when its score
- * Σ left² / nLeft + Σ right² / nRight beats the best so far (the first always). Totals t0, t1, n.
- * Returns 1 and writes [score, left0, left1] (f64) and [prev, next] (i32, after them) at `out`, or 0.
+ * Keeps the split between bins prev | next, left class weights l0, l1, when its score
+ * Σ left² / nLeft + Σ right² / nRight beats the best so far (the first always: ties keep the earlier).
+ */
+function consider(prev: i32, next: i32, l0: f64, l1: f64): void {
+  const r0 = t0 - l0, r1 = t1 - l1, nLeft = l0 + l1;
+  const sc = (l0 * l0 + l1 * l1) / nLeft + (r0 * r0 + r1 * r1) / (n - nLeft);
+  if (found && sc <= best) return;
+  found = 1;
+  best = sc;
+  bestL0 = l0;
+  bestL1 = l1;
+  bestPrev = prev;
+  bestNext = next;
+}
+
+/** The best candidate as [score, left0, left1] (f64) then [prev, next] (i32) at `out`; 1 if there is one. */
+function report(out: usize): i32 {
+  store<f64>(out, best);
+  store<f64>(out, bestL0, 8);
+  store<f64>(out, bestL1, 16);
+  store<i32>(out, bestPrev, 24);
+  store<i32>(out, bestNext, 28);
+  return found;
+}
+
+/**
+ * The exact gini split of the node's rows [a, b) over the bins g, by sorting the rows on bin: each
+ * boundary between distinct bins is a candidate (`consider`). Returns 1 with the best at `out`
+ * (`report`), or 0.
  */
 export function sortedSplit(
   g: usize,
-  ys: usize,
-  ws: usize,
   a: i32,
   b: i32,
-  t0: f64,
-  t1: f64,
-  n: f64,
   keys: usize,
   tmp: usize,
   count: usize,
@@ -243,7 +278,7 @@ export function sortedSplit(
 ): i32 {
   const m = b - a;
   sortByBin(g, a, m, keys, tmp, count);
-  let found = 0, best: f64 = 0, bestL0: f64 = 0, bestL1: f64 = 0, prev = 0, next = 0;
+  found = 0;
   let l0: f64 = 0, l1: f64 = 0;
   let key = load<i32>(keys);
   for (let k = 0; k < m - 1; k++) {
@@ -254,21 +289,73 @@ export function sortedSplit(
     const following = load<i32>(keys + (<usize> (k + 1) << 2));
     const bin = key >>> POS_BITS, nextBin = following >>> POS_BITS;
     key = following;
-    if (bin === nextBin) continue;
-    const r0 = t0 - l0, r1 = t1 - l1, nLeft = l0 + l1;
-    const sc = (l0 * l0 + l1 * l1) / nLeft + (r0 * r0 + r1 * r1) / (n - nLeft);
-    if (found && sc <= best) continue;
-    found = 1;
-    best = sc;
-    bestL0 = l0;
-    bestL1 = l1;
-    prev = bin;
-    next = nextBin;
+    if (bin !== nextBin) consider(bin, nextBin, l0, l1);
   }
-  store<f64>(out, best);
-  store<f64>(out, bestL0, 8);
-  store<f64>(out, bestL1, 16);
-  store<i32>(out, prev, 24);
-  store<i32>(out, next, 28);
-  return found;
+  return report(out);
+}
+
+/**
+ * The best split from class weights per bin lo..hi in `hist` (bin b's two at 16·(b − lo) bytes):
+ * each boundary between non-empty bins is a candidate. Clears the histogram; returns as `report`.
+ */
+function scan(hist: usize, lo: i32, hi: i32, out: usize): i32 {
+  found = 0;
+  let l0: f64 = 0, l1: f64 = 0, prev = -1;
+  for (let bin = lo; bin <= hi; bin++) {
+    const at = hist + (<usize> (bin - lo) << 4);
+    const h0 = load<f64>(at), h1 = load<f64>(at, 8);
+    if (h0 + h1 === 0) continue;
+    if (prev >= 0) consider(prev, bin, l0, l1);
+    l0 += h0;
+    l1 += h1;
+    prev = bin;
+  }
+  memory.fill(hist, 0, <usize> (hi - lo + 1) << 4);
+  return report(out);
+}
+
+/** Adds row k's weight to its class in bin `bin` of the histogram at `hist` (two f64 a bin). */
+function addWeight(hist: usize, bin: i32, k: i32): void {
+  const at = hist + (<usize> bin << 4) + (<usize> load<i32>(ys + (<usize> k << 2)) << 3);
+  store<f64>(at, load<f64>(at) + load<f64>(ws + (<usize> k << 3)));
+}
+
+/**
+ * The exact split of the node's rows [a, b) from a class histogram of their bins g (all within
+ * lo..hi, the node's range): for nodes whose bins are few for their rows. Returns as `report`.
+ */
+export function histogramSplit(g: usize, a: i32, b: i32, lo: i32, hi: i32, hist: usize, out: usize): i32 {
+  for (let k = a; k < b; k++) addWeight(hist, <i32> load<u16>(g + (<usize> k << 1)) - lo, k);
+  return scan(hist, lo, hi, out);
+}
+
+/**
+ * A big node's split over feature f's coarse bins (`coarse`: p u8 per row, by position; the node
+ * rows' positions at `idx`): the class histogram of rows [a, b), then its scan. Returns as `report`,
+ * or 2 (histogram cleared) when the node's rows all share one coarse bin.
+ */
+export function coarseSplit(
+  coarse: usize,
+  p: i32,
+  idx: usize,
+  f: i32,
+  a: i32,
+  b: i32,
+  hist: usize,
+  out: usize,
+): i32 {
+  let lo: i32 = 255, hi: i32 = 0;
+  for (let k = a; k < b; k++) {
+    const row = <usize> load<u32>(idx + (<usize> k << 2));
+    const bin = <i32> load<u8>(coarse + row * <usize> p + <usize> f);
+    addWeight(hist, bin, k);
+    lo = min(lo, bin);
+    hi = max(hi, bin);
+  }
+  if (lo === hi) {
+    memory.fill(hist + (<usize> lo << 4), 0, 16);
+    return 2;
+  }
+  // The histogram sits at bin 0: scan from lo with the table shifted to match.
+  return scan(hist + (<usize> lo << 4), lo, hi, out);
 }

@@ -8,58 +8,25 @@
 import * as kernel from "./split.wasm";
 import { Layout } from "./layout.ts";
 
-const exports = kernel as unknown as {
-  memory: WebAssembly.Memory;
-  heapBase(): number;
-  countLeft(g: number, y: number, a: number, b: number, l: number, out: number): number;
-  fillRows(rows: number, stride: number, fine: number, p: number, idx: number, n: number): void;
-  gather(rows: number, stride: number, a: number, b: number, f: number, out: number, range: number): void;
-  gatherFour(
-    rows: number,
-    stride: number,
-    a: number,
-    b: number,
-    f0: number,
-    f1: number,
-    f2: number,
-    f3: number,
-    o0: number,
-    o1: number,
-    o2: number,
-    o3: number,
-    range: number,
-  ): void;
-  partition(
-    rows: number,
-    stride: number,
-    f: number,
-    t: number,
-    a: number,
-    b: number,
-    idx: number,
-    ys: number,
-    ws: number,
-    spillRows: number,
-    spillIdx: number,
-    spillY: number,
-    spillW: number,
-    weighted: number,
-  ): number;
-  sortedSplit(
-    g: number,
-    ys: number,
-    ws: number,
-    a: number,
-    b: number,
-    t0: number,
-    t1: number,
-    n: number,
-    keys: number,
-    tmp: number,
-    count: number,
-    out: number,
-  ): number;
-};
+// The kernel's functions take byte offsets and counts (see wasm/split.ts); the class below names them.
+type Kernel = (...args: number[]) => number;
+const exports = kernel as unknown as
+  & {
+    memory: WebAssembly.Memory;
+    heapBase(): number;
+  }
+  & Record<
+    | "countLeft"
+    | "fillRows"
+    | "gather"
+    | "gatherFour"
+    | "partition"
+    | "sortedSplit"
+    | "histogramSplit"
+    | "coarseSplit"
+    | "node",
+    Kernel
+  >;
 
 /** Nodes of up to this many rows can be sorted by `sortedSplit` (its keys keep 11 bits of place). */
 export const SORTED_MAX = 2048;
@@ -81,15 +48,18 @@ interface Block {
 
 /**
  * A training split's node arrays in the kernel's memory, for samples of up to `n` rows of `p`
- * features and `nEval` rows to predict: the bins of both row-major (`fine`, `evalFine`, filled by the
- * caller), each kept in node order down a tree (bins, positions, classes), and `slots` arrays of one
- * feature's bins over the node rows.
+ * features and `nEval` rows to predict: the bins of both row-major (`fine`, `evalFine` and the
+ * split's `coarse`, filled by the caller), each kept in node order down a tree (bins, positions,
+ * classes, weights), `slots` arrays of one feature's bins over the node rows, and a class histogram
+ * of up to `histBins` bins.
  */
 export class SplitArena {
   /** The training split's bins, row by row (p per row), by position in the split. */
   readonly fine: Uint16Array;
   /** The rows to predict, the same way, by position in the evaluation rows. */
   readonly evalFine: Uint16Array;
+  /** The training split's coarse bins (at most 256 per feature), row by row, by position in the split. */
+  readonly coarse: Uint8Array;
   /** The node rows: positions in the split, their classes and weights, in the tree's order. */
   readonly idx: Uint32Array;
   readonly ys: Int32Array;
@@ -109,11 +79,25 @@ export class SplitArena {
   private readonly fineAt: number;
   private readonly evalFineAt: number;
   private readonly rangeAt: number;
-  private readonly sortAt: { keys: number; tmp: number; count: number; out: number };
+  private readonly histBytes: number;
+  private readonly sortAt: {
+    keys: number;
+    tmp: number;
+    count: number;
+    out: number;
+    hist: number;
+    coarse: number;
+  };
   private readonly train: Block;
   private readonly eval: Block;
 
-  constructor(n: number, private readonly nEval: number, private readonly p: number, slots: number) {
+  constructor(
+    n: number,
+    private readonly nEval: number,
+    private readonly p: number,
+    slots: number,
+    histBins = 256,
+  ) {
     this.stride = Math.ceil(p / 8) * 8;
     const lay = new Layout(exports.heapBase());
     this.fineAt = lay.take(2 * n * p);
@@ -124,6 +108,8 @@ export class SplitArena {
       tmp: lay.take(4 * SORTED_MAX),
       count: lay.take(4 * 256),
       out: lay.take(32),
+      hist: lay.take(this.histBytes = 16 * Math.max(histBins, 256)),
+      coarse: lay.take(n * p),
     };
     const row = 2 * this.stride;
     const block = (m: number): Block => ({
@@ -143,6 +129,9 @@ export class SplitArena {
     const buf = exports.memory.buffer;
     this.fine = new Uint16Array(buf, this.fineAt, n * p);
     this.evalFine = new Uint16Array(buf, this.evalFineAt, nEval * p);
+    this.coarse = new Uint8Array(buf, this.sortAt.coarse, n * p);
+    // The searches leave the histogram clear; it starts clear too (an older arena used this memory).
+    new Uint8Array(buf, this.sortAt.hist, this.histBytes).fill(0);
     this.idx = new Uint32Array(buf, this.train.idx, n);
     this.ys = new Int32Array(buf, this.train.ys, n);
     this.ws = new Float64Array(buf, this.train.ws, n);
@@ -230,14 +219,36 @@ export class SplitArena {
     );
   }
 
+  /** The node the split searches below are over (two classes): its class weights and their sum. */
+  node(t0: number, t1: number, n: number): void {
+    exports.node(this.train.ys, this.train.ws, t0, t1, n);
+  }
+
   /**
-   * The exact split of node rows [a, b) (at most SORTED_MAX, two classes) over the bins g, one of
-   * `bins`, by sorting them: true and the best into `split`, `splitBins`; false when there is none.
-   * t0, t1 and n are the node's class weights and their sum.
+   * The exact split of the node's rows [a, b) (at most SORTED_MAX) over the bins g, one of `bins`, by
+   * sorting them: true and the best into `split`, `splitBins`; false when there is none.
    */
-  sortedSplit(g: Uint16Array, a: number, b: number, t0: number, t1: number, n: number): boolean {
-    const { keys, tmp, count, out } = this.sortAt, t = this.train;
-    return exports.sortedSplit(g.byteOffset, t.ys, t.ws, a, b, t0, t1, n, keys, tmp, count, out) === 1;
+  sortedSplit(g: Uint16Array, a: number, b: number): boolean {
+    const { keys, tmp, count, out } = this.sortAt;
+    return exports.sortedSplit(g.byteOffset, a, b, keys, tmp, count, out) === 1;
+  }
+
+  /**
+   * The same from a class histogram of the bins g[a..b), all within [lo, hi] (at most `histBins`
+   * apart): for nodes whose bins are few for their rows.
+   */
+  histogramSplit(g: Uint16Array, a: number, b: number, lo: number, hi: number): boolean {
+    const { hist, out } = this.sortAt;
+    return exports.histogramSplit(g.byteOffset, a, b, lo, hi, hist, out) === 1;
+  }
+
+  /**
+   * The same over feature f's coarse bins (`coarse`) of the node's rows [a, b): 1 (found) or 0 as
+   * above, or 2 when the rows all share one coarse bin.
+   */
+  coarseSplit(f: number, a: number, b: number): number {
+    const { hist, out, coarse } = this.sortAt;
+    return exports.coarseSplit(coarse, this.p, this.train.idx, f, a, b, hist, out);
   }
 
   /**

@@ -105,13 +105,17 @@ export class NodeSearch {
   exact(f: number, a: number, b: number): number {
     const m = b - a;
     if (m > COARSE_ABOVE && this.fine.binCount[f] > RANGE_PER_ROW * m) {
-      // A big node over a feature with many values: the coarse bins, gathered and counted in one pass.
-      this.gatherCounts(f, a, b);
-      if (this.lo < this.hi) {
-        this.inCoarse = true;
-        return this.scan(0);
+      // A big node over a feature with many values: the coarse bins, gathered and counted in one pass
+      // (two classes: in WebAssembly), unless the node's rows all share one coarse bin.
+      this.inCoarse = true;
+      if (this.C === 2) {
+        const r = this.arena.coarseSplit(f, a, b);
+        if (r !== 2) return this.taken(r === 1);
+      } else {
+        this.gatherCounts(f, a, b);
+        if (this.lo < this.hi) return this.scan(0);
+        this.hist.fill(0, this.lo * this.C, (this.lo + 1) * this.C);
       }
-      this.hist.fill(0, this.lo * this.C, (this.lo + 1) * this.C);
     }
     this.gather(f, a, b);
     if (this.lo === this.hi) return CONSTANT;
@@ -148,7 +152,6 @@ export class NodeSearch {
 
   /** Keeps the split between bins prev | next when it beats the candidate so far (left counts in `cur`). */
   private consider(prev: number, next: number, cur: Float64Array, nLeft: number): void {
-    if (this.C === 2) return this.consider2(prev, next, cur[0], cur[1]);
     const sc = score(cur, nLeft, this.total, this.n);
     if (this.prev >= 0 && sc <= this.score) return;
     this.score = sc;
@@ -157,26 +160,29 @@ export class NodeSearch {
     this.left.set(cur);
   }
 
-  /** The same for two classes, the counts in registers (the common case, and a third of a forest's time). */
-  private consider2(prev: number, next: number, l0: number, l1: number): void {
-    const r0 = this.total[0] - l0, r1 = this.total[1] - l1;
-    const nLeft = l0 + l1;
-    const sc = (l0 * l0 + l1 * l1) / nLeft + (r0 * r0 + r1 * r1) / (this.n - nLeft);
-    if (this.prev >= 0 && sc <= this.score) return;
-    this.score = sc;
-    this.prev = prev;
-    this.next = next;
-    this.left[0] = l0;
-    this.left[1] = l1;
-  }
-
   /** FOUND (the candidate in prev, next, score, left) or NO_SPLIT. */
   private result(): number {
     return this.prev < 0 ? NO_SPLIT : FOUND;
   }
 
+  /** FOUND with the candidate the WebAssembly search left in the arena, or NO_SPLIT. */
+  private taken(found: boolean): number {
+    const { arena, left } = this;
+    if (!found) {
+      this.prev = -1;
+      return NO_SPLIT;
+    }
+    this.score = arena.split[0];
+    left[0] = arena.split[1];
+    left[1] = arena.split[2];
+    this.prev = arena.splitBins[0];
+    this.next = arena.splitBins[1];
+    return FOUND;
+  }
+
   private histogram(a: number, b: number): number {
     const { C, hist, gathered: g, ys, ws, lo } = this;
+    if (C === 2) return this.taken(this.arena.histogramSplit(g, a, b, lo, this.hi));
     const base = lo * C;
     for (let k = a; k < b; k++) hist[g[k] * C + ys[k] - base] += ws[k];
     return this.scan(base);
@@ -187,19 +193,6 @@ export class NodeSearch {
     const { C, hist, lo, hi } = this;
     let prev = -1;
     this.prev = -1;
-    if (C === 2) {
-      let l0 = 0, l1 = 0;
-      for (let bin = lo; bin <= hi; bin++) {
-        const h0 = hist[2 * bin - base], h1 = hist[2 * bin + 1 - base];
-        if (h0 + h1 === 0) continue;
-        if (prev >= 0) this.consider2(prev, bin, l0, l1);
-        l0 += h0;
-        l1 += h1;
-        prev = bin;
-      }
-      hist.fill(0, lo * C - base, (hi + 1) * C - base);
-      return this.result();
-    }
     const cur = this.cumulative();
     let nLeft = 0;
     for (let bin = lo; bin <= hi; bin++) {
@@ -216,20 +209,8 @@ export class NodeSearch {
   }
 
   private sorted(a: number, b: number): number {
-    if (this.C === 2) {
-      // Two classes (most of a forest's time): sorted and scanned in WebAssembly.
-      const { arena, left } = this;
-      if (!arena.sortedSplit(this.gathered, a, b, this.total[0], this.total[1], this.n)) {
-        this.prev = -1;
-        return NO_SPLIT;
-      }
-      this.score = arena.split[0];
-      left[0] = arena.split[1];
-      left[1] = arena.split[2];
-      this.prev = arena.splitBins[0];
-      this.next = arena.splitBins[1];
-      return FOUND;
-    }
+    // Two classes (most of a forest's time): sorted and scanned in WebAssembly.
+    if (this.C === 2) return this.taken(this.arena.sortedSplit(this.gathered, a, b));
     const { gathered: g, ys, ws } = this;
     const m = b - a;
     // Keys bin·2^11 + position (m ≤ 2048): sorted by bin, the position finds class and weight.

@@ -67,12 +67,13 @@ export class TreeScratch {
   readonly rows: RowBins;
 
   constructor(set: TrainSet, train: Uint32Array, readonly evalRows: Uint32Array) {
-    this.arena = new SplitArena(train.length, evalRows.length, set.data.features, 5);
+    const histBins = Math.max(...set.data.binCount, 0);
+    this.arena = new SplitArena(train.length, evalRows.length, set.data.features, 5, histBins);
     rowMajor(set.data, evalRows, this.arena.evalFine);
     this.rows = {
       features: set.data.features,
       fine: rowMajor(set.data, train, this.arena.fine),
-      coarse: rowMajor(set.coarse, train),
+      coarse: rowMajor(set.coarse, train, this.arena.coarse),
       y: Int32Array.from(train, (r) => set.y[r]),
     };
     this.search = new NodeSearch(set.data, set.coarse, set.classes, this.rows, this.arena);
@@ -208,6 +209,7 @@ function childSeed(seed: number, side: number): number {
 function bestSplit(a: number, b: number, opts: TreeOptions, rng: NodeRng, s: TreeScratch): boolean {
   const { features, search } = s;
   const p = features.length;
+  if (search.C === 2) s.arena.node(search.total[0], search.total[1], search.n);
   for (let f = 0; f < p; f++) features[f] = f; // the draw depends on this node's seed alone
   s.bestFeature = -1;
   let visited = 0;

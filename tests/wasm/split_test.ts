@@ -122,9 +122,32 @@ Deno.test("node rows in WebAssembly: gathers and the stable partition match the 
   );
 });
 
-Deno.test("exact split by sorting in WebAssembly: the first best boundary between distinct bins, as by definition", () => {
-  const arena = new SplitArena(1024, 0, 1, 1);
+/**
+ * The exact split by definition: each boundary between distinct bins, its left weights summed anew
+ * (integers here: exact), scored Σ left² / nLeft + Σ right² / nRight; the first of the highest wins.
+ * [score, left0, left1, prev, next], or null when all bins are one.
+ */
+function bestByDefinition(bins: number[], ys: number[], ws: number[]): number[] | null {
+  let t0 = 0, t1 = 0;
+  bins.forEach((_, k) => ys[k] ? (t1 += ws[k]) : (t0 += ws[k]));
+  const distinct = [...new Set(bins)].sort((x, z) => x - z);
+  let best: number[] | null = null;
+  for (let j = 0; j + 1 < distinct.length; j++) {
+    let l0 = 0, l1 = 0;
+    bins.forEach((bin, k) => {
+      if (bin <= distinct[j]) ys[k] ? (l1 += ws[k]) : (l0 += ws[k]);
+    });
+    const r0 = t0 - l0, r1 = t1 - l1, nLeft = l0 + l1;
+    const sc = (l0 * l0 + l1 * l1) / nLeft + (r0 * r0 + r1 * r1) / (t0 + t1 - nLeft);
+    if (!best || sc > best[0]) best = [sc, l0, l1, distinct[j], distinct[j + 1]];
+  }
+  return best;
+}
+
+Deno.test("exact splits in WebAssembly (sorted, from a histogram, over coarse bins): the first best boundary, as by definition", () => {
+  const arena = new SplitArena(1024, 0, 1, 1, 65536);
   const g = arena.bins[0];
+  const found = () => [...arena.split, ...arena.splitBins];
   fc.assert(
     fc.property(
       // Rows of (bin, class, bootstrap count): few distinct bins (ties within a bin) or many, nodes
@@ -141,31 +164,31 @@ Deno.test("exact split by sorting in WebAssembly: the first best boundary betwee
       fc.boolean(),
       (rows, a, few) => {
         const b = a + rows.length;
-        rows.forEach(([bin, y, w], k) => {
-          g[a + k] = few ? bin % 7 : bin;
-          arena.ys[a + k] = y;
-          arena.ws[a + k] = w;
+        const bins = rows.map(([bin]) => few ? bin % 7 : bin), ys = rows.map(([, y]) => y);
+        const ws = rows.map(([, , w]) => w);
+        // The node is rows [a, b) of the arena: positions 0..1023 in order, coarse bins the fine
+        // ones' low byte.
+        arena.fillRows(Uint32Array.from({ length: 1024 }, (_, k) => k), new Float64Array(1024).fill(1));
+        rows.forEach((_, k) => {
+          g[a + k] = bins[k];
+          arena.ys[a + k] = ys[k];
+          arena.ws[a + k] = ws[k];
+          arena.coarse[a + k] = bins[k] & 255;
         });
         let t0 = 0, t1 = 0;
-        for (const [, y, w] of rows) y ? (t1 += w) : (t0 += w);
-        // By definition: each boundary between distinct bins, its left weights summed anew (integers:
-        // exact), scored Σ left² / nLeft + Σ right² / nRight; the first of the highest wins.
-        const bins = [...new Set(Array.from(g.subarray(a, b)))].sort((x, z) => x - z);
-        let best: number[] | null = null;
-        for (let j = 0; j + 1 < bins.length; j++) {
-          let l0 = 0, l1 = 0;
-          for (let k = a; k < b; k++) {
-            if (g[k] <= bins[j]) arena.ys[k] ? (l1 += arena.ws[k]) : (l0 += arena.ws[k]);
-          }
-          const r0 = t0 - l0, r1 = t1 - l1, nLeft = l0 + l1;
-          const sc = (l0 * l0 + l1 * l1) / nLeft + (r0 * r0 + r1 * r1) / (t0 + t1 - nLeft);
-          if (!best || sc > best[0]) best = [sc, l0, l1, bins[j], bins[j + 1]];
+        rows.forEach(([, y, w]) => y ? (t1 += w) : (t0 += w));
+        const best = bestByDefinition(bins, ys, ws);
+        arena.node(t0, t1, t0 + t1);
+        assert.equal(arena.sortedSplit(g, a, b), best !== null);
+        if (best) assert.deepEqual(found(), best);
+        const lo = Math.min(...bins), hi = Math.max(...bins);
+        if (lo < hi) {
+          assert.equal(arena.histogramSplit(g, a, b, lo, hi), best !== null);
+          if (best) assert.deepEqual(found(), best);
         }
-        const found = arena.sortedSplit(g, a, b, t0, t1, t0 + t1);
-        assert.equal(found, best !== null);
-        if (best) {
-          assert.deepEqual([...arena.split, ...arena.splitBins], best);
-        }
+        const low = bins.map((bin) => bin & 255), coarseBest = bestByDefinition(low, ys, ws);
+        assert.equal(arena.coarseSplit(0, a, b), coarseBest ? 1 : 2);
+        if (coarseBest) assert.deepEqual(found(), coarseBest);
         return true;
       },
     ),
