@@ -7,6 +7,7 @@
  */
 import * as kernel from "./split.wasm";
 import { Layout } from "./layout.ts";
+import { LimitError } from "../core/errors.ts";
 
 // The kernel's functions take byte offsets and counts (see wasm/split.ts); the class below names them.
 type Kernel = (...args: number[]) => number;
@@ -125,7 +126,15 @@ export class SplitArena {
     this.train = block(n);
     this.eval = block(nEval);
     const slotAt = Array.from({ length: slots }, () => lay.take(2 * n));
-    lay.fit(exports.memory);
+    try {
+      lay.fit(exports.memory);
+    } catch {
+      const mb = Math.ceil(lay.take(0) / 2 ** 20);
+      throw new LimitError(
+        `training on ${n} rows of ${p} features needs ${mb} MB of WebAssembly memory, more than a module can ` +
+          `have (4,096 MB): use fewer rows or features`,
+      );
+    }
     const buf = exports.memory.buffer;
     this.fine = new Uint16Array(buf, this.fineAt, n * p);
     this.evalFine = new Uint16Array(buf, this.evalFineAt, nEval * p);

@@ -143,6 +143,11 @@ export class WorkerPool {
     const job = slot.job;
     if (!job || job.req.id !== reply.id) return;
     slot.job = null;
+    if (reply.retire) {
+      // It holds much WebAssembly memory that would never shrink: a fresh worker takes its place on demand.
+      slot.worker.terminate();
+      this.slots = this.slots.filter((s) => s !== slot);
+    }
     if (reply.ok) this.settle(job, null, reply.result);
     else this.settle(job, deserializeError(reply.error));
     this.pump();

@@ -2,6 +2,7 @@
  * The message protocol between the pool and its workers, and the worker-side dispatcher. A task is a
  * named function of core over plain (structured-clone) data; typed errors cross the boundary by name.
  */
+import { wasmBytes } from "../wasm/layout.ts";
 import {
   BadRequestError,
   ConflictError,
@@ -28,8 +29,14 @@ export interface SerializedError {
 }
 
 export type TaskReply =
-  | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: SerializedError };
+  | { id: number; ok: true; result: unknown; retire?: boolean }
+  | { id: number; ok: false; error: SerializedError; retire?: boolean };
+
+/**
+ * A worker holding more WebAssembly memory than this after a task asks to be retired (`retire`): the
+ * memory of a module never shrinks, and one big training split would otherwise stay for good.
+ */
+export const RETIRE_ABOVE_BYTES = 512 * 1024 * 1024;
 
 /** An error as plain data, keeping what the HTTP layer needs (name, loc, type). */
 export function serializeError(e: unknown): SerializedError {
@@ -82,11 +89,15 @@ export function transferables(value: unknown, out: Transferable[] = [], depth = 
   return out;
 }
 
-/** Worker entry: answers every TaskRequest posted to this worker from the given table. */
-export function serveTasks(tasks: TaskTable): void {
+/**
+ * Worker entry: answers every TaskRequest posted to this worker from the given table, asking to be
+ * retired once it holds more than `retireAboveBytes` of WebAssembly memory.
+ */
+export function serveTasks(tasks: TaskTable, retireAboveBytes = RETIRE_ABOVE_BYTES): void {
   const scope = self as unknown as Worker;
   scope.onmessage = async (ev: MessageEvent<TaskRequest>) => {
     const reply = await runTask(tasks, ev.data);
+    if (wasmBytes() > retireAboveBytes) reply.retire = true;
     try {
       scope.postMessage(reply, reply.ok ? transferables(reply.result) : []);
     } catch (e) {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { LimitError } from "../../core/errors.ts";
 import fc from "fast-check";
 import { SplitArena } from "../../wasm/split_loader.ts";
 import { evaluateTrees } from "../../core/learn/forest.ts";
@@ -224,4 +225,20 @@ Deno.test("split arena: the memory is the latest arena's, and a tree refuses to 
       ),
     /newer one took the WebAssembly memory/,
   );
+});
+
+Deno.test("split arena: a training split too big for WebAssembly memory is a LimitError naming the need", () => {
+  // 20 million rows of 100 features: far past the 4 GB a module can address.
+  assert.throws(() => new SplitArena(20_000_000, 0, 100, 5), (e: Error) => {
+    assert.ok(e instanceof LimitError);
+    assert.match(e.message, /20000000 rows of 100 features needs \d+ MB of WebAssembly memory/);
+    return true;
+  });
+  // The module still works afterwards.
+  const arena = new SplitArena(16, 0, 1, 1);
+  arena.bins[0].set([1, 2, 3]);
+  arena.ys.set([1, 0, 1]);
+  const into = new Float64Array(2);
+  arena.countLeft(arena.bins[0], 0, 3, 2, into);
+  assert.deepEqual(Array.from(into), [1, 1]);
 });

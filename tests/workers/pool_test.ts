@@ -131,3 +131,21 @@ Deno.test("pool: an aborted queued task is dropped; an aborted running one has i
     }
   });
 });
+
+Deno.test("pool: a worker left holding much WebAssembly memory is retired after its task; others are kept", async () => {
+  const pool = new WorkerPool(url, 1);
+  try {
+    const first = await pool.run<string>("name", {});
+    // A small arena (a few MB): the same worker serves on.
+    assert.ok((await pool.run<number>("arena", { rows: 1000 })) < 64 * 1024 * 1024);
+    assert.equal(await pool.run<string>("name", {}), first);
+    // 400,000 rows of 20 features need ~100 MB, past the worker's 64 MB: its answer still arrives,
+    // then a fresh worker (another name) takes the next task.
+    assert.ok((await pool.run<number>("arena", { rows: 400_000 })) > 64 * 1024 * 1024);
+    const second = await pool.run<string>("name", {});
+    assert.notEqual(second, first);
+    assert.equal(await pool.run<string>("name", {}), second);
+  } finally {
+    pool.close();
+  }
+});
