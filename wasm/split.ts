@@ -174,7 +174,8 @@ const INSERTION: i32 = 64;
 
 /**
  * Keys bin << POS_BITS | k for k = 0..m−1 ordered by the bin g[a + k]: an insertion sort for a few
- * rows, else two stable counting passes over the bin's bytes (`tmp` m entries, `count` 256).
+ * rows, else stable counting passes over the bin's low and high bytes, both counted in one pass
+ * (`count`: 2 × 256), and a byte every row shares skipped (`tmp` holds m keys).
  */
 function sortByBin(g: usize, a: i32, m: i32, keys: usize, tmp: usize, count: usize): void {
   if (m <= INSERTION) {
@@ -189,35 +190,53 @@ function sortByBin(g: usize, a: i32, m: i32, keys: usize, tmp: usize, count: usi
     }
     return;
   }
-  for (let pass = 0; pass < 2; pass++) {
-    const from = pass ? tmp : 0, to = pass ? keys : tmp, shift = pass ? POS_BITS + 8 : 0;
-    memory.fill(count, 0, 1024);
+  const low = count, high = count + 1024, rows = g + (<usize> a << 1);
+  memory.fill(count, 0, 2048);
+  let highMin: i32 = 255, highMax: i32 = 0;
+  for (let k = 0; k < m; k++) {
+    const bin = <i32> load<u16>(rows + (<usize> k << 1));
+    const l = low + (<usize> (bin & 255) << 2), h = high + (<usize> (bin >>> 8) << 2);
+    store<i32>(l, load<i32>(l) + 1);
+    store<i32>(h, load<i32>(h) + 1);
+    highMin = min(highMin, bin >>> 8);
+    highMax = max(highMax, bin >>> 8);
+  }
+  const lowShared = load<i32>(low + (<usize> (load<u16>(rows) & 255) << 2)) === m;
+  startsOf(low, 0, 255);
+  startsOf(high, highMin, highMax);
+  if (!lowShared) {
+    // By the low byte, into the keys directly when the high byte is shared, else into tmp.
+    const to = highMin === highMax ? keys : tmp;
     for (let k = 0; k < m; k++) {
-      const d = pass
-        ? <usize> (load<i32>(from + (<usize> k << 2)) >>> shift)
-        : <usize> (load<u16>(g + (<usize> (a + k) << 1)) & 255);
-      store<i32>(count + (d << 2), load<i32>(count + (d << 2)) + 1);
+      const bin = <i32> load<u16>(rows + (<usize> k << 1));
+      const at = low + (<usize> (bin & 255) << 2), place = load<i32>(at);
+      store<i32>(at, place + 1);
+      store<i32>(to + (<usize> place << 2), (bin << POS_BITS) | k);
     }
-    let sum = 0;
-    for (let d: usize = 0; d < 256; d++) {
-      const c = load<i32>(count + (d << 2));
-      store<i32>(count + (d << 2), sum);
-      sum += c;
-    }
+    if (highMin === highMax) return;
     for (let k = 0; k < m; k++) {
-      let key: i32, d: usize;
-      if (pass) {
-        key = load<i32>(from + (<usize> k << 2));
-        d = <usize> (key >>> shift);
-      } else {
-        const bin = <i32> load<u16>(g + (<usize> (a + k) << 1));
-        key = (bin << POS_BITS) | k;
-        d = <usize> (bin & 255);
-      }
-      const at = load<i32>(count + (d << 2));
-      store<i32>(count + (d << 2), at + 1);
-      store<i32>(to + (<usize> at << 2), key);
+      const key = load<i32>(tmp + (<usize> k << 2));
+      const at = high + (<usize> (key >>> (POS_BITS + 8)) << 2), place = load<i32>(at);
+      store<i32>(at, place + 1);
+      store<i32>(keys + (<usize> place << 2), key);
     }
+    return;
+  }
+  for (let k = 0; k < m; k++) {
+    const bin = <i32> load<u16>(rows + (<usize> k << 1));
+    const at = high + (<usize> (bin >>> 8) << 2), place = load<i32>(at);
+    store<i32>(at, place + 1);
+    store<i32>(keys + (<usize> place << 2), (bin << POS_BITS) | k);
+  }
+}
+
+/** Counts of digits from..to at `count` (i32 each) into where each digit's run starts, in place. */
+function startsOf(count: usize, from: i32, to: i32): void {
+  let sum = 0;
+  for (let d = from; d <= to; d++) {
+    const at = count + (<usize> d << 2), c = load<i32>(at);
+    store<i32>(at, sum);
+    sum += c;
   }
 }
 

@@ -107,7 +107,7 @@ export class SplitArena {
     this.sortAt = {
       keys: lay.take(4 * SORTED_MAX),
       tmp: lay.take(4 * SORTED_MAX),
-      count: lay.take(4 * 256),
+      count: lay.take(4 * 512),
       out: lay.take(32),
       hist: lay.take(this.histBytes = 16 * Math.max(histBins, 256)),
       coarse: lay.take(n * p),

@@ -151,8 +151,9 @@ Deno.test("exact splits in WebAssembly (sorted, from a histogram, over coarse bi
   const found = () => [...arena.split, ...arena.splitBins];
   fc.assert(
     fc.property(
-      // Rows of (bin, class, bootstrap count): few distinct bins (ties within a bin) or many, nodes
-      // on both sides of the insertion sort's 64 rows, at any offset.
+      // Rows of (bin, class, bootstrap count): bins of any value, few distinct ones (ties within a bin,
+      // one high byte) or ones sharing their low byte (the radix sort skips a shared byte), nodes on
+      // both sides of the insertion sort's 64 rows, at any offset.
       fc.array(
         fc.tuple(
           fc.integer({ min: 0, max: 65535 }),
@@ -162,10 +163,23 @@ Deno.test("exact splits in WebAssembly (sorted, from a histogram, over coarse bi
         { minLength: 2, maxLength: 300, size: "max" }, // past 64 rows: the radix sort
       ),
       fc.integer({ min: 0, max: 700 }),
-      fc.boolean(),
-      (rows, a, few) => {
+      fc.constantFrom("any", "few", "low byte shared", "all but one share the low byte"),
+      (rows, a, kind) => {
         const b = a + rows.length;
-        const bins = rows.map(([bin]) => few ? bin % 7 : bin), ys = rows.map(([, y]) => y);
+        // The last of "all but one": low byte 0 under row 0's high byte, the others' low byte 1, so
+        // it sorts first among the rows of that high byte though it comes last.
+        const bins = rows.map(([bin], k) =>
+          kind === "few"
+            ? bin % 7
+            : kind === "any"
+            ? bin
+            : kind === "low byte shared"
+            ? bin & 0xff00
+            : k < rows.length - 1
+            ? (bin & 0xff00) | 1
+            : rows[0][0] & 0xff00
+        );
+        const ys = rows.map(([, y]) => y);
         const ws = rows.map(([, , w]) => w);
         // The node is rows [a, b) of the arena: positions 0..1023 in order, coarse bins the fine
         // ones' low byte.
