@@ -230,6 +230,11 @@ function sortByBin(g: usize, a: i32, m: i32, keys: usize, tmp: usize, count: usi
   }
 }
 
+/** `sortByBin` for JavaScript's own scan (more than two classes): keys of rows [a, b) at `keys`. */
+export function sortKeys(g: usize, a: i32, b: i32, keys: usize, tmp: usize, count: usize): void {
+  sortByBin(g, a, b - a, keys, tmp, count);
+}
+
 /** Counts of digits from..to at `count` (i32 each) into where each digit's run starts, in place. */
 function startsOf(count: usize, from: i32, to: i32): void {
   let sum = 0;

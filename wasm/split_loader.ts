@@ -23,6 +23,7 @@ const exports = kernel as unknown as
     | "gatherFour"
     | "partition"
     | "sortedSplit"
+    | "sortKeys"
     | "histogramSplit"
     | "coarseSplit"
     | "node",
@@ -240,6 +241,16 @@ export class SplitArena {
   sortedSplit(g: Uint16Array, a: number, b: number): boolean {
     const { keys, tmp, count, out } = this.sortAt;
     return exports.sortedSplit(g.byteOffset, a, b, keys, tmp, count, out) === 1;
+  }
+
+  /**
+   * The node's rows [a, b) (at most SORTED_MAX) ordered by their bins g, one of `bins`: keys
+   * bin << 11 | (k − a), into the returned view (valid until the next call), for a scan in JavaScript.
+   */
+  sortKeys(g: Uint16Array, a: number, b: number): Int32Array {
+    const { keys, tmp, count } = this.sortAt;
+    exports.sortKeys(g.byteOffset, a, b, keys, tmp, count);
+    return new Int32Array(exports.memory.buffer, keys, b - a);
   }
 
   /**

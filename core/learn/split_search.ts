@@ -1,24 +1,22 @@
 /**
  * The split search of one feature over one tree node: the node's bins of the feature gathered once
  * (from the node rows kept in node order in WebAssembly memory, `SplitArena`), then the best gini
- * threshold. It is exact (between adjacent fine bins, one
- * per distinct training value, as scikit-learn) in nodes of up to COARSE_ABOVE (1,024) rows and wherever
- * the feature has at most RANGE_PER_ROW fine bins per node row (or its coarse bins are all one in the
- * node), from a class histogram over the node's bin range or, when that range is much wider than the
- * node, from the rows sorted by bin; a larger node over a feature with more values searches a histogram
- * of its 255 coarse quantile bins instead, as LightGBM does (quantile thresholds where a node is big
- * enough for them to be close). Extra trees draw one random threshold over the fine bins instead.
- * Results go into fields, not objects: a forest searches millions of (node, feature) pairs.
+ * threshold. It is exact (between adjacent fine bins, one per distinct training value, as
+ * scikit-learn) in nodes of up to COARSE_ABOVE (1,024) rows and wherever the feature has at most
+ * RANGE_PER_ROW fine bins per node row (or its coarse bins are all one in the node), from a class
+ * histogram over the node's bin range or, when that range is much wider than the node, from the rows
+ * sorted by bin; a larger node over a feature with more values searches a histogram of its 255 coarse
+ * quantile bins instead, as LightGBM does (quantile thresholds where a node is big enough for them to
+ * be close). Extra trees draw one random threshold over the fine bins instead. With two classes (most
+ * fits) the counts and scans run in WebAssembly (wasm/split.ts); with more, here, over keys sorted
+ * there. Results go into fields, not objects: a forest searches millions of (node, feature) pairs.
  */
 import type { Binned } from "./binning.ts";
-import { radixByBin } from "./radix.ts";
 import { between, score } from "./criteria.ts";
 import type { SplitArena } from "../../wasm/split_loader.ts";
 
 /** A histogram pays when the node's bin range is at most this many times its row count. */
 const RANGE_PER_ROW = 4;
-/** Below this many rows an insertion sort beats the native one. */
-const INSERTION = 64;
 /** Nodes with more rows than this search the coarse bins when the fine ones would need a sort. */
 const COARSE_ABOVE = 1024;
 /** Extra trees' nodes of at least this many rows count a split in WebAssembly (`SplitArena.countLeft`). */
@@ -49,7 +47,6 @@ export class NodeSearch {
   private hist: Float64Array;
   /** The node's bins of the feature searched last, by position (the tree keeps the best one's). */
   gathered: Uint16Array;
-  private keys: Int32Array;
   /** Extra trees: four features' bins gathered in one pass (`gatherFour`), and their ranges. */
   private ahead: Uint16Array[];
   private aheadLo = new Int32Array(4);
@@ -89,7 +86,6 @@ export class NodeSearch {
     this.ys = arena.ys;
     this.gathered = arena.bins[0];
     this.ahead = arena.bins.slice(1, 5);
-    this.keys = new Int32Array(COARSE_ABOVE);
     this.total = new Float64Array(classes);
     this.left = new Float64Array(classes);
   }
@@ -211,18 +207,10 @@ export class NodeSearch {
   private sorted(a: number, b: number): number {
     // Two classes (most of a forest's time): sorted and scanned in WebAssembly.
     if (this.C === 2) return this.taken(this.arena.sortedSplit(this.gathered, a, b));
-    const { gathered: g, ys, ws } = this;
+    const { ys, ws } = this;
     const m = b - a;
-    // Keys bin·2^11 + position (m ≤ 2048): sorted by bin, the position finds class and weight.
-    const keys = this.keys.subarray(0, m);
-    if (m <= INSERTION) {
-      for (let k = 0; k < m; k++) {
-        const key = (g[a + k] << POS_BITS) | k;
-        let j = k - 1;
-        while (j >= 0 && keys[j] > key) keys[j + 1] = keys[j--];
-        keys[j + 1] = key;
-      }
-    } else radixByBin(g, a, m, POS_BITS, keys, this.radixTmp, this.radixCount);
+    // Keys bin·2^11 + place (m ≤ 2048), sorted by bin in WebAssembly: the place finds class and weight.
+    const keys = this.arena.sortKeys(this.gathered, a, b);
     this.prev = -1;
     const cur = this.cumulative();
     let nLeft = 0;
@@ -236,9 +224,6 @@ export class NodeSearch {
     }
     return this.result();
   }
-
-  private radixTmp = new Int32Array(COARSE_ABOVE);
-  private radixCount = new Int32Array(256);
 
   private cur = new Float64Array(0);
   private cumulative(): Float64Array {
