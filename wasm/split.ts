@@ -3,7 +3,8 @@
 // A tree's node rows are kept in node order, each row's bins together, so a node is one block: its
 // bins of a feature are gathered by one forward sweep (not one random read per row), and the
 // partition moves the bins with the rows, 16 bytes per SIMD step. Extra trees count a drawn split eight
-// rows per SIMD step (in JavaScript that count was a fifth of an extra-trees fit).
+// rows per SIMD step (in JavaScript that count was a fifth of an extra-trees fit), and the exact
+// two-class searches (sorted by bin, from a histogram, over coarse bins) run here as well.
 // Memory is laid out by the loader (wasm/split_loader.ts) above heapBase().
 
 /** First free byte of linear memory: the loader places the node arrays above it. */
