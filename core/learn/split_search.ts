@@ -44,8 +44,9 @@ export interface RowBins {
 /** Searches one node's features; the tree sets the row arrays per tree and the totals per node. */
 export class NodeSearch {
   readonly C: number;
+  /** Class counts per bin for more than two classes (two-class histograms live in the arena). */
   private hist: Float64Array;
-  /** The node's bins of the feature searched last, by position (the tree keeps the best one's). */
+  /** The node's bins of the feature searched last, by position (in the arena). */
   gathered: Uint16Array;
   /** Extra trees: four features' bins gathered in one pass (`gatherFour`), and their ranges. */
   private ahead: Uint16Array[];
@@ -82,7 +83,7 @@ export class NodeSearch {
     this.C = classes;
     let bins = 0;
     for (const c of fine.binCount) bins = Math.max(bins, c);
-    this.hist = new Float64Array(bins * classes);
+    this.hist = new Float64Array(classes > 2 ? bins * classes : 0);
     this.ys = arena.ys;
     this.gathered = arena.bins[0];
     this.ahead = arena.bins.slice(1, 5);
