@@ -81,7 +81,8 @@ export class SplitArena {
   private readonly fineAt: number;
   private readonly evalFineAt: number;
   private readonly rangeAt: number;
-  private readonly histBytes: number;
+  /** Bins the class histogram holds (at least the 256 of the coarse bins). */
+  readonly histBins: number;
   private readonly sortAt: {
     keys: number;
     tmp: number;
@@ -110,7 +111,7 @@ export class SplitArena {
       tmp: lay.take(4 * SORTED_MAX),
       count: lay.take(4 * 512),
       out: lay.take(32),
-      hist: lay.take(this.histBytes = 16 * Math.max(histBins, 256)),
+      hist: lay.take(16 * (this.histBins = Math.max(histBins, 256))),
       coarse: lay.take(n * p),
     };
     const row = 2 * this.stride;
@@ -141,7 +142,7 @@ export class SplitArena {
     this.evalFine = new Uint16Array(buf, this.evalFineAt, nEval * p);
     this.coarse = new Uint8Array(buf, this.sortAt.coarse, n * p);
     // The searches leave the histogram clear; it starts clear too (an older arena used this memory).
-    new Uint8Array(buf, this.sortAt.hist, this.histBytes).fill(0);
+    new Uint8Array(buf, this.sortAt.hist, 16 * this.histBins).fill(0);
     this.idx = new Uint32Array(buf, this.train.idx, n);
     this.ys = new Int32Array(buf, this.train.ys, n);
     this.ws = new Float64Array(buf, this.train.ws, n);

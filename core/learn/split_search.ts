@@ -29,18 +29,6 @@ export const CONSTANT = 0;
 export const NO_SPLIT = 1;
 export const FOUND = 2;
 
-/**
- * The training split's bins row-major, by position in the split (`rowMajor`), and its classes: fine
- * ones are where each tree's node-ordered rows are copied from, coarse ones are read by position in
- * big nodes (`gatherCounts`, whose rows are dense enough for that to sweep forward).
- */
-export interface RowBins {
-  features: number;
-  fine: Uint16Array;
-  coarse: Uint8Array;
-  y: Int32Array;
-}
-
 /** Searches one node's features; the tree sets the row arrays per tree and the totals per node. */
 export class NodeSearch {
   readonly C: number;
@@ -76,14 +64,14 @@ export class NodeSearch {
     readonly fine: Binned<Uint16Array>,
     readonly coarse: Binned<Uint8Array>,
     classes: number,
-    readonly rows: RowBins,
-    /** Where the gathered bins and the classes live: slots 0-4 of its bin arrays are this search's. */
+    /**
+     * Where the node rows, the gathered bins (slots 0-4 of its bin arrays) and the split's coarse bins
+     * (read by position in big nodes, whose rows are dense enough for that to sweep forward) live.
+     */
     private readonly arena: SplitArena,
   ) {
     this.C = classes;
-    let bins = 0;
-    for (const c of fine.binCount) bins = Math.max(bins, c);
-    this.hist = new Float64Array(classes > 2 ? bins * classes : 0);
+    this.hist = new Float64Array(classes > 2 ? arena.histBins * classes : 0);
     this.ys = arena.ys;
     this.gathered = arena.bins[0];
     this.ahead = arena.bins.slice(1, 5);
@@ -134,7 +122,7 @@ export class NodeSearch {
 
   /** The class counts of feature f's coarse bins into `hist` (at 0), and their range. */
   private gatherCounts(f: number, a: number, b: number): void {
-    const { coarse: bins, features: p } = this.rows;
+    const { coarse: bins } = this.arena, p = this.fine.features;
     const { idx, hist, ys, ws, C } = this;
     let lo = 255, hi = 0;
     for (let k = a; k < b; k++) {

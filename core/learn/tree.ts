@@ -9,7 +9,7 @@
  */
 import type { Rng } from "../random.ts";
 import { type Binned, rowMajor } from "./binning.ts";
-import { CONSTANT, FOUND, NodeSearch, type RowBins } from "./split_search.ts";
+import { CONSTANT, FOUND, NodeSearch } from "./split_search.ts";
 import { SplitArena } from "../../wasm/split_loader.ts";
 
 /** Training data: binned features and the class of every row. */
@@ -64,19 +64,17 @@ export class TreeScratch {
   bestFeature = -1;
   bestThreshold = 0;
 
-  readonly rows: RowBins;
+  /** The class of each row of the training split, by position. */
+  readonly y: Int32Array;
 
-  constructor(set: TrainSet, train: Uint32Array, readonly evalRows: Uint32Array) {
+  constructor(set: TrainSet, train: Uint32Array, evalRows: Uint32Array) {
     const histBins = Math.max(...set.data.binCount, 0);
     this.arena = new SplitArena(train.length, evalRows.length, set.data.features, 5, histBins);
+    rowMajor(set.data, train, this.arena.fine);
+    rowMajor(set.coarse, train, this.arena.coarse);
     rowMajor(set.data, evalRows, this.arena.evalFine);
-    this.rows = {
-      features: set.data.features,
-      fine: rowMajor(set.data, train, this.arena.fine),
-      coarse: rowMajor(set.coarse, train, this.arena.coarse),
-      y: Int32Array.from(train, (r) => set.y[r]),
-    };
-    this.search = new NodeSearch(set.data, set.coarse, set.classes, this.rows, this.arena);
+    this.y = Int32Array.from(train, (r) => set.y[r]);
+    this.search = new NodeSearch(set.data, set.coarse, set.classes, this.arena);
     this.features = Int32Array.from({ length: set.data.features }, (_, f) => f);
     this.bestLeft = new Float64Array(set.classes);
   }
@@ -111,7 +109,7 @@ export function growTree(
   const m = sample.idx.length;
   arena.fillRows(sample.idx, sample.w);
   const { idx, ys, evalIdx } = arena;
-  for (let k = 0; k < m; k++) ys[k] = s.rows.y[idx[k]];
+  for (let k = 0; k < m; k++) ys[k] = s.y[idx[k]];
   const ws = search.ws = arena.ws;
   search.idx = idx;
   search.weighted = sample.weighted;
