@@ -188,16 +188,16 @@ Deno.test("kendall: Knight's O(n log n) equals the O(n²) definition (ties, gaps
   );
 });
 
-Deno.test("inversions: the WebAssembly counter equals the O(n²) count, with one tree and with two levels", () => {
+Deno.test("inversions: the WebAssembly counter equals the O(n²) count, with one trie and with two levels", () => {
   const quadratic = (seq: Int32Array) => {
     let inv = 0;
     for (let i = 0; i < seq.length; i++) for (let j = i + 1; j < seq.length; j++) if (seq[i] > seq[j]) inv++;
     return inv;
   };
-  // Up to ONE_LEVEL values one tree; above it two levels, with buckets of 1,024 values.
-  const distinct = fc.oneof(
-    fc.integer({ min: 1, max: 3000 }),
-    fc.integer({ min: ONE_LEVEL + 1, max: 300_000 }),
+  // Up to ONE_LEVEL values one trie, two bits per level (an odd width leaves the top level half
+  // used); above it two levels. Every width from 1 to 20 bits is drawn.
+  const distinct = fc.integer({ min: 0, max: 19 }).chain((b) =>
+    fc.integer({ min: 2 ** b, max: 2 ** (b + 1) })
   );
   fc.assert(
     fc.property(
@@ -212,13 +212,21 @@ Deno.test("inversions: the WebAssembly counter equals the O(n²) count, with one
         return inversionsWasm(seq, d) === quadratic(seq);
       },
     ),
-    { numRuns: 150 },
+    { numRuns: 300 },
   );
   // Values confined to a few buckets (many pairs within one) and a reversed run, where every pair is
   // inverted: n(n-1)/2, past 2^32 (the WebAssembly total is an i64).
   const n = 100_000;
   const near = Int32Array.from({ length: 3000 }, (_, i) => 70_000 + ((i * 7919) % 2500));
   assert.equal(inversionsWasm(near, 80_000), quadratic(near));
+  // The widest one trie, the narrowest two levels, and the widest values there are (31 bits: the
+  // lower 16 in the second level, the upper 15 in the first).
+  const spread = (top: number) =>
+    Int32Array.from({ length: 2000 }, (_, i) => Math.floor(((i * 7919) % 2000) / 1999 * top));
+  for (const d of [ONE_LEVEL, ONE_LEVEL + 1, 2 ** 31 - 1]) {
+    const seq = spread(d - 1);
+    assert.equal(inversionsWasm(seq, d), quadratic(seq), `${d} values`);
+  }
   assert.equal(inversionsWasm(Int32Array.from({ length: n }, (_, i) => n - 1 - i), n), (n * (n - 1)) / 2);
   assert.equal(
     inversionsWasm(Int32Array.from({ length: 60_000 }, (_, i) => 59_999 - i), 60_000),
