@@ -1,7 +1,8 @@
 /**
  * Correlations and feature importance over the worker pool, using every worker. Columns, rankings
  * and the binned design live in SharedArrayBuffers, so each worker reads them without a copy:
- * correlations rank the columns in turn across the workers, then split the pairs; feature importance
+ * for correlations the workers take the columns to rank, then the pairs (the costliest first), one at
+ * a time from a shared counter, so they finish together; feature importance
  * prepares the design in one worker, then runs the (model, fold) jobs across all of them (a job
  * depends only on the seed and its own name, so the split never changes the answer).
  */
@@ -13,7 +14,7 @@ import {
   mergeShares,
   type Method,
   pairCoefficients,
-  type PairShare,
+  pairOrder,
   prepareColumn,
   type PreparedColumn,
 } from "../core/stats/correlation.ts";
@@ -30,12 +31,38 @@ interface PreparedDesign {
   dropped: Design["dropped"];
 }
 
+/** A column prepared by a worker, with its place among the request's columns. */
+interface Claimed {
+  index: number;
+  column: PreparedColumn;
+}
+
+/**
+ * The items of `order` this worker takes, one at a time, from a counter all the request's workers
+ * share: a worker that is done with one takes the next, so none waits while another has a backlog.
+ */
+function* claim(order: ArrayLike<number>, next: Int32Array): Generator<number> {
+  for (let t = Atomics.add(next, 0, 1); t < order.length; t = Atomics.add(next, 0, 1)) yield order[t];
+}
+
 export const VALUATION_TASKS: TaskTable = {
-  "valuation.correlation_prepare": ({ columns, methods }: { columns: Float64Array[]; methods: Method[] }) =>
-    toShared(columns.map((c) => prepareColumn(c, methods, sharedAlloc))),
+  "valuation.correlation_prepare": (
+    { columns, methods, next }: { columns: Float64Array[]; methods: Method[]; next: Int32Array },
+  ) => {
+    const out: Claimed[] = [];
+    for (const index of claim(range(columns.length), next)) {
+      out.push({ index, column: toShared(prepareColumn(columns[index], methods, sharedAlloc)) });
+    }
+    return out;
+  },
   "valuation.correlation_pairs": (
-    { prepared, methods, share }: { prepared: PreparedColumn[]; methods: Method[]; share: PairShare },
-  ) => pairCoefficients(prepared, methods, share),
+    { prepared, methods, order, next }: {
+      prepared: PreparedColumn[];
+      methods: Method[];
+      order: Uint32Array;
+      next: Int32Array;
+    },
+  ) => pairCoefficients(prepared, methods, claim(order, next)),
   "valuation.importance_prepare": ({ frame, options }: { frame: Frame; options: PrepareOptions }) => {
     const design = prepare(frame, options);
     const out: PreparedDesign = {
@@ -66,22 +93,16 @@ export async function correlateOnPool(
   methods: Method[],
 ): Promise<Matrices> {
   const parts = Math.max(1, Math.min(pool.size, columns.length));
-  const shared = toShared(columns);
+  const counter = () => new Int32Array(new SharedArrayBuffer(4));
+  const payload = { columns: toShared(columns), methods, next: counter() };
   const prepared: PreparedColumn[] = new Array(columns.length);
-  await Promise.all(
-    range(parts).map(async (part) => {
-      const mine = range(columns.length).filter((i) => i % parts === part);
-      const out = await pool.run<PreparedColumn[]>("valuation.correlation_prepare", {
-        columns: mine.map((i) => shared[i]),
-        methods,
-      });
-      mine.forEach((i, k) => (prepared[i] = out[k]));
-    }),
+  const claimed = await Promise.all(
+    range(parts).map(() => pool.run<Claimed[]>("valuation.correlation_prepare", payload)),
   );
+  for (const { index, column } of claimed.flat()) prepared[index] = column;
+  const pairs = { prepared, methods, order: pairOrder(prepared), next: counter() };
   const results = await Promise.all(
-    range(parts).map((part) =>
-      pool.run<Matrices>("valuation.correlation_pairs", { prepared, methods, share: { part, parts } })
-    ),
+    range(parts).map(() => pool.run<Matrices>("valuation.correlation_pairs", pairs)),
   );
   return mergeShares(results);
 }

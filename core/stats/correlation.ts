@@ -5,8 +5,8 @@
  * constant column, fewer than two rows) is NaN here and null in JSON.
  *
  * Two steps, so that workers can share them: `prepareColumn` (one radix sort per column) and
- * `pairCoefficients` over a share of the pairs, O(n) per pair for Pearson and Spearman and
- * O(n log n) for Kendall. Pairs of gap-free columns reduce to dot products.
+ * `pairCoefficients` over some of the pairs, O(n) per pair for Pearson and Spearman and O(n log n)
+ * for Kendall. Pairs of gap-free columns reduce to dot products.
  */
 import { rankColumn, type Ranking } from "./ranks.ts";
 import { type Alloc, localAlloc } from "../memory.ts";
@@ -20,12 +20,6 @@ export const METHODS: readonly Method[] = ["pearson", "spearman", "kendall"];
 /** A K×K row-major matrix; NaN where no coefficient exists. */
 export type Matrix = Float64Array;
 export type Matrices = Partial<Record<Method, Matrix>>;
-
-/** Which pairs to compute: `part` of `parts`, round-robin over the upper triangle. */
-export interface PairShare {
-  part: number;
-  parts: number;
-}
 
 /** Everything the pairs need of one column, computed once (plain typed arrays: workers share them). */
 export interface PreparedColumn {
@@ -148,13 +142,29 @@ function dot(a: Float64Array, b: Float64Array): number {
 }
 
 /**
- * The coefficients of the pairs in `share` (the rest stay NaN; `mergeShares` joins the parts), the
- * per-pair half of the work, so that several workers can split it.
+ * The pairs i < j of the columns that are not constant, each as the number i·k + j, the costliest
+ * first: Kendall's trie is deeper and a contingency table bigger the more distinct values a pair has,
+ * so workers that take the pairs in this order finish together, the last pairs being the cheapest.
+ */
+export function pairOrder(cols: PreparedColumn[]): Uint32Array {
+  const k = cols.length;
+  const distinct = cols.map((c) => c.ranking?.distinct ?? 1);
+  const order: number[] = [];
+  for (let i = 0; i < k; i++) {
+    for (let j = i + 1; j < k; j++) if (!cols[i].constant && !cols[j].constant) order.push(i * k + j);
+  }
+  const cost = (p: number) => distinct[Math.floor(p / k)] * distinct[p % k];
+  return Uint32Array.from(order.sort((p, q) => cost(q) - cost(p) || p - q));
+}
+
+/**
+ * The coefficients of `pairs` (numbered as by `pairOrder`; the rest stay NaN, and `mergeShares`
+ * joins the parts), the per-pair half of the work, so that several workers can split it.
  */
 export function pairCoefficients(
   cols: PreparedColumn[],
   methods: readonly Method[],
-  share: PairShare = { part: 0, parts: 1 },
+  pairs: Iterable<number> = pairOrder(cols),
 ): Matrices {
   const k = cols.length;
   const n = k ? cols[0].filled.length : 0;
@@ -168,38 +178,35 @@ export function pairCoefficients(
     out[m] = new Float64Array(k * k).fill(NaN);
     for (let i = 0; i < k; i++) if (!cols[i].constant) out[m]![i * k + i] = 1;
   }
-  let t = 0;
-  for (let i = 0; i < k; i++) {
-    for (let j = i + 1; j < k; j++, t++) {
-      if (t % share.parts !== share.part) continue;
-      const a = cols[i], b = cols[j];
-      if (a.constant || b.constant) continue;
-      const set = (m: Method, r: number) => {
-        out[m]![i * k + j] = r;
-        out[m]![j * k + i] = r;
-      };
-      if (out.pearson) {
-        set(
-          "pearson",
-          a.z && b.z
-            ? clamp(dot(a.z, b.z))
-            : pearsonWeighted(a.filled, a.present ?? ones, b.filled, b.present ?? ones),
-        );
-      }
-      if (out.spearman) {
-        set(
-          "spearman",
-          spearmanPair({ ...a, ranking: a.ranking!, centred: a.centred! }, {
-            ...b,
-            ranking: b.ranking!,
-            centred: b.centred!,
-          }, reranked!),
-        );
-      }
-      if (out.kendall) {
-        // Over the rows both have (pandas' pairs).
-        set("kendall", kendallTauB({ ...a, ranking: a.ranking! }, { ...b, ranking: b.ranking! }, scratch!));
-      }
+  for (const pair of pairs) {
+    const i = Math.floor(pair / k), j = pair % k;
+    const a = cols[i], b = cols[j];
+    if (a.constant || b.constant) continue;
+    const set = (m: Method, r: number) => {
+      out[m]![i * k + j] = r;
+      out[m]![j * k + i] = r;
+    };
+    if (out.pearson) {
+      set(
+        "pearson",
+        a.z && b.z
+          ? clamp(dot(a.z, b.z))
+          : pearsonWeighted(a.filled, a.present ?? ones, b.filled, b.present ?? ones),
+      );
+    }
+    if (out.spearman) {
+      set(
+        "spearman",
+        spearmanPair({ ...a, ranking: a.ranking!, centred: a.centred! }, {
+          ...b,
+          ranking: b.ranking!,
+          centred: b.centred!,
+        }, reranked!),
+      );
+    }
+    if (out.kendall) {
+      // Over the rows both have (pandas' pairs).
+      set("kendall", kendallTauB({ ...a, ranking: a.ranking! }, { ...b, ranking: b.ranking! }, scratch!));
     }
   }
   return out;

@@ -4,6 +4,7 @@ import {
   correlationMatrices,
   mergeShares,
   pairCoefficients,
+  pairOrder,
   prepareColumn,
 } from "../../../core/stats/correlation.ts";
 import { kendallQuadratic } from "../../support/kendall_naive.ts";
@@ -160,12 +161,25 @@ Deno.test("correlations: a table with ties and gaps matches pandas/scipy to 1e-1
   }
 });
 
-Deno.test("correlations: shares computed apart and merged equal the whole", () => {
+Deno.test("correlations: pairs computed apart and merged equal the whole", () => {
   const cols = [A, B, C, D].map(col);
   const prepared = cols.map((c) => prepareColumn(c, ALL));
   const whole = pairCoefficients(prepared, ALL);
-  const merged = mergeShares([0, 1, 2].map((part) => pairCoefficients(prepared, ALL, { part, parts: 3 })));
+  const order = pairOrder(prepared);
+  const merged = mergeShares(
+    [0, 1, 2].map((part) => pairCoefficients(prepared, ALL, order.filter((_, t) => t % 3 === part))),
+  );
   for (const k of ALL) assert.deepEqual(merged[k], whole[k]);
+});
+
+Deno.test("pairOrder: each pair of columns that are not constant once, the most distinct values first", () => {
+  // Distinct values: 4, 1 (constant), 2, 3 and 4.
+  const cols = [[1, 2, 3, 4], [5, 5, 5, 5], [0, 1, 0, 1], [1, 2, 3, 3], [4, 3, 2, 1]].map((v) =>
+    prepareColumn(col(v), ["kendall"])
+  );
+  // Cost = product of the distinct counts: 0~4: 16; 0~3, 3~4: 12; 0~2, 2~4: 8; 2~3: 6 (ties by number).
+  const pairs = [...pairOrder(cols)].map((p) => `${Math.floor(p / 5)}~${p % 5}`);
+  assert.deepEqual(pairs, ["0~4", "0~3", "3~4", "0~2", "2~4", "2~3"]);
 });
 
 const cell = fc.oneof(
