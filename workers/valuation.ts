@@ -2,9 +2,9 @@
  * Correlations and feature importance over the worker pool, using every worker. Columns, rankings
  * and the binned design live in SharedArrayBuffers, so each worker reads them without a copy:
  * for correlations the workers take the columns to rank, then the pairs (the costliest first), one at
- * a time from a shared counter, so they finish together; feature importance
- * prepares the design in one worker, then runs the (model, fold) jobs across all of them (a job
- * depends only on the seed and its own name, so the split never changes the answer).
+ * a time from a shared counter, so they finish together; feature importance prepares the design in
+ * one worker, then runs the (model, fold) jobs across all of them (a job depends only on the seed and
+ * its own name, so the split never changes the answer).
  */
 import type { WorkerPool } from "./pool.ts";
 import type { TaskTable } from "./protocol.ts";
@@ -59,7 +59,7 @@ export const VALUATION_TASKS: TaskTable = {
     { prepared, methods, order, next }: {
       prepared: PreparedColumn[];
       methods: Method[];
-      order: Uint32Array;
+      order: Float64Array;
       next: Int32Array;
     },
   ) => pairCoefficients(prepared, methods, claim(order, next)),

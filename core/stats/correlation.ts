@@ -142,11 +142,12 @@ function dot(a: Float64Array, b: Float64Array): number {
 }
 
 /**
- * The pairs i < j of the columns that are not constant, each as the number i·k + j, the costliest
- * first: Kendall's trie is deeper and a contingency table bigger the more distinct values a pair has,
- * so workers that take the pairs in this order finish together, the last pairs being the cheapest.
+ * The pairs i < j of the columns that are not constant, each as the number i·k + j (doubles, exact
+ * past 2^32), the costliest first: Kendall's trie is deeper and a contingency table bigger the more
+ * distinct values a pair has, so workers that take the pairs in this order finish together, the last
+ * pairs being the cheapest.
  */
-export function pairOrder(cols: PreparedColumn[]): Uint32Array {
+export function pairOrder(cols: PreparedColumn[]): Float64Array {
   const k = cols.length;
   const distinct = cols.map((c) => c.ranking?.distinct ?? 1);
   const order: number[] = [];
@@ -154,7 +155,7 @@ export function pairOrder(cols: PreparedColumn[]): Uint32Array {
     for (let j = i + 1; j < k; j++) if (!cols[i].constant && !cols[j].constant) order.push(i * k + j);
   }
   const cost = (p: number) => distinct[Math.floor(p / k)] * distinct[p % k];
-  return Uint32Array.from(order.sort((p, q) => cost(q) - cost(p) || p - q));
+  return Float64Array.from(order.sort((p, q) => cost(q) - cost(p) || p - q));
 }
 
 /**
