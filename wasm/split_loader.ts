@@ -30,8 +30,10 @@ const exports = kernel as unknown as
     Kernel
   >;
 
-/** Nodes of up to this many rows can be sorted by `sortedSplit` (its keys keep 11 bits of place). */
-export const SORTED_MAX = 2048;
+/** Bits of a sort key's place part: the kernel's keys are bin << KEY_PLACE_BITS | place (wasm/split.ts). */
+export const KEY_PLACE_BITS = 11;
+/** Nodes of up to this many rows can be sorted by `sortedSplit` and `sortKeys`. */
+export const SORTED_MAX = 2 ** KEY_PLACE_BITS;
 
 /** Arenas made so far in this isolate: only the latest owns the memory. */
 let made = 0;
@@ -66,7 +68,10 @@ export class SplitArena {
   readonly idx: Uint32Array;
   readonly ys: Int32Array;
   readonly ws: Float64Array;
-  /** What `sortedSplit` found: score, left weight of class 0 and of class 1; then (`splitBins`) prev, next. */
+  /**
+   * What the last two-class search (sorted, histogram or coarse) found: score, left weight of class 0
+   * and of class 1; then (`splitBins`) prev, next.
+   */
   readonly split: Float64Array;
   readonly splitBins: Int32Array;
   /** The rows to predict in the tree's order: positions in the evaluation rows. */
@@ -246,7 +251,7 @@ export class SplitArena {
 
   /**
    * The node's rows [a, b) (at most SORTED_MAX) ordered by their bins g, one of `bins`: keys
-   * bin << 11 | (k − a), into the returned view (valid until the next call), for a scan in JavaScript.
+   * bin << KEY_PLACE_BITS | (k − a), into the returned view (valid until the next call), for a scan in JavaScript.
    */
   sortKeys(g: Uint16Array, a: number, b: number): Int32Array {
     const { keys, tmp, count } = this.sortAt;
@@ -273,8 +278,8 @@ export class SplitArena {
   }
 
   /**
-   * Rows k in [a, b) with g[k] ≤ l, g one of `bins`, and of them those with ys[k] = 1 (classes 0 and
-   * 1): [left, ones] into `into`.
+   * The rows k in [a, b) with g[k] ≤ l, g one of `bins`, counted by class (0 and 1) into `into[0]`
+   * and `into[1]`.
    */
   countLeft(g: Uint16Array, a: number, b: number, l: number, into: Float64Array): void {
     into[1] = exports.countLeft(g.byteOffset, this.train.ys, a, b, l, this.rangeAt);

@@ -13,7 +13,7 @@
  */
 import type { Binned } from "./binning.ts";
 import { between, score } from "./criteria.ts";
-import type { SplitArena } from "../../wasm/split_loader.ts";
+import { KEY_PLACE_BITS, type SplitArena } from "../../wasm/split_loader.ts";
 
 /** A histogram pays when the node's bin range is at most this many times its row count. */
 const RANGE_PER_ROW = 4;
@@ -21,8 +21,7 @@ const RANGE_PER_ROW = 4;
 const COARSE_ABOVE = 1024;
 /** Extra trees' nodes of at least this many rows count a split in WebAssembly (`SplitArena.countLeft`). */
 const WASM_COUNT_FROM = 12;
-const POS_BITS = 11;
-const POS_MASK = (1 << POS_BITS) - 1;
+const PLACE_MASK = (1 << KEY_PLACE_BITS) - 1;
 
 /** What a search of one feature found: the feature is constant in the node, no valid split, a split. */
 export const CONSTANT = 0;
@@ -204,11 +203,11 @@ export class NodeSearch {
     const cur = this.cumulative();
     let nLeft = 0;
     for (let k = 0; k < m - 1; k++) {
-      const at = a + (keys[k] & POS_MASK);
+      const at = a + (keys[k] & PLACE_MASK);
       const w = ws[at];
       cur[ys[at]] += w;
       nLeft += w;
-      const bin = keys[k] >>> POS_BITS, nextBin = keys[k + 1] >>> POS_BITS;
+      const bin = keys[k] >>> KEY_PLACE_BITS, nextBin = keys[k + 1] >>> KEY_PLACE_BITS;
       if (bin !== nextBin) this.consider(bin, nextBin, cur, nLeft);
     }
     return this.result();
