@@ -3,19 +3,20 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
-import { type AppEnv, type Deps, newRouter } from "./routes/env.ts";
-import { onError } from "./routes/errors.ts";
-import { streamingBodyLimit } from "./routes/body_limit.ts";
-import { healthRoutes } from "./routes/health.ts";
-import { docsRoutes } from "./routes/docs.ts";
-import { datasetImportRoutes } from "./routes/datasets.ts";
-import { taskRoutes } from "./routes/tasks.ts";
-import { spatialRoutes } from "./routes/spatial.ts";
-import { spatialWritebackRoutes } from "./routes/spatial_writeback.ts";
-import { spatialMitigationRoutes } from "./routes/spatial_mitigate.ts";
-import { annotationRoutes } from "./routes/annotation.ts";
-import { valuationRoutes } from "./routes/valuation.ts";
-import { cleaningRoutes } from "./routes/cleaning.ts";
+import type { AppEnv, Deps } from "./routes/http/env.ts";
+import { newRouter } from "./routes/http/router.ts";
+import { onError } from "./routes/http/errors.ts";
+import { streamingBodyLimit } from "./routes/http/body_limit.ts";
+import { healthRoutes } from "./routes/http/health.ts";
+import { docsRoutes } from "./routes/http/docs.ts";
+import { datasetImportRoutes } from "./routes/datasets/datasets.ts";
+import { taskRoutes } from "./routes/tasks/tasks.ts";
+import { spatialRoutes } from "./routes/spatial/spatial.ts";
+import { spatialWritebackRoutes } from "./routes/mitigation/writeback.ts";
+import { spatialMitigationRoutes } from "./routes/mitigation/mitigation.ts";
+import { annotationRoutes } from "./routes/annotation/annotation.ts";
+import { valuationRoutes } from "./routes/valuation/valuation.ts";
+import { cleaningRoutes } from "./routes/cleaning/cleaning.ts";
 import { type LineLevel, log, setLogLevel, withRequestId } from "./core/log.ts";
 
 /**

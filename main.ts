@@ -7,10 +7,10 @@ import { loadConfig } from "./config.ts";
 import { createApp } from "./app.ts";
 import { openStore } from "./store/open.ts";
 import { StoreUnavailableError } from "./store/store.ts";
-import { isEmpty, seedDemo } from "./store/demo.ts";
-import { setupAuth } from "./routes/auth_setup.ts";
+import { isEmpty, seedDemo } from "./services/demo/seed.ts";
+import { setupAuth } from "./routes/auth/setup.ts";
 import { WorkerPool } from "./workers/pool.ts";
-import { startJobRunner } from "./store/jobs_runner.ts";
+import { startJobRunner } from "./services/cleaning/job_runner.ts";
 import { log, setLogLevel } from "./core/log.ts";
 
 const dev = Deno.args.includes("--dev");

@@ -12,9 +12,9 @@ import { imputeKnn } from "../core/cleaning/impute_tabular.ts";
 import { imputeIterative } from "../core/cleaning/iterative.ts";
 import { detectIsolationForest } from "../core/cleaning/isolation_forest.ts";
 import { KvStore } from "../store/kv.ts";
-import { importRecords } from "../store/importer.ts";
-import { JobQueue } from "../store/jobs.ts";
-import { JobRunner } from "../store/jobs_runner.ts";
+import { importRecords } from "../services/datasets/import.ts";
+import { JobQueue } from "../services/cleaning/job_queue.ts";
+import { JobRunner } from "../services/cleaning/job_runner.ts";
 import { WorkerPool } from "../workers/pool.ts";
 
 const arg = (name: string, fallback: number) => {

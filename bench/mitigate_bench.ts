@@ -7,7 +7,7 @@
  * work on the same two cores only ever adds time.
  */
 import { relabel } from "../core/spatial/mitigate/relabel.ts";
-import { thresholdMitigation } from "../core/spatial/mitigate/threshold.ts";
+import { thresholdMitigation } from "../core/spatial/mitigate/threshold_mitigation.ts";
 import { disjointInstance, overlappingInstance, scoredInstance } from "./mitigate_fixtures.ts";
 
 const quick = Deno.args.includes("--quick");

@@ -17,7 +17,8 @@ import { clusters, overlappingSquares } from "./spatial_fixtures.ts";
 import { WorkerPool } from "../workers/pool.ts";
 import { spatialAudit } from "../workers/spatial.ts";
 import { buildRegions } from "../core/spatial/regions.ts";
-import { planAudit, simulateWorlds } from "../core/spatial/audit.ts";
+import { planAudit } from "../core/spatial/audit.ts";
+import { simulateWorlds } from "../tests/support/kernel_ts.ts";
 import type { Individuals, RngMode } from "../core/spatial/types.ts";
 
 const args = Deno.args.filter((a) => !a.startsWith("--"));

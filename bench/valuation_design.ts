@@ -9,7 +9,7 @@
 import { tabularDemo } from "../core/demo/datasets.ts";
 import { frameOf } from "../core/stats/frame.ts";
 import { type Design, prepare } from "../core/learn/prepare.ts";
-import { stratifiedFolds, stratifiedSplit } from "../core/learn/split.ts";
+import { stratifiedFolds, stratifiedSplit } from "../core/learn/folds.ts";
 import { Rng } from "../core/random.ts";
 import { importanceTable } from "./valuation_data.ts";
 

@@ -6,7 +6,7 @@
  *   deno run -A bench/valuation_endpoint.ts [rows]
  */
 import { jsonBody, testApp } from "../tests/support/app.ts";
-import { importRecords } from "../store/importer.ts";
+import { importRecords } from "../services/datasets/import.ts";
 import { correlationColumns } from "./valuation_data.ts";
 
 const rows = Number(Deno.args[0] ?? 100_000);

@@ -1,5 +1,5 @@
 /**
- * Typed domain errors. Core throws these; `routes/errors.ts` maps each to one HTTP status in
+ * Typed domain errors. Core throws these; `routes/http/errors.ts` maps each to one HTTP status in
  * `app.onError`, so handlers never pick status codes for failures themselves.
  */
 

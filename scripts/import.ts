@@ -8,9 +8,9 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.ts";
 import { openStore } from "../store/open.ts";
-import { importRecords } from "../store/importer.ts";
+import { importRecords } from "../services/datasets/import.ts";
 import { formatOfFileName, type Position, readRecords, type UploadFormat } from "../core/ingest/records.ts";
-import { importTargetProblems } from "../core/ingest/names.ts";
+import { importTargetProblems } from "../core/ingest/import_target.ts";
 
 const USAGE =
   "usage: deno task import <file> --db <database> --collection <name> [--format csv|ndjson|json] [--replace]";

@@ -1,7 +1,7 @@
 /** `deno task seed`: writes the demo datasets and task into the configured store. */
 import { loadConfig } from "../config.ts";
 import { openStore } from "../store/open.ts";
-import { seedDemo } from "../store/demo.ts";
+import { seedDemo } from "../services/demo/seed.ts";
 
 const config = loadConfig(Deno.env.toObject());
 const store = await openStore(config);

@@ -3,7 +3,7 @@ import { LimitError } from "../core/errors.ts";
 import assert from "node:assert/strict";
 import { createApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
-import { newRouter } from "../routes/env.ts";
+import { newRouter } from "../routes/http/router.ts";
 import { MongoStore } from "../store/mongo.ts";
 import { authTestApp, captureConsole, testApp } from "./support/app.ts";
 import { storeTest } from "./support/stores.ts";

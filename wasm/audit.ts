@@ -1,12 +1,12 @@
 // deno-lint-ignore-file
 // AssemblyScript source of the Monte Carlo kernel (built by `deno task build:wasm` into audit.wasm).
-// Its arithmetic is core/spatial/kernel_ts.ts's, operation for operation, so both give bit-identical
+// Its arithmetic is tests/support/kernel_ts.ts's, operation for operation, so both give bit-identical
 // world maxima; what differs is how the work moves, 16 worlds at a time (WASM SIMD):
 // - fast mode: the 16 worlds' sfc32 streams advance together as i32x4 vectors and their uniforms are
 //   formed in f64x2; each signature's 16 draws fill one 64-byte row of X;
 // - numpy mode: each world's MT19937 stream fills its own row of per-signature counts;
 // - then one pass over the (signature -> region) incidence list adds the 16 counts as four i32x4.
-// Memory is laid out by the loader (wasm/audit_loader.ts) above heapBase().
+// Memory is laid out by the loader (core/spatial/audit_wasm.ts) above heapBase().
 
 const LANES: i32 = 16;
 const MT_N: i32 = 624;

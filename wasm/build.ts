@@ -11,7 +11,7 @@ export const ASC_VERSION = "0.28.20";
 export const FLAGS = ["-O3", "--runtime", "stub", "--noAssert", "--use", "abort=", "--enable", "simd"];
 
 /** The modules: the Monte Carlo kernel of the spatial audit, Kendall's inversion counter, the trees' node kernel. */
-export const MODULES = ["audit", "kendall", "split"] as const;
+export const MODULES = ["audit", "kendall", "tree_split"] as const;
 export type Module = typeof MODULES[number];
 
 const dir = new URL(".", import.meta.url);

@@ -8,7 +8,7 @@
 // of a Fenwick tree here (whose loops end at a different step for each value), and a Fenwick tree
 // in JavaScript is slower still. Values of more than 16 bits (ONE_LEVEL_BITS in the loader) are
 // counted in two levels whose tries each fit in cache.
-// Memory is laid out by the loader (wasm/kendall_loader.ts) above heapBase().
+// Memory is laid out by the loader (core/stats/kendall_wasm.ts) above heapBase().
 
 /** First free byte of linear memory: the loader places the sequence and the trie above it. */
 export function heapBase(): usize {

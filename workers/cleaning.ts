@@ -1,4 +1,4 @@
-/** The cleaning jobs' computation, as the worker pool runs it (the job runner in store/jobs_runner.ts calls it). */
+/** The cleaning jobs' computation, as the worker pool runs it (the job runner in services/cleaning/job_runner.ts calls it). */
 import type { TaskTable } from "./protocol.ts";
 import { type CleaningInput, runCleaning } from "../core/cleaning/run.ts";
 

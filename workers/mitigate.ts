@@ -11,7 +11,7 @@ import {
   type ThresholdInput,
   thresholdMitigation,
   type ThresholdResult,
-} from "../core/spatial/mitigate/threshold.ts";
+} from "../core/spatial/mitigate/threshold_mitigation.ts";
 
 /** Entries for workers/tasks.ts. */
 export const MITIGATE_TASKS = {

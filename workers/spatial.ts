@@ -10,9 +10,7 @@ import {
   type AuditOutput,
   type AuditPlan,
   checkAuditParams,
-  type Kernel,
   planAudit,
-  runAudit,
   simulateWorlds,
   summarizeAudit,
 } from "../core/spatial/audit.ts";
@@ -31,7 +29,6 @@ export interface SpatialAuditRequest {
   signifLevel: number;
   seed: number;
   rng: RngMode;
-  kernel?: Kernel;
   /** Predictions to audit instead of individuals.yPred (same indexing), e.g. after a mitigation. */
   yPred?: Uint8Array;
   /** Scope and regions of an earlier audit of the same individuals, to skip building them again. */
@@ -46,7 +43,7 @@ export interface SpatialAuditReply {
 }
 
 /** What the prepare task needs (typed arrays are copied, since the pool transfers them). */
-interface PreparePayload {
+export interface PreparePayload {
   ind: Individuals;
   lists: RegionLists | null;
   equalOpp: boolean;
@@ -95,7 +92,7 @@ function sharePlan(plan: AuditPlan): AuditPlan {
 }
 
 /** Scope, regions (built, or as prepared earlier) and the labels in scope. */
-function scoped(p: PreparePayload) {
+export function scoped(p: PreparePayload) {
   const scope = p.prepared?.scope ?? scopeOf(p.ind, p.equalOpp);
   // k-means takes the notes' fixed seed, not the request's: the seed moves the worlds, not the regions
   const regions = p.prepared?.regions ?? buildRegions(p.ind, scope, p.polygons, KMEANS_SEED, p.lists);
@@ -106,12 +103,6 @@ function scoped(p: PreparePayload) {
 function prepare(p: PreparePayload): Prepared {
   const { scope, regions, labels } = scoped(p);
   return { scope, regions, plan: sharePlan(planAudit(labels, regions, p.rng)) };
-}
-
-/** Worker task "spatial.audit": the whole audit in one worker (for callers without a pool to spare). */
-function auditOne(p: PreparePayload & { nWorlds: number; signifLevel: number; kernel?: Kernel }) {
-  const { scope, regions, labels } = scoped(p);
-  return { audit: runAudit({ ...p, labels, regions }), regions, scope };
 }
 
 /** Worker task "spatial.regions": regions over every individual (the threshold mitigation's). */
@@ -125,9 +116,8 @@ function regionsOfAll(p: { ind: Individuals; polygons: Ring[] | null }): Regions
 export const SPATIAL_TASKS = {
   "spatial.regions": regionsOfAll,
   "spatial.prepare": prepare,
-  "spatial.worlds": (p: { plan: AuditPlan; seed: number; w0: number; w1: number; kernel?: Kernel }) =>
-    simulateWorlds(p.plan, p.seed, p.w0, p.w1, p.kernel),
-  "spatial.audit": auditOne,
+  "spatial.worlds": (p: { plan: AuditPlan; seed: number; w0: number; w1: number }) =>
+    simulateWorlds(p.plan, p.seed, p.w0, p.w1),
 };
 
 /** The payload of prepare: copies of what the pool would otherwise move out of the caller's hands. */
@@ -174,14 +164,13 @@ export async function spatialAudit(
   req: SpatialAuditRequest,
   opts: { timeoutMs?: number } = {},
 ): Promise<SpatialAuditReply> {
-  const kernel = req.kernel ?? "wasm";
   checkAuditParams(req.nWorlds, req.signifLevel, req.seed, req.rng);
   const t0 = performance.now();
   const prep = await pool.run<Prepared>("spatial.prepare", preparePayload(req), opts);
   const t1 = performance.now();
   const parts = await Promise.all(
     worldRanges(req.nWorlds, pool.size).map(([w0, w1]) =>
-      pool.run<Float64Array>("spatial.worlds", { plan: prep.plan, seed: req.seed, w0, w1, kernel }, opts)
+      pool.run<Float64Array>("spatial.worlds", { plan: prep.plan, seed: req.seed, w0, w1 }, opts)
     ),
   );
   const worldMax = new Float64Array(req.nWorlds);
@@ -192,7 +181,6 @@ export async function spatialAudit(
     signifLevel: req.signifLevel,
     seed: req.seed,
     rng: req.rng,
-    kernel,
   });
   const timing_ms = { plan: t1 - t0, worlds: t2 - t1, summary: performance.now() - t2 };
   return { audit: { ...summary, timing_ms }, regions: prep.regions, scope: prep.scope };

@@ -11,7 +11,7 @@ import { VALUATION_TASKS } from "./valuation.ts";
 import { CLEANING_TASKS } from "./cleaning.ts";
 
 export const TASKS: TaskTable = {
-  ...SPATIAL_TASKS, // "spatial.prepare", "spatial.worlds", "spatial.audit"
+  ...SPATIAL_TASKS, // "spatial.regions", "spatial.prepare", "spatial.worlds"
   ...MAP_TASKS, // "maps.audit", "maps.flips"
   ...MITIGATE_TASKS, // "mitigate.relabel", "mitigate.threshold"
   ...ANNOTATE_TASKS, // "annotate.run"

@@ -12,7 +12,13 @@
 import { z } from "zod";
 import { ColumnsParam, round4, type Table } from "./table.ts";
 import { columnType, type SemanticType, SemanticTypesParams } from "./semantic_types.ts";
-import { diceSimilarity, expandedTokens, nameHint, normalizedName, wordSimilarity } from "./names.ts";
+import {
+  diceSimilarity,
+  expandedTokens,
+  nameHint,
+  normalizedName,
+  wordSimilarity,
+} from "./name_similarity.ts";
 import type { DataModel, ModelProperty } from "./data_model.ts";
 
 export const ConceptMappingParams = z.object({

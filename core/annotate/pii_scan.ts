@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ColumnsParam, isMissing, round4, type Table } from "./table.ts";
 import { EMAIL_IN_TEXT } from "./patterns.ts";
 import { GIVEN_NAMES } from "./given_names.ts";
-import { nameTokens } from "./names.ts";
+import { nameTokens } from "./name_similarity.ts";
 
 export const PII_KINDS = ["email", "phone", "iban", "ip_address", "person_name"] as const;
 export type PiiKind = typeof PII_KINDS[number];

@@ -18,7 +18,7 @@
 import { z } from "zod";
 import { asNumber, type Column, ColumnsParam, isMissing, round4, type Table, tally } from "./table.ts";
 import { dateFormat, isBooleanLike, isEmail, isGeoJson, isUrl, isUuid } from "./patterns.ts";
-import { nameHint } from "./names.ts";
+import { nameHint } from "./name_similarity.ts";
 
 export const SemanticTypesParams = z.object({
   columns: ColumnsParam,

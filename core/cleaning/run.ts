@@ -3,7 +3,7 @@
  * runner loads and sorts the columns; this picks the method of the catalogue and applies it.
  */
 import type { Cell, Detection, Filled, Imputation } from "./stats.ts";
-import { type Dtype, findMethod, type Task } from "./catalogue.ts";
+import { type Dtype, findMethod, type Task } from "./methods.ts";
 import {
   imputeConstant,
   imputeKnn,

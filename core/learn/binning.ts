@@ -1,7 +1,7 @@
 /**
  * Features as small integers: bins cut at equal-frequency points of the training values, one bin per
  * distinct value when there are few enough. Boosting uses 255 bins (LightGBM's `max_bin`). The CART
- * trees use up to 65,535, one per distinct value in practice, and split_search.ts takes scikit-learn's
+ * trees use up to 65,535, one per distinct value in practice, and tree_split_search.ts takes scikit-learn's
  * exact thresholds from them in nodes of up to 1,024 rows or where the feature has at most 4 distinct
  * values per node row, and the 255 quantile bins made of them (`coarsen`) in larger nodes, as LightGBM
  * does (255 bins in a small node can merge the two values on either side of a clean class boundary).

@@ -8,7 +8,7 @@
 import { InvalidInputError } from "../errors.ts";
 import { Rng } from "../random.ts";
 import type { Column, Frame } from "../stats/frame.ts";
-import { checkFoldable, type HoldOut, stratifiedFolds, stratifiedSplit } from "./split.ts";
+import { checkFoldable, type HoldOut, stratifiedFolds, stratifiedSplit } from "./folds.ts";
 
 export interface PrepareOptions {
   /** Target column; default the last column of the dataset. */

@@ -1,7 +1,7 @@
 /**
  * CART classification trees on binned features (gini, grown until pure, as scikit-learn's defaults):
  * one tree of `Decision Tree Classifier`, and the trees of the two forests. The node rows are kept
- * in node order, bins and all (wasm/split_loader.ts), so a node is one block of memory; a split search
+ * in node order, bins and all (core/learn/tree_split_wasm.ts), so a node is one block of memory; a split search
  * over a node gathers its bins of a feature once, then builds a class histogram (small nodes sort
  * instead); extra trees draw one random threshold per feature. Trees here are only ever evaluated,
  * never kept: the rows to predict follow the splits down alongside the training rows, and each leaf
@@ -9,8 +9,8 @@
  */
 import type { Rng } from "../random.ts";
 import { type Binned, rowMajor } from "./binning.ts";
-import { CONSTANT, FOUND, NodeSearch } from "./split_search.ts";
-import { SplitArena } from "../../wasm/split_loader.ts";
+import { CONSTANT, FOUND, NodeSearch } from "./tree_split_search.ts";
+import { SplitArena } from "./tree_split_wasm.ts";
 
 /** Training data: binned features and the class of every row. */
 export interface TrainSet {

@@ -8,8 +8,7 @@
  * `summarizeAudit` on the concatenated maxima (workers/spatial.ts does this over the pool).
  */
 import { InvalidInputError } from "../errors.ts";
-import { worldsWasm } from "../../wasm/audit_loader.ts";
-import { worldsTs } from "./kernel_ts.ts";
+import { worldsWasm } from "./audit_wasm.ts";
 import { type AuditPlan, planAudit } from "./plan.ts";
 import { tableL0, tableRawStat } from "./statistic.ts";
 import type { AuditResult, Regions, RegionStat, RngMode } from "./types.ts";
@@ -17,7 +16,8 @@ import type { AuditResult, Regions, RegionStat, RngMode } from "./types.ts";
 export { planAudit };
 export type { AuditPlan };
 
-export type Kernel = "wasm" | "ts";
+/** The Monte Carlo worlds of a plan: world maxima for worlds w0 .. w1-1. */
+export type WorldsFn = (plan: AuditPlan, seed: number, w0: number, w1: number) => Float64Array;
 
 export interface AuditInput {
   /** y of the individuals in scope, in scope order (0/1). */
@@ -29,8 +29,6 @@ export interface AuditInput {
   /** 0 .. 2^32-1; in numpy mode seed + nWorlds - 1 must stay below 2^32, as numpy requires. */
   seed: number;
   rng: RngMode;
-  /** Which Monte Carlo kernel runs (default "wasm"; both give identical maxima). */
-  kernel?: Kernel;
 }
 
 export interface AuditOutput extends AuditResult {
@@ -38,7 +36,6 @@ export interface AuditOutput extends AuditResult {
   seed: number;
   n_worlds: number;
   signif_level: number;
-  kernel: Kernel;
   /** M_w of every world w, in world order (what T and the p-values are computed from). */
   world_max: Float64Array;
   timing_ms: { plan: number; worlds: number; summary: number };
@@ -66,16 +63,8 @@ export function checkAuditParams(nWorlds: number, signifLevel: number, seed: num
   }
 }
 
-/** World maxima for worlds w0 .. w1-1 of a plan, by the chosen kernel. */
-export function simulateWorlds(
-  plan: AuditPlan,
-  seed: number,
-  w0: number,
-  w1: number,
-  kernel: Kernel = "wasm",
-) {
-  return kernel === "ts" ? worldsTs(plan, seed, w0, w1) : worldsWasm(plan, seed, w0, w1);
-}
+/** World maxima for worlds w0 .. w1-1 of a plan, by the WebAssembly kernel. */
+export const simulateWorlds: WorldsFn = worldsWasm;
 
 /** 0-based position of T in the maxima sorted descending: floor(α·W), as the reference computed it. */
 export function thresholdIndex(signifLevel: number, nWorlds: number): number {
@@ -109,7 +98,7 @@ export function summarizeAudit(
   plan: AuditPlan,
   regions: Regions,
   worldMax: Float64Array,
-  params: { signifLevel: number; seed: number; rng: RngMode; kernel: Kernel },
+  params: { signifLevel: number; seed: number; rng: RngMode },
 ): Omit<AuditOutput, "timing_ms"> {
   const W = worldMax.length;
   const asc = Float64Array.from(worldMax).sort();
@@ -147,7 +136,6 @@ export function summarizeAudit(
     seed: params.seed,
     n_worlds: W,
     signif_level: params.signifLevel,
-    kernel: params.kernel,
     world_max: worldMax,
   };
 }
@@ -164,16 +152,15 @@ function lowerBound(a: Float64Array, x: number): number {
 }
 
 /** The whole audit in the calling thread (inside one worker task): plan, all worlds, summary. */
-export function runAudit(input: AuditInput): AuditOutput {
+export function runAudit(input: AuditInput, worlds: WorldsFn = simulateWorlds): AuditOutput {
   const { labels, regions, nWorlds, signifLevel, seed, rng } = input;
-  const kernel = input.kernel ?? "wasm";
   checkAuditParams(nWorlds, signifLevel, seed, rng);
   const t0 = performance.now();
   const plan = planAudit(labels, regions, rng);
   const t1 = performance.now();
-  const worldMax = simulateWorlds(plan, seed, 0, nWorlds, kernel);
+  const worldMax = worlds(plan, seed, 0, nWorlds);
   const t2 = performance.now();
-  const out = summarizeAudit(plan, regions, worldMax, { signifLevel, seed, rng, kernel });
+  const out = summarizeAudit(plan, regions, worldMax, { signifLevel, seed, rng });
   const t3 = performance.now();
   return { ...out, timing_ms: { plan: t1 - t0, worlds: t2 - t1, summary: t3 - t2 } };
 }

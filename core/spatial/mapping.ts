@@ -4,7 +4,7 @@
  * omitted key falls back to a common synonym the documents do have, the one the dataset-columns route
  * shows as the key's default, so what a reviewer reads there is what an audit uses.
  */
-import type { FieldProfile } from "../ingest/profile.ts";
+import type { FieldProfile } from "../ingest/field_profile.ts";
 
 export const MAPPING_KEYS = ["lat", "lon", "y_true", "y_pred", "region_ids", "y_pred_prob"] as const;
 export type MappingKey = typeof MAPPING_KEYS[number];

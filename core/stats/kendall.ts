@@ -8,7 +8,7 @@
  * The formula and its order of operations are scipy's `kendalltau`, so figures agree to the last bits.
  */
 import { pairs, type Ranking } from "./ranks.ts";
-import { inversionsWasm } from "../../wasm/kendall_loader.ts";
+import { inversionsWasm } from "./kendall_wasm.ts";
 
 /** Tables up to this many cells (or one per row) are cheaper than sorting. */
 const TABLE_MIN = 1 << 16;

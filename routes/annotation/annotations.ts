@@ -3,14 +3,14 @@
  * (or on inline rows) and stores the result under its identifier, `GET /annotations/{dataset_id}` lists
  * what is stored.
  */
-import { newRouter } from "../env.ts";
+import { newRouter } from "../http/router.ts";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { AppEnv } from "../env.ts";
-import { json } from "../schemas.ts";
+import type { AppEnv } from "../http/env.ts";
+import { json } from "../http/schemas.ts";
 import { annotationRoute as route, jsonBody, notFound } from "./openapi.ts";
-import { zodToDetail } from "../errors.ts";
+import { zodToDetail } from "../http/errors.ts";
 import {
   describeProcedures,
   findProcedure,
@@ -20,7 +20,7 @@ import {
 import { configuredParams, enabledFunctions, mergeParams } from "../../core/annotate/configuration.ts";
 import { inlineRows, parseSampleId, type Selection, selectRows } from "../../core/annotate/sample.ts";
 import { InvalidInputError } from "../../core/errors.ts";
-import { loadRows, ROW_CAP } from "../../store/dataset_rows.ts";
+import { loadRows, ROW_CAP } from "../../services/datasets/rows.ts";
 import {
   AnnotateItem,
   AnnotationRecord,
@@ -29,7 +29,7 @@ import {
   ProcedureOut,
   Replaced,
 } from "./schemas.ts";
-import { recordId, records, requireDataset, requireModel, save } from "./lookups.ts";
+import { recordId, records, requireDataset, requireModel, save } from "../../services/annotation/lookups.ts";
 
 type AnnotationRecord = z.infer<typeof AnnotationRecord>;
 type ConfigurationRecord = z.infer<typeof ConfigurationRecord>;

@@ -2,8 +2,8 @@
  * How the annotation routes are declared: their router, tag, bearer requirement and error answers.
  */
 import { z } from "@hono/zod-openapi";
-import { securedRoute } from "../env.ts";
-import { errorResponses, json } from "../schemas.ts";
+import { securedRoute } from "../http/router.ts";
+import { errorResponses, json } from "../http/schemas.ts";
 
 const { 401: unauthorized, 422: invalid } = errorResponses;
 

@@ -4,9 +4,9 @@
  * the whole dataset when distribution_id is null). A POST replaces what it finds, never duplicates; a
  * GET of something never set is a 404. The dataset must be catalogued.
  */
-import { newRouter } from "../env.ts";
+import { newRouter } from "../http/router.ts";
 import { z } from "@hono/zod-openapi";
-import { json } from "../schemas.ts";
+import { json } from "../http/schemas.ts";
 import { NotFoundError } from "../../core/errors.ts";
 import { annotationRoute, jsonBody, notFound } from "./openapi.ts";
 import {
@@ -27,7 +27,7 @@ import {
   requireDistribution,
   requireModel,
   save,
-} from "./lookups.ts";
+} from "../../services/annotation/lookups.ts";
 
 type ConfigurationRecord = z.infer<typeof ConfigurationRecord>;
 type ModelInfoRecord = z.infer<typeof ModelInfoRecord>;

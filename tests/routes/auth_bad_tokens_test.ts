@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { decodeJwt, exportSPKI, generateKeyPair, importJWK } from "jose";
-import { loadOrCreateSigningKey } from "../../store/signing_key.ts";
+import { loadOrCreateSigningKey } from "../../services/auth/signing_key.ts";
 import {
   assertInvalidToken,
   assertMissingToken,

@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { z } from "@hono/zod-openapi";
 import { type JWTPayload, SignJWT } from "jose";
 import type { KvStore } from "../../store/kv.ts";
-import { newRouter, securedRoute } from "../../routes/env.ts";
-import { errorResponses, json } from "../../routes/schemas.ts";
+import { newRouter, securedRoute } from "../../routes/http/router.ts";
+import { errorResponses, json } from "../../routes/http/schemas.ts";
 import { type AuthAppOptions, authTestApp, type TestApp } from "../support/app.ts";
 
 export const PUBLIC_URL = "http://tessera.test";

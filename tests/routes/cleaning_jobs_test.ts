@@ -19,8 +19,8 @@ import {
 } from "./cleaning_support.ts";
 import { login } from "./auth_fixtures.ts";
 import { type CleaningInput, runCleaning } from "../../core/cleaning/run.ts";
-import { JobQueue } from "../../store/jobs.ts";
-import { JobRunner, type TaskRunner } from "../../store/jobs_runner.ts";
+import { JobQueue } from "../../services/cleaning/job_queue.ts";
+import { JobRunner, type TaskRunner } from "../../services/cleaning/job_runner.ts";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

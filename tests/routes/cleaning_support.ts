@@ -1,6 +1,6 @@
 /** Helpers for the cleaning route tests: demo datasets in the test's database and a job runner beside the app. */
-import { importRecords } from "../../store/importer.ts";
-import { JobRunner } from "../../store/jobs_runner.ts";
+import { importRecords } from "../../services/datasets/import.ts";
+import { JobRunner } from "../../services/cleaning/job_runner.ts";
 import { WorkerPool } from "../../workers/pool.ts";
 import { SERIES_GAPS, tabularDemo, timeSeriesDemo } from "../../core/demo/datasets.ts";
 import { jsonRequest, type StoreApp } from "../support/stores.ts";

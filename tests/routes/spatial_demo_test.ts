@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { storeTest } from "../support/stores.ts";
 import { jsonBody } from "../support/app.ts";
-import { importRecords } from "../../store/importer.ts";
+import { importRecords } from "../../services/datasets/import.ts";
 import { SPATIAL_DEMO, spatialDemo } from "../../core/demo/datasets.ts";
-import { DEMO_DB, DEMO_SERIES, DEMO_SPATIAL, DEMO_TABULAR, seedDemo } from "../../store/demo.ts";
+import { DEMO_DB, DEMO_SERIES, DEMO_SPATIAL, DEMO_TABULAR, seedDemo } from "../../services/demo/seed.ts";
 
 async function* rows(n: number) {
   yield* spatialDemo({ ...SPATIAL_DEMO, n });

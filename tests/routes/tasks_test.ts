@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { testApp } from "../support/app.ts";
 import { jsonRequest, storeTest } from "../support/stores.ts";
-import { type Deps, newRouter } from "../../routes/env.ts";
-import { onError } from "../../routes/errors.ts";
+import type { Deps } from "../../routes/http/env.ts";
+import { newRouter } from "../../routes/http/router.ts";
+import { onError } from "../../routes/http/errors.ts";
 import { loadConfig } from "../../config.ts";
-import { taskRoutes } from "../../routes/tasks.ts";
-import { spatialRoutes } from "../../routes/spatial.ts";
-import { spatialMitigationRoutes } from "../../routes/spatial_mitigate.ts";
-import { spatialWritebackRoutes } from "../../routes/spatial_writeback.ts";
+import { taskRoutes } from "../../routes/tasks/tasks.ts";
+import { spatialRoutes } from "../../routes/spatial/spatial.ts";
+import { spatialMitigationRoutes } from "../../routes/mitigation/mitigation.ts";
+import { spatialWritebackRoutes } from "../../routes/mitigation/writeback.ts";
 
 const task = {
   pipeline_name: "p1",

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { importCsv, jsonRequest, type StoreApp, storeTest } from "../support/stores.ts";
-import { importRecords } from "../../store/importer.ts";
+import { importRecords } from "../../services/datasets/import.ts";
 import { tabularDemo } from "../../core/demo/datasets.ts";
 
 async function* rows<T>(it: Iterable<T>): AsyncGenerator<T> {

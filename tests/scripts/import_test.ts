@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { KvStore } from "../../store/kv.ts";
-import { findDataset } from "../../store/catalog.ts";
+import { findDataset } from "../../services/datasets/registry.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 

@@ -2,9 +2,9 @@
 import { createApp } from "../../app.ts";
 import { type Config, loadConfig } from "../../config.ts";
 import { KvStore } from "../../store/kv.ts";
-import type { Deps } from "../../routes/env.ts";
+import type { Deps } from "../../routes/http/env.ts";
 import { WorkerPool } from "../../workers/pool.ts";
-import { setupAuth } from "../../routes/auth_setup.ts";
+import { setupAuth } from "../../routes/auth/setup.ts";
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;

@@ -7,7 +7,7 @@
 import { KvStore } from "../../store/kv.ts";
 import { MongoStore } from "../../store/mongo.ts";
 import type { Store } from "../../store/store.ts";
-import { JobRunner, type TaskRunner } from "../../store/jobs_runner.ts";
+import { JobRunner, type TaskRunner } from "../../services/cleaning/job_runner.ts";
 import { WorkerPool } from "../../workers/pool.ts";
 
 const env = (k: string) => Deno.env.get(k) ?? "";

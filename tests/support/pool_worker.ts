@@ -4,7 +4,7 @@
  */
 import { serveTasks } from "../../workers/protocol.ts";
 import { InvalidInputError } from "../../core/errors.ts";
-import { SplitArena } from "../../wasm/split_loader.ts";
+import { SplitArena } from "../../core/learn/tree_split_wasm.ts";
 import { wasmBytes } from "../../wasm/layout.ts";
 
 const name = crypto.randomUUID();

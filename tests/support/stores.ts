@@ -9,7 +9,7 @@ import { type Config, loadConfig } from "../../config.ts";
 import { KvStore } from "../../store/kv.ts";
 import { MongoStore } from "../../store/mongo.ts";
 import type { Store } from "../../store/store.ts";
-import { setupAuth } from "../../routes/auth_setup.ts";
+import { setupAuth } from "../../routes/auth/setup.ts";
 import { WorkerPool } from "../../workers/pool.ts";
 
 const MONGO_URL = Deno.env.get("TEST_MONGO_URL");

@@ -7,7 +7,7 @@ import { InvalidInputError } from "../../core/errors.ts";
 import { Rng } from "../../core/random.ts";
 import type { Individuals } from "../../core/spatial/types.ts";
 
-const url = new URL("../../workers/worker.ts", import.meta.url);
+const url = new URL("../support/spatial_worker.ts", import.meta.url);
 
 function demo(n: number): Individuals {
   const rng = new Rng(3);

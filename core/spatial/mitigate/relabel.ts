@@ -10,13 +10,13 @@ import { InvalidInputError } from "../../errors.ts";
 import { xlogxTable } from "../statistic.ts";
 import type { Regions } from "../types.ts";
 import { solveApprox } from "./approx.ts";
-import { solveExactDisjoint } from "./exact.ts";
-import { groupsOf } from "./exact_fixed.ts";
-import { solveExactOverlapping } from "./exact_overlap.ts";
+import { solveExactDisjoint } from "./exact_disjoint.ts";
+import { groupsOf } from "./exact_fixed_rate.ts";
+import { solveExactOverlapping } from "./exact_overlapping.ts";
 import { flipsFromUnits, regionsDelta, unitFlipCounts } from "./flips.ts";
 import { type ClassificationMetrics, classificationMetrics } from "./metrics.ts";
 import { buildProblem, type MitigationProblem, unitRegion } from "./problem.ts";
-import { hasSolution, type SolverStatus, solverStatus } from "./status.ts";
+import { hasSolution, type SolverStatus, solverStatus, type UnitSolution } from "./status.ts";
 
 /** What `relabel` needs: the collection's columns, the audit's scope and regions, the request's knobs. */
 export interface RelabelInput {
@@ -72,15 +72,6 @@ export function checkWorkLimit(workLimitSeconds: number): void {
   if (!(Number.isFinite(workLimitSeconds) && workLimitSeconds > 0)) {
     throw new InvalidInputError("work_limit must be a positive number of seconds", ["body", "work_limit"]);
   }
-}
-
-/** The solver's outcome as flips x_u per unit (or none), for any mitigation that needs δ. */
-export interface UnitSolution {
-  status: SolverStatus;
-  unitDelta: Float64Array | null;
-  objective: number | null;
-  bound: number | null;
-  seconds: number;
 }
 
 /** Runs the chosen solver on a problem (the part shared by relabel and threshold mitigation). */

@@ -30,3 +30,12 @@ export function solverStatus(code: SolverStatusCode, detail = ""): SolverStatus 
 export function hasSolution(s: SolverStatus): boolean {
   return s.code === 0 || s.code === 1;
 }
+
+/** The solver's outcome as flips x_u per unit (or none), for any mitigation that needs δ. */
+export interface UnitSolution {
+  status: SolverStatus;
+  unitDelta: Float64Array | null;
+  objective: number | null;
+  bound: number | null;
+  seconds: number;
+}

@@ -5,7 +5,12 @@ import {
   ConceptMappingParams,
   scoreProperty,
 } from "../../../core/annotate/concept_mapping.ts";
-import { diceSimilarity, nameTokens, normalizedName, wordSimilarity } from "../../../core/annotate/names.ts";
+import {
+  diceSimilarity,
+  nameTokens,
+  normalizedName,
+  wordSimilarity,
+} from "../../../core/annotate/name_similarity.ts";
 import type { DataModel } from "../../../core/annotate/data_model.ts";
 import { toTable } from "../../../core/annotate/table.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { findMethod, methodNames, METHODS, paramNames } from "../../../core/cleaning/catalogue.ts";
+import { findMethod, methodNames, METHODS, paramNames } from "../../../core/cleaning/methods.ts";
 import { runCleaning } from "../../../core/cleaning/run.ts";
 import { KdTree, Neighbors } from "../../../core/cleaning/kd_tree.ts";
 import { InvalidInputError } from "../../../core/errors.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { compareModels, problemOf } from "../../../core/learn/compare.ts";
 import { type Design, prepare } from "../../../core/learn/prepare.ts";
 import { type Job, MODEL_NAMES, type Problem, runJob } from "../../../core/learn/models.ts";
-import { stratifiedFolds, stratifiedSplit } from "../../../core/learn/split.ts";
+import { stratifiedFolds, stratifiedSplit } from "../../../core/learn/folds.ts";
 import { frameOf } from "../../../core/stats/frame.ts";
 import { tabularDemo } from "../../../core/demo/datasets.ts";
 import { Rng } from "../../../core/random.ts";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { runAudit, simulateWorlds, threshold, thresholdIndex } from "../../../core/spatial/audit.ts";
+import { threshold, thresholdIndex } from "../../../core/spatial/audit.ts";
+import { runAudit, simulateWorlds } from "../../support/kernel_ts.ts";
 import { planAudit } from "../../../core/spatial/plan.ts";
 import { InvalidInputError } from "../../../core/errors.ts";
 import { Rng } from "../../../core/random.ts";

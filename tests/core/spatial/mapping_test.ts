@@ -5,7 +5,7 @@ import {
   resolveMapping,
   suggestMapping,
 } from "../../../core/spatial/mapping.ts";
-import { profileFields } from "../../../core/ingest/profile.ts";
+import { profileFields } from "../../../core/ingest/field_profile.ts";
 
 /** One document holding a value in each of these fields: the profile of a collection that has them. */
 const having = (...fields: string[]) => profileFields([Object.fromEntries(fields.map((f) => [f, 1]))]);

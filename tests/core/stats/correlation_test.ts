@@ -8,7 +8,7 @@ import {
   prepareColumn,
 } from "../../../core/stats/correlation.ts";
 import { kendallQuadratic } from "../../support/kendall_naive.ts";
-import { inversionsWasm, ONE_LEVEL } from "../../../wasm/kendall_loader.ts";
+import { inversionsWasm, ONE_LEVEL } from "../../../core/stats/kendall_wasm.ts";
 import { Rng } from "../../../core/random.ts";
 
 const col = (xs: (number | null)[]) => Float64Array.from(xs, (v) => v ?? NaN);

@@ -3,16 +3,16 @@ import { Rng } from "../../../../core/random.ts";
 import { relabel } from "../../../../core/spatial/mitigate/relabel.ts";
 import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { solveApprox } from "../../../../core/spatial/mitigate/approx.ts";
-import { solveExactOverlapping } from "../../../../core/spatial/mitigate/exact_overlap.ts";
+import { solveExactOverlapping } from "../../../../core/spatial/mitigate/exact_overlapping.ts";
 import { unitFlipCounts } from "../../../../core/spatial/mitigate/flips.ts";
 import {
   type FixedSolution,
   groupsOf,
   regionBound,
   solveFixedD,
-} from "../../../../core/spatial/mitigate/exact_fixed.ts";
+} from "../../../../core/spatial/mitigate/exact_fixed_rate.ts";
 import fc from "fast-check";
-import { solveFixedDWarm } from "../../../../core/spatial/mitigate/exact_warm.ts";
+import { solveFixedDWarm } from "../../../../core/spatial/mitigate/exact_fixed_rate_warm.ts";
 import { xlogxTable } from "../../../../core/spatial/statistic.ts";
 import { rawStat } from "../../../../core/spatial/statistic.ts";
 import { disjointInstance } from "../../../../bench/mitigate_fixtures.ts";

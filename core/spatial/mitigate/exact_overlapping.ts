@@ -1,0 +1,167 @@
+/**
+ * PROMIS-Exact when regions overlap: the objective Σ_i φ_i(x_i, P') couples regions through the
+ * individuals they share, so it is no longer separable and the greedy of the disjoint case does not
+ * apply. Method: a depth-first branch and bound over the units (interchangeable individuals, so the
+ * decision is how many of each flip, k_u ∈ [0, count_u]) that sit in some region; the units in no
+ * region only move newP and are settled at the leaves by trying every admissible count. The bound
+ * at a node is Σ_i min over the region's still reachable positive counts x_i and the reachable
+ * window of newP of φ_i(x_i, P') (exact_fixed_rate.ts regionBound, λ = μ = 0), valid because every φ_i
+ * is ≥ that minimum in every completion. The incumbent starts at no flips (always feasible); finishing
+ * the search proves optimality. At the work limit it reports status 1 with the best found and the root
+ * node's bound (a depth-first search does not track the smallest bound of its open nodes, so that is
+ * the proven bound it has: valid, but usually far below the optimum on instances large enough to stop).
+ */
+import { xlogxTable } from "../statistic.ts";
+import { regionBound } from "./exact_fixed_rate.ts";
+import type { MitigationProblem } from "./problem.ts";
+import type { UnitSolution } from "./status.ts";
+import { solverStatus } from "./status.ts";
+
+/** Σ_i (l1_i - l0) of regions with positives x at P' (each raw statistic clamped at 0). */
+function objective(pr: MitigationProblem, t: Float64Array, x: Int32Array, Pp: number): number {
+  const N = pr.N, l0 = t[Pp] + t[N - Pp] - t[N];
+  let sum = 0;
+  for (let i = 0; i < x.length; i++) {
+    const n = pr.n[i], m = N - n, q = Pp - x[i];
+    if (n === 0 || n === N) continue;
+    const s = t[x[i]] + t[n - x[i]] + (t[q] + t[m - q]) - (t[n] + t[m]) - l0;
+    if (s > 0) sum += s;
+  }
+  return sum;
+}
+
+/** The incumbent's objective when its integer flips k_u fit the budget and the window, else Infinity. */
+function evaluate(pr: MitigationProblem, t: Float64Array, k: Int32Array): number {
+  const x = pr.p.slice();
+  let D = 0, used = 0;
+  for (let u = 0; u < k.length; u++) {
+    const d = pr.unitSign[u] * k[u];
+    (D += d, used += k[u]);
+    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) x[pr.unitRegions[r]] += d;
+  }
+  return used <= pr.C && D >= pr.dMin && D <= pr.dMax ? objective(pr, t, x, pr.P + D) : Infinity;
+}
+
+/**
+ * The exact optimum over integer flips for overlapping regions, within `workLimitSeconds`. `start`
+ * (flips k_u ≥ 0 per unit, e.g. the rounded approx solution, found in `spentSeconds` of the limit)
+ * seeds the incumbent when it is feasible and better than no flips; the search visits its
+ * neighbourhood first (each unit's count is tried from the start's value outwards).
+ */
+export function solveExactOverlapping(
+  pr: MitigationProblem,
+  workLimitSeconds: number,
+  start: Int32Array | null = null,
+  spentSeconds = 0,
+): UnitSolution {
+  const t0 = performance.now(), deadline = t0 + (workLimitSeconds - spentSeconds) * 1000;
+  const { N, P, C, dMin, dMax } = pr, R = pr.n.length, U = pr.unitSign.length, t = xlogxTable(N);
+  const inRegion: number[] = [], free: number[] = [];
+  for (let u = 0; u < U; u++) (pr.unitRegStart[u + 1] > pr.unitRegStart[u] ? inRegion : free).push(u);
+  inRegion.sort((a, b) => pr.unitCount[b] - pr.unitCount[a]);
+  let freeUp = 0, freeDown = 0;
+  for (const u of free) pr.unitSign[u] > 0 ? (freeUp += pr.unitCount[u]) : (freeDown += pr.unitCount[u]);
+  // search state: positives per region, D, flips used, capacity still undecided per region and overall
+  const x = pr.p.slice(), remUp = new Int32Array(R), remDown = new Int32Array(R), k = new Int32Array(U);
+  let D = 0, used = 0, allUp = freeUp, allDown = freeDown;
+  for (const u of inRegion) {
+    const c = pr.unitCount[u];
+    pr.unitSign[u] > 0 ? (allUp += c) : (allDown += c);
+    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) {
+      pr.unitSign[u] > 0 ? (remUp[pr.unitRegions[r]] += c) : (remDown[pr.unitRegions[r]] += c);
+    }
+  }
+  let best = dMin <= 0 && 0 <= dMax ? objective(pr, t, x, P) : Infinity;
+  let bestK = k.slice(), bestFree = 0, aborted = false, nodes = 0;
+  if (start) {
+    const v = evaluate(pr, t, start);
+    if (v < best) {
+      (best = v, bestK = start.slice(), bestFree = 0);
+      // units in no region enter through D only: the leaves settle them as one net count
+      for (const u of free) (bestFree += pr.unitSign[u] * start[u], bestK[u] = 0);
+    }
+  }
+  const tol = () => 1e-9 * Math.max(1, Math.abs(best));
+  const apply = (u: number, dk: number) => {
+    const d = pr.unitSign[u] * dk;
+    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) x[pr.unitRegions[r]] += d;
+    (k[u] += dk, D += d, used += dk);
+  };
+  const release = (u: number, sign: 1 | -1) => {
+    const c = sign * pr.unitCount[u];
+    pr.unitSign[u] > 0 ? (allUp -= c) : (allDown -= c);
+    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) {
+      pr.unitSign[u] > 0 ? (remUp[pr.unitRegions[r]] -= c) : (remDown[pr.unitRegions[r]] -= c);
+    }
+  };
+  const bound = (): number => {
+    const left = C - used;
+    const lo = P + Math.max(dMin, D - Math.min(allDown, left)),
+      hi = P + Math.min(dMax, D + Math.min(allUp, left));
+    if (lo > hi) return Infinity;
+    let sum = 0;
+    for (let i = 0; i < R; i++) {
+      if (pr.n[i] === 0 || pr.n[i] === N) continue;
+      sum += regionBound(
+        t,
+        pr.n[i],
+        N,
+        x[i],
+        x[i] - Math.min(remDown[i], left),
+        x[i] + Math.min(remUp[i], left),
+        lo,
+        hi,
+      );
+    }
+    return sum;
+  };
+  const leaf = () => {
+    const left = C - used;
+    const f0 = Math.max(dMin - D, -Math.min(freeDown, left)), f1 = Math.min(dMax - D, Math.min(freeUp, left));
+    for (let f = f0; f <= f1; f++) {
+      const v = objective(pr, t, x, P + D + f);
+      if (v < best - tol()) (best = v, bestK = k.slice(), bestFree = f);
+    }
+  };
+  const dfs = (depth: number) => {
+    if ((++nodes & 1023) === 0 && performance.now() > deadline) aborted = true;
+    if (aborted || bound() >= best - tol()) return;
+    if (depth === inRegion.length) return leaf();
+    const u = inRegion[depth];
+    release(u, 1);
+    const top = Math.min(pr.unitCount[u], C - used);
+    // counts from the seed's value outwards: c, c+1, c-1, c+2, ... within [0, top]
+    const c = Math.min(top, start ? start[u] : 0);
+    for (let step = 0; step <= 2 * top && !aborted; step++) {
+      const j = c + (step % 2 ? (step + 1) / 2 : -step / 2);
+      if (j < 0 || j > top) continue;
+      apply(u, j - k[u]);
+      dfs(depth + 1);
+    }
+    apply(u, -k[u]);
+    release(u, -1);
+  };
+  const rootBound = bound();
+  dfs(0);
+  const seconds = (performance.now() - t0) / 1000;
+  if (best === Infinity) {
+    const status = aborted
+      ? solverStatus(2, `the work limit of ${workLimitSeconds} s passed before a solution was found`)
+      : solverStatus(3, "no integer flips reach a positive count in the rate window");
+    return { status, unitDelta: null, objective: null, bound: null, seconds };
+  }
+  const unitDelta = new Float64Array(U);
+  for (let u = 0; u < U; u++) unitDelta[u] = pr.unitSign[u] * bestK[u];
+  let f = bestFree; // spread the free units' net change over them, in unit order
+  for (const u of free) {
+    const take = Math.min(pr.unitCount[u], Math.max(0, f * pr.unitSign[u]));
+    (unitDelta[u] = pr.unitSign[u] * take, f -= pr.unitSign[u] * take);
+  }
+  const status = aborted
+    ? solverStatus(
+      1,
+      `stopped at the work limit of ${workLimitSeconds} s after ${nodes} nodes; best found reported`,
+    )
+    : solverStatus(0, `proven by exhausting the search (${nodes} nodes)`);
+  return { status, unitDelta, objective: best, bound: aborted ? Math.min(rootBound, best) : best, seconds };
+}

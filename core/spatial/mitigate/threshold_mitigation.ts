@@ -1,0 +1,160 @@
+/**
+ * Threshold mitigation (notes/spatial-fairness.md "Threshold mitigation"): split, solve the relabel
+ * problem on the training part with continuous δ (approx: the LP's δ as is; exact, approx=false: the
+ * fit uses its integer optimum δ, integers being a case of the rules), turn every region's δ into a
+ * threshold and a tie probability, and predict the test part with them. The worker task "mitigate.threshold" runs it.
+ *
+ * Regions are over ALL individuals (members are positions 0..n-1), so every test individual, in
+ * scope or not, meets its region's threshold. The optimisation sees the training part's scope (all
+ * of it, or y_true = 1 under equal opportunity); a region's candidates are those of its members.
+ * A vote's weight is 1/(the region's size), its training plus test members.
+ */
+import { InvalidInputError } from "../../errors.ts";
+import { Rng } from "../../random.ts";
+import { restrictRegions } from "../subset.ts";
+import type { Regions } from "../types.ts";
+import { regionsDelta } from "./flips.ts";
+import { type ClassificationMetrics, classificationMetrics } from "./metrics.ts";
+import { buildProblem, membership } from "./problem.ts";
+import { solveProblem } from "./relabel.ts";
+import { trainTestSplit } from "./train_test_split.ts";
+import { hasSolution, type SolverStatus } from "./status.ts";
+import { predictWithThresholds, type RegionThreshold, regionThreshold } from "./region_thresholds.ts";
+
+/** What `thresholdMitigation` needs (request names in the comments). */
+export interface ThresholdInput {
+  /** y_pred, y_true (or null) and y_pred_prob of every individual. */
+  yPred: Uint8Array;
+  yTrue: Uint8Array | null;
+  prob: Float64Array;
+  /** Regions over every individual (members: positions 0..n-1). */
+  regions: Regions;
+  /** equal_opp: optimise over the training individuals with y_true = 1 only. */
+  equalOpp: boolean;
+  approx: boolean;
+  budget: number;
+  prTol: number;
+  workLimitSeconds: number;
+  /** default_boundary t0. */
+  defaultBoundary: number;
+  trainRatio: number;
+  stratified: boolean;
+  randomState: number;
+}
+
+/** The fitted thresholds and the test part's predictions. */
+export interface ThresholdResult {
+  status: SolverStatus;
+  /** Positions of the two parts, ascending. */
+  train: Int32Array;
+  test: Int32Array;
+  /** y_pred with the test part replaced by its new predictions (training part unchanged). */
+  mitigatedPreds: Uint8Array;
+  /** Test positions whose prediction changed, ascending. */
+  flipped: Int32Array;
+  nFlips: number;
+  /** One per region (t0 and -1 without a solution). */
+  newThresholds: RegionThreshold[];
+  regionsDelta: Float64Array;
+  objective: number | null;
+  bound: number | null;
+  /** Positive rate of the test part's scope before and after. */
+  positiveRateBefore: number;
+  positiveRateAfter: number;
+  /** The fit's (training part's) C and integer window of newP. */
+  flipBudget: number;
+  newPositivesWindow: [number, number];
+  /** Over the test part; null without y_true. */
+  metricsBefore: ClassificationMetrics | null;
+  metricsAfter: ClassificationMetrics | null;
+  seconds: { solve: number; total: number };
+}
+
+/** Refuses a probability column with gaps or values outside [0, 1], and a boundary outside [0, 1]. */
+function checkProbabilities(prob: Float64Array, n: number, t0: number): void {
+  if (!(t0 >= 0 && t0 <= 1)) {
+    throw new InvalidInputError("default_boundary must lie in [0, 1]", ["body", "default_boundary"]);
+  }
+  if (prob.length !== n) {
+    throw new InvalidInputError("y_pred_prob is required", ["body", "mapping", "y_pred_prob"]);
+  }
+  for (let i = 0; i < n; i++) {
+    if (!(prob[i] >= 0 && prob[i] <= 1)) {
+      throw new InvalidInputError(
+        `y_pred_prob must be a number in [0, 1] for every individual; position ${i} has ${prob[i]}`,
+        ["body", "mapping", "y_pred_prob"],
+      );
+    }
+  }
+}
+
+function rate(y: Uint8Array, positions: Int32Array): number {
+  let s = 0;
+  for (const i of positions) s += y[i];
+  return positions.length ? s / positions.length : 0;
+}
+
+/** The threshold mitigation of one request. */
+export async function thresholdMitigation(input: ThresholdInput): Promise<ThresholdResult> {
+  const t0ms = performance.now();
+  const { yPred, yTrue, prob, regions, defaultBoundary: t0 } = input, n = yPred.length;
+  checkProbabilities(prob, n, t0);
+  if (input.equalOpp && !yTrue) {
+    throw new InvalidInputError("equal_opp needs y_true for every individual", ["body", "equal_opp"]);
+  }
+  const { train, test } = trainTestSplit(
+    n,
+    input.trainRatio,
+    input.stratified ? yTrue ?? yPred : null,
+    input.randomState,
+  );
+  const inScope = (i: number) => !input.equalOpp || yTrue![i] === 1;
+  const trainScope = train.filter(inScope), testScope = test.filter(inScope);
+  if (trainScope.length === 0) {
+    throw new InvalidInputError("no individuals in scope in the training part", ["body", "train_ratio"]);
+  }
+  const trainRegions = restrictRegions(regions, trainScope, n);
+  const pr = buildProblem(Uint8Array.from(trainScope, (i) => yPred[i]), trainRegions, input);
+  const sol = await solveProblem(pr, input.approx, input.workLimitSeconds);
+  const R = regions.members.length;
+  const solved = sol.unitDelta !== null && hasSolution(sol.status);
+  const delta = solved ? regionsDelta(pr, sol.unitDelta!) : new Float64Array(R);
+  const newThresholds = trainRegions.members.map((m, r) =>
+    regionThreshold(delta[r], Float64Array.from(m, (j) => prob[trainScope[j]]), t0, r)
+  );
+  const mitigatedPreds = yPred.slice();
+  if (solved) {
+    const weight = Float64Array.from(regions.members, (m) => (m.length ? 1 / m.length : 0));
+    const rng = new Rng((input.randomState ^ 0x5bd1e995) >>> 0);
+    const preds = predictWithThresholds(
+      prob,
+      test,
+      membership(n, regions.members),
+      newThresholds,
+      weight,
+      t0,
+      rng,
+    );
+    test.forEach((i, k) => (mitigatedPreds[i] = preds[k]));
+  }
+  const flipped = test.filter((i) => mitigatedPreds[i] !== yPred[i]);
+  return {
+    status: sol.status,
+    train,
+    test,
+    mitigatedPreds,
+    flipped,
+    nFlips: flipped.length,
+    newThresholds,
+    regionsDelta: delta,
+    objective: sol.objective,
+    bound: sol.bound,
+    positiveRateBefore: rate(yPred, testScope),
+    positiveRateAfter: rate(mitigatedPreds, testScope),
+    flipBudget: pr.C,
+    newPositivesWindow: [pr.P + pr.dMin, pr.P + pr.dMax],
+    metricsBefore: yTrue ? classificationMetrics(yPred, yTrue, test) : null,
+    metricsAfter: yTrue ? classificationMetrics(mitigatedPreds, yTrue, test) : null,
+    seconds: { solve: sol.seconds, total: (performance.now() - t0ms) / 1000 },
+  };
+}

@@ -1,0 +1,20 @@
+/** The Hono environment every route shares: the dependencies a request may use, and who sent it. */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Config } from "../../config.ts";
+import type { Store } from "../../store/store.ts";
+import type { Principal, TokenVerifier } from "../../core/auth/types.ts";
+import type { WorkerPool } from "../../workers/pool.ts";
+/** What a route may use: configuration, the store, and the token verifier (null when AUTH_MODE=off). */
+export interface Deps {
+  config: Config;
+  store: Store;
+  verifier: TokenVerifier | null;
+  /** Workers for CPU work of seconds (workers/tasks.ts names what they can run). */
+  pool: WorkerPool;
+  /** Extra route groups mounted by main.ts (the local token issuer). */
+  extraRoutes?: OpenAPIHono<AppEnv>[];
+}
+
+export type AppEnv = {
+  Variables: { requestId: string; deps: Deps; principal: Principal };
+};

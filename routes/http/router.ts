@@ -1,0 +1,82 @@
+/** Sub-apps with the service's validation and body rules, and the helper that keeps route definitions short. */
+import { createRoute, OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./env.ts";
+import { locRoot, validationResponse, zodToDetail } from "./errors.ts";
+import { requireAuth } from "../auth/require_auth.ts";
+
+/**
+ * A sub-app whose validation failures answer FastAPI-shaped 422s, and whose JSON-only bodies are read
+ * whatever their Content-Type (jsonBodyAsFastApi).
+ */
+export function newRouter(): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        return validationResponse(
+          c,
+          zodToDetail(result.error, locRoot(result.target), (result as { data?: unknown }).data),
+        );
+      }
+    },
+  });
+  const openapi = app.openapi;
+  app.openapi =
+    ((route: RouteConfig, ...rest: unknown[]) =>
+      (openapi as (...a: unknown[]) => unknown)(withJsonBodyReader(route), ...rest)) as typeof app.openapi;
+  return app;
+}
+
+/** The media types zod-openapi's gate takes as JSON; anything else it would refuse with a 415. */
+const JSON_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
+
+/** The route with jsonBodyAsFastApi after its own middleware (auth first) when JSON is its only body. */
+function withJsonBodyReader<R extends RouteConfig>(route: R): R {
+  const body = route.request?.body;
+  const types = Object.keys(body?.content ?? {});
+  if (!types.length || !types.every((t) => JSON_TYPE.test(t))) return route;
+  const own = route.middleware ? [route.middleware].flat() : [];
+  return { ...route, middleware: [...own, jsonBodyAsFastApi(body?.required === true)] };
+}
+
+/**
+ * Reads a JSON route's body the way FastAPI (the spec's reference) does: an absent Content-Type is parsed
+ * as JSON, and so is a non-JSON one (where FastAPI would answer 422; never zod-openapi's 415, which no
+ * spec lists); an empty body is a missing one: a 422 at `["body"]` when the body is required, no body
+ * (defaults) when it is optional.
+ */
+function jsonBodyAsFastApi(required: boolean): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const raw = c.req.raw;
+    const type = raw.headers.get("content-type");
+    const bytes = raw.body ? await c.req.arrayBuffer() : new ArrayBuffer(0);
+    if (bytes.byteLength === 0) {
+      if (required) return validationResponse(c, [{ loc: ["body"], msg: "Field required", type: "missing" }]);
+      if (type === null) return await next();
+    } else if (type !== null && JSON_TYPE.test(type)) return await next();
+    const headers = new Headers(raw.headers);
+    if (bytes.byteLength === 0) headers.delete("content-type");
+    else headers.set("content-type", "application/json");
+    c.req.raw = new Request(raw.url, {
+      method: raw.method,
+      headers,
+      body: bytes.byteLength ? bytes : null,
+      signal: raw.signal,
+    });
+    await next();
+  };
+}
+
+/** A route that needs a bearer token: the middleware runs and the OpenAPI document says so. */
+export function securedRoute<R extends RouteConfig>(config: R) {
+  return createRoute(
+    {
+      ...config,
+      middleware: [requireAuth],
+      security: [{ bearerAuth: [] }],
+    } as R & { middleware: typeof requireAuth[]; security: { bearerAuth: never[] }[] },
+  );
+}
+
+/** The `{detail}` body of every non-422 error, for OpenAPI responses. */
+export { errorResponses } from "./schemas.ts";

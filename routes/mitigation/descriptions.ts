@@ -1,0 +1,45 @@
+/** The long OpenAPI descriptions of the relabel and threshold operations (spec 2, notes' methods). */
+import { SOLVER_STATUS } from "../../core/spatial/mitigate/status.ts";
+
+/** The solver status codes, as the OpenAPI descriptions list them. */
+export const statusTable = Object.entries(SOLVER_STATUS).map(([k, v]) => `${k} = ${v}`).join("; ");
+
+/** What the relabel and threshold descriptions share: statuses, work_limit, the methods. */
+const METHOD_NOTES =
+  `Solver status codes (solver_status_code, solver_status_message): ${statusTable}. Every ` +
+  "status answers 200; only 0 and 1 come with flips (1: the best solution found when the limit stopped the " +
+  "search, applied, with a proven lower bound in `bound` for the exact method). 3 cannot come from a " +
+  "request: the rate window always contains the current number of positives and zero flips are always " +
+  "within the budget, so a solver never meets an infeasible model. work_limit is seconds of wall-clock " +
+  "solver time: HiGHS's time_limit for approx, the deadline of the exact search. " +
+  "approx=true (PROMIS-Approx): the notes' LP on HiGHS, real δ with newP integer. approx=false " +
+  "(PROMIS-Exact, integer flips): with disjoint regions a branch and bound over newP whose every fixed " +
+  "newP is solved exactly (greedy over marginal gains), which proves optimality unless the limit stops it; " +
+  "with overlapping regions a depth-first branch and bound over groups of interchangeable individuals, " +
+  "which proves optimality only on small instances and otherwise answers status 1 with the best found " +
+  "and the root node's bound. Beyond 24 such groups, half of work_limit first goes to the approx LP, " +
+  "whose rounded solution seeds that search. Individuals in no region: with disjoint regions they never " +
+  "flip (the notes' model has one δ per region, newP = P + Σ δ_i); with overlapping regions every " +
+  "individual has its own δ_j, so they can. They count in N and P either way.";
+
+/** The relabel-specific part: from δ to flips. */
+const ROUNDING =
+  "From δ to flips: disjoint regions round each region's δ half to even, overlapping regions " +
+  "each individual's δ_j (the notes' rule), and each region flips its first members by collection order. " +
+  "When that rounding would exceed the flip budget or leave the rate window (possible with the LP's real " +
+  "δ), the values are instead truncated toward zero and the missing units handed out one at a time to the " +
+  "largest fractional remainders (on ties the lowest region, or with overlapping regions the group whose " +
+  "first member comes first) while the budget allows, so n_flips ≤ " +
+  "flip_budget and the new positives stay in new_positives_window always. Exact solutions are integers " +
+  "and apply as they are.";
+
+/** `POST .../mitigate/relabel`. */
+export const RELABEL_DESCRIPTION = `${METHOD_NOTES} ${ROUNDING}`;
+
+/** `POST .../mitigate/threshold`. */
+export const THRESHOLD_DESCRIPTION =
+  `Splits the individuals (train_ratio, stratified on y_true when present, else y_pred; ` +
+  `random_state), fits per-region thresholds on the train part and predicts the test part; audits and ` +
+  `metrics are of the test part. The fit uses the solver's δ per region: real for approx=true, the ` +
+  `exact integer optimum for approx=false (no rounding either way: the thresholds take fractions). ` +
+  METHOD_NOTES;

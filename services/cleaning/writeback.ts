@@ -1,0 +1,154 @@
+/**
+ * An approved job's write-back into its dataset: imputed values into the same fields (or new ones), or
+ * a flag per row for a detection. The values a write replaces are in the job's result pages already
+ * (`original`), so nothing is lost; a cell that changed since the job ran is left alone and counted.
+ * Every write is idempotent (a cell is written only while it still holds what the job found, or the very
+ * value it gets), so a write-back cut short by a dead process can simply be run again: `runWriteBack`
+ * holds it with a heartbeat, and an approval that finds the heartbeat a lease old resumes it.
+ */
+import type { Store } from "../../store/store.ts";
+import type { Approval, JobQueue, JobRecord } from "./job_queue.ts";
+import { ConflictError } from "../../core/errors.ts";
+import { allResults } from "./job_results.ts";
+import { catalogRef, type ColumnInfo, findDataset } from "../datasets/registry.ts";
+
+export interface WriteBackPlan {
+  /** imputation: "same_fields" overwrites the gaps in place; "new_fields" writes `<column><suffix>`. */
+  target: "same_fields" | "new_fields";
+  suffix: string;
+  /** detection: the boolean field set on every row, and an optional field for the score. */
+  flagField: string;
+  scoreField: string | null;
+}
+
+const BATCH = 1000;
+
+/** The field an imputed value of `column` goes to under this plan. */
+export const targetField = (plan: WriteBackPlan, column: string) =>
+  plan.target === "new_fields" ? `${column}${plan.suffix}` : column;
+
+/** Current values of `fields` for every document of the job's dataset (one streamed pass). */
+async function currentValues(
+  store: Store,
+  job: JobRecord,
+  fields: string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const out = new Map<string, Record<string, unknown>>();
+  for await (
+    const batch of store.stream({ db: job.database, collection: job.collection }, { projection: fields })
+  ) {
+    for (const doc of batch) out.set(doc._id, doc);
+  }
+  return out;
+}
+
+/** Writes an approved job's results into its dataset; returns what it did, for the job record. */
+export async function writeBack(store: Store, tesseraDb: string, job: JobRecord, plan: WriteBackPlan) {
+  const ref = { db: job.database, collection: job.collection };
+  const current = job.task === "impute" && plan.target === "same_fields"
+    ? await currentValues(store, job, job.columns)
+    : null;
+  const report = {
+    matched: 0,
+    modified: 0,
+    missing: 0,
+    cells_written: 0,
+    already_written: 0,
+    skipped_changed: 0,
+  };
+  let pending = new Map<string, Record<string, unknown>>();
+  const flush = async () => {
+    const r = await store.updateFields(ref, [...pending].map(([id, set]) => ({ id, set })));
+    report.matched += r.matched;
+    report.modified += r.modified;
+    report.missing += r.missing.length;
+    pending = new Map();
+  };
+  for await (const items of allResults(store, tesseraDb, job)) {
+    for (const e of items) {
+      const id = e._id as string;
+      const set = pending.get(id) ?? {};
+      if (job.task === "impute") {
+        const column = e.column as string;
+        const now = JSON.stringify(current?.get(id)?.[column] ?? null);
+        if (current && now !== JSON.stringify(e.original ?? null)) {
+          if (now === JSON.stringify(e.value ?? null)) report.already_written++; // an interrupted run wrote it
+          else report.skipped_changed++;
+          continue;
+        }
+        set[targetField(plan, column)] = e.value;
+      } else {
+        set[plan.flagField] = e.label === 1;
+        if (plan.scoreField) set[plan.scoreField] = e.score;
+      }
+      report.cells_written++;
+      pending.set(id, set);
+    }
+    if (pending.size >= BATCH) await flush();
+  }
+  if (pending.size) await flush();
+  const fields = await recordNewFields(store, tesseraDb, job, plan);
+  return { state: "done", fields, ...report };
+}
+
+/**
+ * Runs an approval's write-back while `owner` holds it: a heartbeat every third of `leaseMs` shows the
+ * writer alive; the report replaces the running state at the end, or a failure clears the approval so it
+ * can be given again. Both only while `owner` still holds it: a writer that was taken over writes nothing
+ * into the job record (its dataset writes were the same as its successor's) and answers 409.
+ */
+export async function runWriteBack(
+  queue: JobQueue,
+  job: JobRecord,
+  plan: WriteBackPlan,
+  owner: string,
+  approval: Approval,
+  leaseMs: number,
+): Promise<Approval> {
+  const running = approval.write_back;
+  const beat = () =>
+    queue.setWriteBack(job._id, owner, {
+      ...approval,
+      write_back: { ...running, heartbeat_at: new Date().toISOString() },
+    }, false);
+  const heartbeat = setInterval(() => beat().catch(() => {}), Math.max(50, leaseMs / 3));
+  let report: Record<string, unknown>;
+  try {
+    report = await writeBack(queue.store, queue.tesseraDb, job, plan);
+  } catch (e) {
+    clearInterval(heartbeat);
+    await queue.setWriteBack(job._id, owner, null, true); // nothing half-recorded: approve again to retry
+    throw e;
+  }
+  clearInterval(heartbeat);
+  const { state: _, heartbeat_at: _h, ...kept } = running;
+  const done = { ...approval, write_back: { ...kept, ...report } };
+  if (!await queue.setWriteBack(job._id, owner, done, true)) {
+    throw new ConflictError(
+      `the write-back of job '${job.job_id}' was taken over by a later approval while it ran`,
+    );
+  }
+  return done;
+}
+
+/** The fields the write-back created or filled, added to the dataset's catalogue record when new. */
+async function recordNewFields(
+  store: Store,
+  tesseraDb: string,
+  job: JobRecord,
+  plan: WriteBackPlan,
+): Promise<string[]> {
+  const rec = await findDataset(store, tesseraDb, job.data);
+  const typeOf = new Map((rec?.columns ?? []).map((c) => [c.name, c.type]));
+  const written: ColumnInfo[] = job.task === "impute"
+    ? job.columns.map((c) => ({ name: targetField(plan, c), type: typeOf.get(c) ?? "number" }))
+    : [
+      { name: plan.flagField, type: "boolean" },
+      ...(plan.scoreField ? [{ name: plan.scoreField, type: "number" as const }] : []),
+    ];
+  const added = written.filter((c) => !typeOf.has(c.name));
+  if (rec && added.length) {
+    await store.patch(catalogRef(tesseraDb), rec._id, { columns: [...rec.columns, ...added] });
+  }
+  return written.map((c) => c.name);
+}

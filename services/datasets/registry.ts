@@ -1,0 +1,118 @@
+/**
+ * The dataset catalogue: one record per dataset (id = the collection name, which is the
+ * `dataset_id` / `dataset_name` / `dataset-id` of the specs) naming the database it lives in.
+ */
+import { type CollectionRef, type Doc, DuplicateIdError, type Store } from "../../store/store.ts";
+import type { ValueType } from "../../core/ingest/values.ts";
+
+export interface ColumnInfo {
+  name: string;
+  type: ValueType | "mixed";
+}
+
+export interface Distribution {
+  database: string;
+  collection: string;
+  rows: number;
+  created_at: string;
+  updated_at: string;
+  /** Set while the dataset's first import runs (a reservation of the name); `recordImport` clears it. */
+  importing?: boolean;
+}
+
+export interface DatasetRecord extends Doc {
+  dataset_name: string;
+  database: string;
+  collection: string;
+  rows: number;
+  columns: ColumnInfo[];
+  distributions: Distribution[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** Where the catalogue itself is kept. */
+export const catalogRef = (tesseraDb: string): CollectionRef => ({ db: tesseraDb, collection: "datasets" });
+
+/** The catalogue record of a dataset, or null. */
+export async function findDataset(
+  store: Store,
+  tesseraDb: string,
+  name: string,
+): Promise<DatasetRecord | null> {
+  return (await store.get(catalogRef(tesseraDb), name)) as DatasetRecord | null;
+}
+
+/** Every catalogued dataset, by name. */
+export async function listDatasets(store: Store, tesseraDb: string): Promise<DatasetRecord[]> {
+  const all = (await store.list(catalogRef(tesseraDb))) as DatasetRecord[];
+  return all.sort((a, b) => a.dataset_name.localeCompare(b.dataset_name));
+}
+
+/** The catalogue record of `target` as an import leaves it, over the previous one if any. */
+function datasetRecord(
+  target: CollectionRef,
+  rows: number,
+  columns: ColumnInfo[],
+  prev: DatasetRecord | null,
+): DatasetRecord {
+  const now = new Date().toISOString();
+  const dist: Distribution = {
+    database: target.db,
+    collection: target.collection,
+    rows,
+    created_at: prev?.distributions[0]?.created_at ?? now,
+    updated_at: now,
+  };
+  return {
+    _id: target.collection,
+    dataset_name: target.collection,
+    database: target.db,
+    collection: target.collection,
+    rows,
+    columns,
+    distributions: [dist],
+    created_at: prev?.created_at ?? now,
+    updated_at: now,
+  };
+}
+
+/** Records (or updates) a dataset after an import into `target`. */
+export async function recordImport(
+  store: Store,
+  tesseraDb: string,
+  target: CollectionRef,
+  rows: number,
+  columns: ColumnInfo[],
+): Promise<DatasetRecord> {
+  const rec = datasetRecord(target, rows, columns, await findDataset(store, tesseraDb, target.collection));
+  await store.put(catalogRef(tesseraDb), rec);
+  return rec;
+}
+
+/**
+ * Claims a new dataset name for `target` before its first import writes anything: an insert, which
+ * fails (false) when another import took the name meanwhile, so two uploads of one name into two
+ * databases cannot both pass the check. The record shows 0 rows until `recordImport`.
+ */
+export async function reserveDataset(
+  store: Store,
+  tesseraDb: string,
+  target: CollectionRef,
+): Promise<boolean> {
+  try {
+    await store.insertMany(catalogRef(tesseraDb), [{
+      ...datasetRecord(target, 0, [], null),
+      importing: true,
+    }]);
+    return true;
+  } catch (e) {
+    if (e instanceof DuplicateIdError) return false;
+    throw e;
+  }
+}
+
+/** Gives up a reservation whose import failed (no other import writes a reserved name, see claimName). */
+export async function releaseDataset(store: Store, tesseraDb: string, name: string): Promise<void> {
+  await store.deleteMany(catalogRef(tesseraDb), [name]);
+}
