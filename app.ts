@@ -7,7 +7,7 @@ import type { AppEnv, Deps } from "./routes/http/env.ts";
 import { newRouter } from "./routes/http/router.ts";
 import { onError } from "./routes/http/errors.ts";
 import { streamingBodyLimit } from "./routes/http/body_limit.ts";
-import { healthRoutes } from "./routes/http/health.ts";
+import { healthRoutes } from "./routes/health/health.index.ts";
 import { docsRoutes } from "./routes/http/docs.ts";
 import { datasetImportRoutes } from "./routes/datasets/datasets.ts";
 import { taskRoutes } from "./routes/tasks/tasks.ts";

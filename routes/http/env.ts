@@ -1,5 +1,5 @@
 /** The Hono environment every route shares: the dependencies a request may use, and who sent it. */
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { OpenAPIHono, RouteConfig, RouteHandler } from "@hono/zod-openapi";
 import type { Config } from "../../config.ts";
 import type { Store } from "../../store/store.ts";
 import type { Principal, TokenVerifier } from "../../core/auth/types.ts";
@@ -18,3 +18,6 @@ export interface Deps {
 export type AppEnv = {
   Variables: { requestId: string; deps: Deps; principal: Principal };
 };
+
+/** A handler of one route definition: its validated input and its declared answers are typed. */
+export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
