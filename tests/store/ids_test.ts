@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ObjectId } from "bson";
+import { ObjectId } from "mongodb";
 import { idSource, newId } from "../../store/ids.ts";
 
 Deno.test("ids: 24-hex ObjectIds whose timestamp is the creation second", () => {
