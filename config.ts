@@ -47,6 +47,8 @@ const schema = z.object({
   RATE_LIMIT_CAPACITY: z.coerce.number().int().min(0).default(60),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(1),
   MODELS_DIR: z.string().min(1).optional(),
+  /** Web Workers of the pool; unset: one per core (workers/pool.ts); 0: every task inline. */
+  WORKERS: z.coerce.number().int().min(0).max(1024).optional(),
 });
 
 export type Config = z.infer<typeof schema> & { dev: boolean; publicUrl: string; users: Map<string, string> };

@@ -8,8 +8,8 @@ import { createApp } from "./app.ts";
 import { openStore } from "./store/open.ts";
 import { StoreUnavailableError } from "./store/store.ts";
 import { isEmpty, seedDemo } from "./services/demo/seed.ts";
-import { setupAuth } from "./routes/auth/setup.ts";
-import { WorkerPool } from "./workers/pool.ts";
+import { setupAuth } from "./routes/auth/auth.index.ts";
+import { createWorkerPool } from "./workers/pool.ts";
 import { startJobRunner } from "./services/cleaning/job_runner.ts";
 import { log, setLogLevel } from "./core/log.ts";
 
@@ -36,7 +36,7 @@ if (dev && await needingStore("seeding", () => isEmpty(store, config.TESSERA_DB)
 }
 
 const auth = await needingStore("the token signing key", () => setupAuth(config, store));
-const pool = new WorkerPool(new URL("./workers/worker.ts", import.meta.url));
+const pool = createWorkerPool(config.WORKERS);
 const app = createApp({ config, store, pool, verifier: auth.verifier, extraRoutes: auth.routes });
 
 /** How to get a token, printed at start so the README's first command is enough. */

@@ -1,7 +1,9 @@
 /**
  * `deno task test [deno test args...]`: builds the WASM modules when their build script exists, gives
  * the tests a MongoDB-wire server (MONGO_URL if set, else a throwaway FerretDB) as TEST_MONGO_URL, runs
- * `deno test` serially on tests/ (or on the given files), and exits with its code.
+ * `deno test` serially on tests/ (or on the given files), and exits with its code. On the whole suite
+ * it then runs the audit, mitigation, valuation and cleaning route tests again with WORKERS=0 (every
+ * worker task inline, as where no Web Worker can start); each run prints its own deno test summary.
  */
 import { existsSync } from "node:fs";
 import { startFerretDB } from "./ferretdb.ts";
@@ -25,10 +27,27 @@ async function buildWasm(): Promise<number> {
   return existsSync(script) ? await deno(["run", "--allow-all", script.pathname]) : 0;
 }
 
+/** Whether the arguments name test files or folders (else the whole suite runs). */
+const namesPaths = (extra: string[]) => extra.some((a) => !a.startsWith("-") && existsSync(a));
+
 /** `--expose-gc` lets the streaming test measure retained memory; tests/ unless files were named. */
 function testArgs(extra: string[]): string[] {
-  const namesPath = extra.some((a) => !a.startsWith("-") && existsSync(a));
-  return ["test", "--allow-all", "--v8-flags=--expose-gc", ...extra, ...(namesPath ? [] : ["tests/"])];
+  return [
+    "test",
+    "--allow-all",
+    "--v8-flags=--expose-gc",
+    ...extra,
+    ...(namesPaths(extra) ? [] : ["tests/"]),
+  ];
+}
+
+/** The route tests that run a second time with WORKERS=0: every use case that computes in the pool. */
+function inlineTests(): string[] {
+  const dir = new URL("../tests/routes/", import.meta.url);
+  const pick = /^(spatial_.*|valuation|cleaning.*)_test\.ts$/;
+  const files = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => pick.test(n)).sort();
+  if (!files.length) throw new Error("no route test to run with WORKERS=0 in tests/routes/");
+  return files.map((n) => `tests/routes/${n}`);
 }
 
 async function main(): Promise<number> {
@@ -45,7 +64,14 @@ async function main(): Promise<number> {
     if (wasm !== 0) return wasm;
     const given = Deno.env.get("MONGO_URL");
     if (!given) server = await startFerretDB();
-    return await deno(testArgs(Deno.args), { TEST_MONGO_URL: given ?? server!.url });
+    const env = { TEST_MONGO_URL: given ?? server!.url };
+    const code = await deno(testArgs(Deno.args), env);
+    if (namesPaths(Deno.args) || Deno.env.get("WORKERS") === "0") return code;
+    console.log(
+      "\nthe audit, mitigation, valuation and cleaning route tests again, every task inline (WORKERS=0):",
+    );
+    const inline = await deno(testArgs([...Deno.args, ...inlineTests()]), { ...env, WORKERS: "0" });
+    return code || inline;
   } finally {
     for (const [sig, fn] of handlers) Deno.removeSignalListener(sig, fn);
     await server?.stop();

@@ -1,5 +1,5 @@
-/** Annotation functions as a worker task: a run over 100,000 rows takes about a second of CPU. */
-import { findProcedure } from "../core/annotate/procedures.ts";
+/** Annotation functions as a worker task: a run over a large table is CPU work kept off the event loop. */
+import { type AnnotationResult, findProcedure } from "../core/annotate/procedures.ts";
 import { type Row, toTable } from "../core/annotate/table.ts";
 import type { DataModel } from "../core/annotate/data_model.ts";
 
@@ -12,7 +12,7 @@ export interface AnnotatePayload {
 }
 
 /** Runs one annotation function; returns its result and the columns it looked at. */
-function annotate(p: AnnotatePayload): { result: unknown; columns: string[] } {
+function annotate(p: AnnotatePayload): { result: AnnotationResult; columns: string[] } {
   const proc = findProcedure(p.name);
   if (!proc) throw new Error(`unknown annotation function '${p.name}'`);
   const table = toTable(p.rows, p.columns);

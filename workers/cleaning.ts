@@ -2,6 +2,7 @@
 import type { TaskTable } from "./protocol.ts";
 import { type CleaningInput, runCleaning } from "../core/cleaning/run.ts";
 
-export const CLEANING_TASKS: TaskTable = {
+/** Entries for workers/tasks.ts. */
+export const CLEANING_TASKS = {
   "cleaning.run": (input: CleaningInput) => runCleaning(input),
-};
+} satisfies TaskTable;

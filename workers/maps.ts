@@ -1,5 +1,5 @@
 /**
- * Map rendering as a worker task: the PNGs go through resvg (WebAssembly, ~100 ms each at scale),
+ * Map rendering as a worker task: the PNGs go through resvg (WebAssembly, CPU work on every map),
  * so they are drawn off the event loop like the rest of the audit.
  */
 import { distributionMapHtml, fairMapHtml, flipsMapHtml } from "../core/spatial/maps/html.ts";

@@ -1,23 +1,14 @@
 /**
- * The mitigations as worker tasks: the solver (HiGHS' solve() is synchronous) and the exact searches
- * are seconds of CPU, so they never run on the event loop. Routes call `mitigateRelabel(pool, input)`
- * and `mitigateThreshold(pool, input)`: the pool copies the inputs (it transfers only when asked), so
- * the caller keeps its columns for the audits after; the pool's timeout sits above work_limit (the
- * solver stops itself at work_limit; the timeout only catches a runaway worker).
+ * The mitigations over the worker pool (tasks "mitigate.relabel" and "mitigate.threshold" of
+ * workers/tasks.ts): the solver (HiGHS' solve() is synchronous) and the exact searches are seconds of
+ * CPU, so they never run on the event loop. Callers use `mitigateRelabel(pool, input)` and
+ * `mitigateThreshold(pool, input)`: the pool copies the inputs (it transfers only when asked), so the
+ * caller keeps its columns for the audits after; the pool's timeout sits above work_limit (the solver
+ * stops itself at work_limit; the timeout only catches a runaway worker).
  */
 import type { WorkerPool } from "./pool.ts";
-import { relabel, type RelabelInput, type RelabelResult } from "../core/spatial/mitigate/relabel.ts";
-import {
-  type ThresholdInput,
-  thresholdMitigation,
-  type ThresholdResult,
-} from "../core/spatial/mitigate/threshold_mitigation.ts";
-
-/** Entries for workers/tasks.ts. */
-export const MITIGATE_TASKS = {
-  "mitigate.relabel": (p: RelabelInput) => relabel(p),
-  "mitigate.threshold": (p: ThresholdInput) => thresholdMitigation(p),
-};
+import type { RelabelInput, RelabelResult } from "../core/spatial/mitigate/relabel.ts";
+import type { ThresholdInput, ThresholdResult } from "../core/spatial/mitigate/threshold_mitigation.ts";
 
 /** Seconds the pool waits beyond work_limit (problem building, flips, metrics at a million individuals). */
 const MARGIN_MS = 120_000;
@@ -26,10 +17,10 @@ const timeout = (workLimitSeconds: number) => ({ timeoutMs: Math.ceil(workLimitS
 
 /** The relabel mitigation of a request, in a worker of `pool`. */
 export function mitigateRelabel(pool: WorkerPool, input: RelabelInput): Promise<RelabelResult> {
-  return pool.run<RelabelResult>("mitigate.relabel", input, timeout(input.workLimitSeconds));
+  return pool.run("mitigate.relabel", input, timeout(input.workLimitSeconds));
 }
 
 /** The threshold mitigation of a request, in a worker of `pool`. */
 export function mitigateThreshold(pool: WorkerPool, input: ThresholdInput): Promise<ThresholdResult> {
-  return pool.run<ThresholdResult>("mitigate.threshold", input, timeout(input.workLimitSeconds));
+  return pool.run("mitigate.threshold", input, timeout(input.workLimitSeconds));
 }

@@ -1,6 +1,8 @@
 /**
  * The message protocol between the pool and its workers, and the worker-side dispatcher. A task is a
  * named function of core over plain (structured-clone) data; typed errors cross the boundary by name.
+ * The inline runner (workers/pool.ts) goes through the same runTask and deliverReply, so a task answers
+ * and fails alike in a worker and in the caller's isolate.
  */
 import { wasmBytes } from "../wasm/layout.ts";
 import {
@@ -14,6 +16,10 @@ import {
 // deno-lint-ignore no-explicit-any
 export type TaskFn = (payload: any) => unknown | Promise<unknown>;
 export type TaskTable = Record<string, TaskFn>;
+/** What task `K` of table `T` takes: its function's parameter. */
+export type TaskInputOf<T extends TaskTable, K extends keyof T> = Parameters<T[K]>[0];
+/** What task `K` of table `T` answers: its function's (awaited) result. */
+export type TaskOutputOf<T extends TaskTable, K extends keyof T> = Awaited<ReturnType<T[K]>>;
 
 export interface TaskRequest {
   id: number;
@@ -31,6 +37,17 @@ export interface SerializedError {
 export type TaskReply =
   | { id: number; ok: true; result: unknown; retire?: boolean }
   | { id: number; ok: false; error: SerializedError; retire?: boolean };
+
+/**
+ * A worker's first message, once its module has loaded: a worker that fails before it cannot serve here
+ * at all (the pool then runs inline), one that fails after it crashed.
+ */
+export interface ReadyMessage {
+  ready: true;
+}
+
+/** What a worker posts to the pool. */
+export type WorkerMessage = TaskReply | ReadyMessage;
 
 /**
  * A worker holding more WebAssembly memory than this after a task asks to be retired (`retire`): the
@@ -78,6 +95,21 @@ export async function runTask(tasks: TaskTable, req: TaskRequest): Promise<TaskR
   }
 }
 
+/**
+ * Hands a reply over with `send` (postMessage in a worker, structuredClone inline), its result's
+ * buffers moved rather than copied; a result that cannot be cloned becomes the task's error.
+ */
+export function deliverReply<R>(
+  reply: TaskReply,
+  send: (reply: TaskReply, transfer: Transferable[]) => R,
+): R {
+  try {
+    return send(reply, reply.ok ? transferables(reply.result) : []);
+  } catch (e) {
+    return send({ id: reply.id, ok: false, error: serializeError(e), retire: reply.retire }, []);
+  }
+}
+
 /** Typed-array buffers in a result, handed over to the receiver instead of copied. */
 export function transferables(value: unknown, out: Transferable[] = [], depth = 0): Transferable[] {
   if (depth > 4 || value === null || typeof value !== "object") return out;
@@ -90,18 +122,15 @@ export function transferables(value: unknown, out: Transferable[] = [], depth = 
 }
 
 /**
- * Worker entry: answers every TaskRequest posted to this worker from the given table, asking to be
- * retired once it holds more than `retireAboveBytes` of WebAssembly memory.
+ * Worker entry: says it is ready, then answers every TaskRequest posted to this worker from the given
+ * table, asking to be retired once it holds more than `retireAboveBytes` of WebAssembly memory.
  */
 export function serveTasks(tasks: TaskTable, retireAboveBytes = RETIRE_ABOVE_BYTES): void {
   const scope = self as unknown as Worker;
   scope.onmessage = async (ev: MessageEvent<TaskRequest>) => {
     const reply = await runTask(tasks, ev.data);
     if (wasmBytes() > retireAboveBytes) reply.retire = true;
-    try {
-      scope.postMessage(reply, reply.ok ? transferables(reply.result) : []);
-    } catch (e) {
-      scope.postMessage({ id: ev.data.id, ok: false, error: serializeError(e) });
-    }
+    deliverReply(reply, (r, transfer) => scope.postMessage(r, transfer));
   };
+  scope.postMessage({ ready: true } satisfies ReadyMessage);
 }

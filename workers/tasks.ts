@@ -1,20 +1,34 @@
 /**
  * Every task the worker pool can run: a name and a function of core over plain data. Each feature adds
- * its entries here; the worker (`worker.ts`) serves exactly this table.
+ * its entries here; the worker (`worker.ts`) serves exactly this table, and the inline runner
+ * (`pool.ts`) runs it in the caller's isolate. Its type is the worker boundary's: `pool.run(name, ...)`
+ * takes the task's input and answers its output, as `TaskInput` and `TaskOutput` say.
  */
-import type { TaskTable } from "./protocol.ts";
-import { SPATIAL_TASKS } from "./spatial.ts";
+import type { TaskInputOf, TaskOutputOf, TaskTable } from "./protocol.ts";
+import { SPATIAL_TASKS } from "./spatial_tasks.ts";
 import { MAP_TASKS } from "./maps.ts";
-import { MITIGATE_TASKS } from "./mitigate.ts";
 import { ANNOTATE_TASKS } from "./annotate.ts";
-import { VALUATION_TASKS } from "./valuation.ts";
+import { VALUATION_TASKS } from "./valuation_tasks.ts";
 import { CLEANING_TASKS } from "./cleaning.ts";
+import { relabel, type RelabelInput } from "../core/spatial/mitigate/relabel.ts";
+import { type ThresholdInput, thresholdMitigation } from "../core/spatial/mitigate/threshold_mitigation.ts";
 
-export const TASKS: TaskTable = {
+export const TASKS = {
   ...SPATIAL_TASKS, // "spatial.regions", "spatial.prepare", "spatial.worlds"
-  ...MAP_TASKS, // "maps.audit", "maps.flips"
-  ...MITIGATE_TASKS, // "mitigate.relabel", "mitigate.threshold"
+  ...MAP_TASKS, // "maps.audit", "maps.flips", "maps.thresholds"
+  // the mitigations, called through workers/mitigate.ts
+  "mitigate.relabel": (p: RelabelInput) => relabel(p),
+  "mitigate.threshold": (p: ThresholdInput) => thresholdMitigation(p),
   ...ANNOTATE_TASKS, // "annotate.run"
   ...VALUATION_TASKS, // "valuation.correlation_*", "valuation.importance_*"
   ...CLEANING_TASKS, // "cleaning.run"
-};
+} satisfies TaskTable;
+
+/** The table's type: the worker boundary. */
+export type Tasks = typeof TASKS;
+/** The name of a task the service's pool runs. */
+export type TaskName = keyof Tasks;
+/** What task `K` takes. */
+export type TaskInput<K extends TaskName> = TaskInputOf<Tasks, K>;
+/** What task `K` answers. */
+export type TaskOutput<K extends TaskName> = TaskOutputOf<Tasks, K>;

@@ -1,7 +1,7 @@
 /** Helpers for the cleaning route tests: demo datasets in the test's database and a job runner beside the app. */
 import { importRecords } from "../../services/datasets/import.ts";
 import { JobRunner } from "../../services/cleaning/job_runner.ts";
-import { WorkerPool } from "../../workers/pool.ts";
+import { servicePool } from "../support/pools.ts";
 import { SERIES_GAPS, tabularDemo, timeSeriesDemo } from "../../core/demo/datasets.ts";
 import { jsonRequest, type StoreApp } from "../support/stores.ts";
 
@@ -31,9 +31,9 @@ export async function seedCleaningDemo(t: StoreApp): Promise<void> {
   }
 }
 
-/** A runner over the app's store with a one-worker pool; `close()` stops both. */
+/** A runner over the app's store with a one-worker pool (or as WORKERS says); `close()` stops both. */
 export function testRunner(t: StoreApp, leaseMs = 10_000) {
-  const pool = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), 1);
+  const pool = servicePool(1);
   const runner = new JobRunner(t.store, t.config.TESSERA_DB, pool, {
     leaseMs,
     pollMs: 50,

@@ -3,8 +3,8 @@ import { createApp } from "../../app.ts";
 import { type Config, loadConfig } from "../../config.ts";
 import { KvStore } from "../../store/kv.ts";
 import type { Deps } from "../../routes/http/env.ts";
-import { WorkerPool } from "../../workers/pool.ts";
-import { setupAuth } from "../../routes/auth/setup.ts";
+import { servicePool } from "./pools.ts";
+import { setupAuth } from "../../routes/auth/auth.index.ts";
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -25,7 +25,7 @@ async function build(
 ): Promise<TestApp> {
   const dir = kvPath ? undefined : await Deno.makeTempDir({ prefix: "tessera-test-" });
   const store = await KvStore.open(kvPath ?? `${dir}/t.kv`);
-  const pool = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), poolSize);
+  const pool = servicePool(poolSize);
   const app = createApp({ config, store, pool, verifier: null, ...await deps(config, store) });
   return {
     app,

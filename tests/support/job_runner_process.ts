@@ -1,26 +1,26 @@
 /**
- * A Tessera job-runner process for the kill-and-resume test: the real JobRunner and WorkerPool over the
- * store named by STORE ("kv:<path>" or "mongo:<url>"), with TESSERA_DB, LEASE_MS and OWNER. DELAY_MS
- * holds each computation back that long, so the test can kill the process while it is mid-job. Every
- * runner event is printed as one JSON line on stdout.
+ * A Tessera job-runner process for the kill-and-resume test: the real JobRunner and WorkerPool (inline
+ * with WORKERS=0) over the store named by STORE ("kv:<path>" or "mongo:<url>"), with TESSERA_DB,
+ * LEASE_MS and OWNER. DELAY_MS holds each computation back that long, so the test can kill the process
+ * while it is mid-job. Every runner event is printed as one JSON line on stdout.
  */
 import { KvStore } from "../../store/kv.ts";
 import { MongoStore } from "../../store/mongo.ts";
 import type { Store } from "../../store/store.ts";
 import { JobRunner, type TaskRunner } from "../../services/cleaning/job_runner.ts";
-import { WorkerPool } from "../../workers/pool.ts";
+import { servicePool } from "./pools.ts";
 
 const env = (k: string) => Deno.env.get(k) ?? "";
 const spec = env("STORE");
 const store: Store = spec.startsWith("mongo:")
   ? await MongoStore.connect(spec.slice(6))
   : await KvStore.open(spec.slice(3));
-const workers = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), 1);
+const workers = servicePool(1);
 const delay = Number(env("DELAY_MS") || 0);
 const pool: TaskRunner = {
-  async run<T>(task: string, payload: unknown, opts?: { timeoutMs?: number }): Promise<T> {
+  async run(task, payload, opts) {
     await new Promise((r) => setTimeout(r, delay));
-    return await workers.run<T>(task, payload, opts);
+    return await workers.run(task, payload, opts);
   },
 };
 const leaseMs = Number(env("LEASE_MS"));

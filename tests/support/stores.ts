@@ -9,8 +9,8 @@ import { type Config, loadConfig } from "../../config.ts";
 import { KvStore } from "../../store/kv.ts";
 import { MongoStore } from "../../store/mongo.ts";
 import type { Store } from "../../store/store.ts";
-import { setupAuth } from "../../routes/auth/setup.ts";
-import { WorkerPool } from "../../workers/pool.ts";
+import { setupAuth } from "../../routes/auth/auth.index.ts";
+import { servicePool } from "./pools.ts";
 
 const MONGO_URL = Deno.env.get("TEST_MONGO_URL");
 
@@ -42,7 +42,7 @@ async function build(store: Store, opts: StoreTestOptions, names: { tessera: str
   });
   const { verifier, routes } = opts.auth ? await setupAuth(config, store) : { verifier: null, routes: [] };
   // Workers start lazily: a pool nobody asks for costs nothing, and close() is still called.
-  const pool = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), 1);
+  const pool = servicePool(1);
   const app = createApp({ config, store, pool, verifier, extraRoutes: routes });
   return { app, store, config, db: names.db, pool };
 }

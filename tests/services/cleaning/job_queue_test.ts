@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { type StoreApp, storeTest } from "../../support/stores.ts";
 import { JobQueue, type NewJob } from "../../../services/cleaning/job_queue.ts";
 import { JobRunner, startJobRunner, type TaskRunner } from "../../../services/cleaning/job_runner.ts";
-import { WorkerPool } from "../../../workers/pool.ts";
+import { TestPool as WorkerPool } from "../../support/pools.ts";
 import { loadConfig } from "../../../config.ts";
 import { importRecords } from "../../../services/datasets/import.ts";
 import { type CleaningInput, runCleaning } from "../../../core/cleaning/run.ts";
@@ -192,7 +192,7 @@ storeTest("job runners: stop aborts the job's computation in the pool", async (t
 });
 
 storeTest(
-  "startJobRunner: where no Web Worker can start (as on some hosts), a job fails with workers_unavailable",
+  "startJobRunner: a pool that can start no Web Worker and has no inline table fails the job with workers_unavailable",
   async (t) => {
     const q = new JobQueue(t.store, t.config.TESSERA_DB);
     const job = await q.create(await tinyJob(t));
