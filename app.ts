@@ -5,18 +5,17 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, Deps } from "./routes/http/env.ts";
 import { newRouter } from "./routes/http/router.ts";
-import { onError } from "./routes/http/errors.ts";
+import { onError } from "./routes/http/error_answers.ts";
 import { streamingBodyLimit } from "./routes/http/body_limit.ts";
 import { healthRoutes } from "./routes/health/health.index.ts";
 import { docsRoutes } from "./routes/http/docs.ts";
-import { datasetImportRoutes } from "./routes/datasets/datasets.ts";
-import { taskRoutes } from "./routes/tasks/tasks.ts";
-import { spatialRoutes } from "./routes/spatial/spatial.ts";
-import { spatialWritebackRoutes } from "./routes/mitigation/writeback.ts";
-import { spatialMitigationRoutes } from "./routes/mitigation/mitigation.ts";
-import { annotationRoutes } from "./routes/annotation/annotation.ts";
-import { valuationRoutes } from "./routes/valuation/valuation.ts";
-import { cleaningRoutes } from "./routes/cleaning/cleaning.ts";
+import { datasetRoutes } from "./routes/datasets/datasets.index.ts";
+import { taskRoutes } from "./routes/tasks/tasks.index.ts";
+import { spatialRoutes } from "./routes/spatial/spatial.index.ts";
+import { mitigationRoutes } from "./routes/mitigation/mitigation.index.ts";
+import { annotationRoutes } from "./routes/annotation/annotation.index.ts";
+import { valuationRoutes } from "./routes/valuation/valuation.index.ts";
+import { cleaningRoutes } from "./routes/cleaning/cleaning.index.ts";
 import { type LineLevel, log, setLogLevel, withRequestId } from "./core/log.ts";
 
 /**
@@ -74,11 +73,10 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
 
   const groups = [
     healthRoutes(),
-    datasetImportRoutes(),
+    datasetRoutes(),
     taskRoutes(),
     spatialRoutes(),
-    spatialWritebackRoutes(),
-    spatialMitigationRoutes(),
+    mitigationRoutes(),
     annotationRoutes(),
     valuationRoutes(),
     cleaningRoutes(),

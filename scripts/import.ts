@@ -8,8 +8,8 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.ts";
 import { openStore } from "../store/open.ts";
-import { importRecords } from "../services/datasets/import.ts";
-import { formatOfFileName, type Position, readRecords, type UploadFormat } from "../core/ingest/records.ts";
+import { importText } from "../services/datasets/import.ts";
+import { formatOfFileName, type UploadFormat } from "../core/ingest/records.ts";
 import { importTargetProblems } from "../core/ingest/import_target.ts";
 
 const USAGE =
@@ -61,14 +61,12 @@ if (problems.db || problems.collection) {
 }
 const store = await openStore(config);
 try {
-  const position: Position = { where: "" };
-  const result = await importRecords(
-    store,
-    config.TESSERA_DB,
+  const result = await importText({ store, config }, {
     target,
-    readRecords(format, chunks(file), position),
-    { replace: values.replace, position },
-  );
+    format,
+    text: chunks(file),
+    replace: values.replace,
+  });
   console.log(JSON.stringify(result));
 } catch (e) {
   console.error(`import failed: ${(e as Error).message}`);

@@ -2,7 +2,7 @@
 import { createRoute, OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.ts";
-import { locRoot, validationResponse, zodToDetail } from "./errors.ts";
+import { locRoot, validationResponse, zodToDetail } from "./error_answers.ts";
 import { requireAuth } from "../auth/require_auth.ts";
 
 /**
@@ -77,6 +77,3 @@ export function securedRoute<R extends RouteConfig>(config: R) {
     } as R & { middleware: typeof requireAuth[]; security: { bearerAuth: never[] }[] },
   );
 }
-
-/** The `{detail}` body of every non-422 error, for OpenAPI responses. */
-export { errorResponses } from "./schemas.ts";

@@ -1,4 +1,4 @@
-/** Response schemas shared by every route group. */
+/** Response schemas and OpenAPI helpers shared by every area. */
 import { z } from "@hono/zod-openapi";
 
 export const ErrorBody = z.object({ detail: z.unknown() }).openapi("Error");
@@ -15,9 +15,18 @@ export const HTTPValidationError = z.object({ detail: z.array(ValidationError) }
   "HTTPValidationError",
 );
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
+/** A documented JSON answer. */
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { "application/json": { schema } },
+});
+
+/** A documented `{detail}` answer with a message (a 404, a 409), for the OpenAPI document. */
+export const detailResponse = (description: string) => json(z.object({ detail: z.string() }), description);
+
+/** A required JSON request body. */
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  body: { content: { "application/json": { schema } }, required: true },
 });
 
 /** The error answers a secured route may give, for the OpenAPI document. */
@@ -25,5 +34,3 @@ export const errorResponses = {
   401: json(ErrorBody, "Missing or invalid bearer token"),
   422: json(HTTPValidationError, "Validation Error"),
 };
-
-export { json };

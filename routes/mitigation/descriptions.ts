@@ -1,4 +1,4 @@
-/** The long OpenAPI descriptions of the relabel and threshold operations (spec 2, notes' methods). */
+/** The long OpenAPI descriptions of the mitigation operations (spec 2; the methods of docs/spatial-fairness.md). */
 import { SOLVER_STATUS } from "../../core/spatial/mitigate/status.ts";
 
 /** The solver status codes, as the OpenAPI descriptions list them. */
@@ -43,3 +43,14 @@ export const THRESHOLD_DESCRIPTION =
   `metrics are of the test part. The fit uses the solver's δ per region: real for approx=true, the ` +
   `exact integer optimum for approx=false (no rounding either way: the thresholds take fractions). ` +
   METHOD_NOTES;
+
+/** `POST .../mitigate/writeback`. */
+export const WRITEBACK_DESCRIPTION =
+  "Sets `new_field` = `y_pred` on each listed document (by `doc_id`), in batches. Running it " +
+  "twice changes nothing the second time (`modified` = 0). The task document records when, by whom " +
+  "and under which field (`last_writeback`, `writebacks`, and every field written in " +
+  "`writeback_fields`). `new_field` may not be `_id`, a mapping key's default name (lat, lon, y_true, " +
+  "y_pred, region_ids, y_pred_prob), a field any mapping recorded on the task names (a mitigation " +
+  "records every field it read, defaults included), or a field any listed document already holds " +
+  "unless an earlier write-back of this task created it: 422 otherwise, naming the field and such a " +
+  "document, so data fields are never overwritten.";

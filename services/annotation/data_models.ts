@@ -1,5 +1,5 @@
 /**
- * The data-model catalogue: one JSON file per model, the shipped ones in `catalog/models/` and any in
+ * The data-model catalog: one JSON file per model, the shipped ones in `catalog/models/` and any in
  * the folder MODELS_DIR names (a file there replaces a shipped model of the same id). Files are read
  * at each request, so a model dropped into the folder is served without a restart; a file that is not
  * a valid model is skipped, with one warning per version of the file.
@@ -10,7 +10,7 @@ import { log } from "../../core/log.ts";
 const SHIPPED = new URL("../../catalog/models/", import.meta.url);
 const warned = new Set<string>();
 
-/** Every model of the catalogue, by id. */
+/** Every model of the catalog, by id. */
 export async function listModels(extraDir?: string): Promise<DataModel[]> {
   const byId = new Map<string, DataModel>();
   for (const dir of [SHIPPED, ...(extraDir ? [extraDir] : [])]) {
@@ -59,5 +59,5 @@ function warnOnce(path: string, why: string): void {
   const key = `${path}: ${why}`;
   if (warned.has(key)) return;
   warned.add(key);
-  log("warn", "data-model catalogue: skipping a file", { file: path, reason: why });
+  log("warn", "data-model catalog: skipping a file", { file: path, reason: why });
 }

@@ -11,15 +11,20 @@ import { JobQueue, type JobRecord } from "./job_queue.ts";
 import { loadJobData, resultsOf } from "./job_data.ts";
 import { deleteResults, writeResults } from "./job_results.ts";
 import { findMethod } from "../../core/cleaning/methods.ts";
-import type { CleaningInput, CleaningOutput } from "../../core/cleaning/run.ts";
+import type { CleaningInput } from "../../core/cleaning/run.ts";
 import { InvalidInputError, LimitError } from "../../core/errors.ts";
 import { log } from "../../core/log.ts";
 import { WorkerUnavailableError } from "../../workers/pool.ts";
+import type { TaskInput, TaskOutput } from "../../workers/tasks.ts";
 
-/** What runs the computation: the WorkerPool, or anything with its `run`. */
+/** What runs the computation: the WorkerPool, or anything with its `run` of the "cleaning.run" task. */
 export interface TaskRunner {
   /** `timeoutMs` counts from the call; `signal` ends the task (the WorkerPool's RunOptions). */
-  run<T>(task: string, payload: unknown, opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<T>;
+  run(
+    task: "cleaning.run",
+    payload: TaskInput<"cleaning.run">,
+    opts?: { timeoutMs?: number; signal?: AbortSignal },
+  ): Promise<TaskOutput<"cleaning.run">>;
 }
 
 export interface RunnerOptions {
@@ -166,7 +171,7 @@ export class JobRunner {
         columns: data.columns,
         times: data.times,
       };
-      const out = await this.pool.run<CleaningOutput>("cleaning.run", input, {
+      const out = await this.pool.run("cleaning.run", input, {
         timeoutMs: this.opts.timeoutMs,
         signal: cancel.signal,
       });
@@ -238,8 +243,8 @@ export function runnerFromConfig(config: Config, store: Store, pool: TaskRunner)
 
 /**
  * Starts the runner the configuration asks for, wherever the app serves (Deno Deploy included, or jobs
- * posted there would stay queued); null when JOBS_ENABLED is off. Without Web Workers each job fails
- * with `workers_unavailable` instead of waiting forever.
+ * posted there would stay queued); null when JOBS_ENABLED is off. Without Web Workers the service's pool
+ * computes inline (workers/pool.ts); a pool that cannot fails each job with `workers_unavailable`.
  */
 export function startJobRunner(config: Config, store: Store, pool: TaskRunner): JobRunner | null {
   if (!config.JOBS_ENABLED) return null;

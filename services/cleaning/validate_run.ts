@@ -1,44 +1,47 @@
 /**
- * The checks of a run or approve request that need the catalogue and the dataset: each problem names its
- * field (`loc`, FastAPI-style) and says what is allowed, and all of them are reported at once (400).
+ * The checks of a run or approve request that need the cleaning methods and the dataset: each problem
+ * names its request field (`loc`) and says what is allowed, and all of them are reported at once
+ * (InvalidInputsError, which the cleaning routes answer with 400).
  */
-import type { z } from "@hono/zod-openapi";
-import { findMethod, methodNames, type MethodSpec, paramNames } from "../../core/cleaning/methods.ts";
+import {
+  type Dtype,
+  findMethod,
+  methodNames,
+  type MethodSpec,
+  paramNames,
+  type Task,
+} from "../../core/cleaning/methods.ts";
+import { InvalidInputError, InvalidInputsError } from "../../core/errors.ts";
 import { findDataset, listDatasets } from "../datasets/registry.ts";
 import type { Store } from "../../store/store.ts";
 import type { JobRecord, NewJob } from "./job_queue.ts";
 import { parseDate } from "./job_data.ts";
 import type { WriteBackPlan } from "./writeback.ts";
-import { type ValidationItem, zodToDetail } from "../../routes/http/errors.ts";
-import type { ApproveRequest, RunRequest } from "../../routes/cleaning/schemas.ts";
 
-type Run = z.infer<typeof RunRequest>;
+/** A job as a run request asks for it, its shape already checked. */
+export interface RunInput {
+  /** The dataset id (its collection name). */
+  data: string;
+  task: Task;
+  dtype: Dtype;
+  method: string;
+  dateCol: string | null;
+  params: Record<string, unknown>;
+}
+
+/** A run request's job, checked against its method and dataset: what the queue stores. */
+export type ResolvedRun = Omit<NewJob, "created_by" | "client_id">;
+
 const NUMERIC = new Set(["integer", "number"]);
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const list = (xs: string[], max = 30) => xs.slice(0, max).join(", ") + (xs.length > max ? ", …" : "");
 
-/** zod issues as 400 items; an unknown key also lists the keys that are allowed. */
-export function detailOf(
-  error: z.ZodError,
-  root: (string | number)[],
-  allowed: string[],
-  input: unknown,
-): ValidationItem[] {
-  return zodToDetail(error, "body", input).map((d) => {
-    const item = { ...d, loc: [...root, ...d.loc.slice(1)] };
-    return d.type === "extra_forbidden" ? { ...item, msg: `${d.msg}; allowed: ${list(allowed)}` } : item;
-  });
-}
-
-/** Checks a run request against the catalogue and the dataset; the job's fields, or the problems. */
-export async function resolveRun(
-  store: Store,
-  tesseraDb: string,
-  body: Run,
-): Promise<{ problems: ValidationItem[]; job?: Omit<NewJob, "created_by" | "client_id"> }> {
-  const problems: ValidationItem[] = [];
+/** Checks a run request against its method and the dataset: the job's fields, or every problem at once. */
+export async function resolveRun(store: Store, tesseraDb: string, body: RunInput): Promise<ResolvedRun> {
+  const problems: InvalidInputsError["problems"] = [];
   const bad = (field: string | (string | number)[], msg: string, type = "value_error") =>
-    problems.push({ loc: ["body", ...(Array.isArray(field) ? field : [field])], msg, type });
+    problems.push(new InvalidInputError(msg, ["body", ...(Array.isArray(field) ? field : [field])], type));
+  const refused = () => new InvalidInputsError(problems);
   const spec = findMethod(body.task, body.dtype, body.method);
   if (!spec) {
     bad(
@@ -51,16 +54,21 @@ export async function resolveRun(
   }
   const parsed = spec?.params.safeParse(body.params);
   if (spec && parsed && !parsed.success) {
-    problems.push(...detailOf(parsed.error, ["body", "params"], paramNames(spec), body.params));
+    problems.push({
+      loc: ["body", "params"],
+      error: parsed.error,
+      input: body.params,
+      allowed: paramNames(spec),
+    });
   }
   const dataset = await findDataset(store, tesseraDb, body.data);
   if (!dataset) {
     const known = (await listDatasets(store, tesseraDb)).map((d) => d._id);
     bad("data", `unknown dataset '${body.data}'; known datasets: ${list(known) || "none"}`);
-    return { problems };
+    throw refused();
   }
   const columns = new Map(dataset.columns.map((c) => [c.name, c.type]));
-  const dateCol = body.date_col ?? null;
+  const dateCol = body.dateCol;
   if (body.dtype === "tabular" && dateCol) {
     bad("date_col", "date_col is only for dtype 'timeseries'; leave it out");
   }
@@ -73,7 +81,7 @@ export async function resolveRun(
       if (problem) bad("date_col", problem);
     }
   }
-  if (!spec || !parsed?.success) return { problems };
+  if (!spec || !parsed?.success) throw refused();
   const params = parsed.data as Record<string, unknown>;
   const chosen = (params.columns as string[] | undefined) ?? defaultColumns(spec, columns, dateCol);
   if (!chosen.length) {
@@ -89,22 +97,19 @@ export async function resolveRun(
       bad(loc, `column '${name}' is ${type}; '${spec.name}' needs numbers`);
     } else if (type === "array" || type === "object") bad(loc, `column '${name}' holds ${type}s, not values`);
   });
-  if (problems.length) return { problems };
+  if (problems.length) throw refused();
   const { database, collection, rows } = dataset;
   return {
-    problems,
-    job: {
-      task: body.task,
-      dtype: body.dtype,
-      method: spec.name,
-      params,
-      date_col: dateCol,
-      data: body.data,
-      database,
-      collection,
-      columns: chosen,
-      rows,
-    },
+    task: body.task,
+    dtype: body.dtype,
+    method: spec.name,
+    params,
+    date_col: dateCol,
+    data: body.data,
+    database,
+    collection,
+    columns: chosen,
+    rows,
   };
 }
 
@@ -135,11 +140,14 @@ async function dateProblem(
     }); use ISO 8601 or whole ms since the epoch`;
 }
 
-/** Reads the approval_info keys Tessera acts on; everything else is kept as given. */
-export function writeBackPlan(job: JobRecord, info: z.infer<typeof ApproveRequest>["approval_info"]) {
-  const problems: ValidationItem[] = [];
+/**
+ * Reads the approval_info keys Tessera acts on (everything else is kept as given): the write-back they
+ * describe, null for none, or every problem at once.
+ */
+export function writeBackPlan(job: JobRecord, info: Record<string, unknown>): WriteBackPlan | null {
+  const problems: InvalidInputError[] = [];
   const bad = (key: string, msg: string) =>
-    problems.push({ loc: ["body", "approval_info", key], msg, type: "value_error" });
+    problems.push(new InvalidInputError(msg, ["body", "approval_info", key]));
   const str = (key: string, fallback: string | null) => {
     const v = info[key];
     if (v === undefined || v === null) return fallback;
@@ -169,5 +177,6 @@ export function writeBackPlan(job: JobRecord, info: z.infer<typeof ApproveReques
       bad(key, `'${name}' is a column the job read; pick a new field`);
     }
   }
-  return { problems, plan: writeBack === false ? null : plan };
+  if (problems.length) throw new InvalidInputsError(problems);
+  return writeBack === false ? null : plan;
 }

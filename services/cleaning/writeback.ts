@@ -10,7 +10,7 @@ import type { Store } from "../../store/store.ts";
 import type { Approval, JobQueue, JobRecord } from "./job_queue.ts";
 import { ConflictError } from "../../core/errors.ts";
 import { allResults } from "./job_results.ts";
-import { catalogRef, type ColumnInfo, findDataset } from "../datasets/registry.ts";
+import { type ColumnInfo, findDataset, registryRef } from "../datasets/registry.ts";
 
 export interface WriteBackPlan {
   /** imputation: "same_fields" overwrites the gaps in place; "new_fields" writes `<column><suffix>`. */
@@ -131,7 +131,7 @@ export async function runWriteBack(
   return done;
 }
 
-/** The fields the write-back created or filled, added to the dataset's catalogue record when new. */
+/** The fields the write-back created or filled, added to the dataset's registry record when new. */
 async function recordNewFields(
   store: Store,
   tesseraDb: string,
@@ -148,7 +148,7 @@ async function recordNewFields(
     ];
   const added = written.filter((c) => !typeOf.has(c.name));
   if (rec && added.length) {
-    await store.patch(catalogRef(tesseraDb), rec._id, { columns: [...rec.columns, ...added] });
+    await store.patch(registryRef(tesseraDb), rec._id, { columns: [...rec.columns, ...added] });
   }
   return written.map((c) => c.name);
 }

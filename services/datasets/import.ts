@@ -23,7 +23,8 @@ import { newId } from "../../store/ids.ts";
 import { BadRequestError, ConflictError } from "../../core/errors.ts";
 import { FieldProfiler } from "../../core/ingest/field_profile.ts";
 import { checkImportTarget } from "../../core/ingest/import_target.ts";
-import type { Position } from "../../core/ingest/records.ts";
+import { type Position, readRecords, type UploadFormat } from "../../core/ingest/records.ts";
+import type { Config } from "../../config.ts";
 
 export interface ImportResult {
   inserted: number;
@@ -43,6 +44,31 @@ export interface ImportOptions {
   position?: Position;
 }
 
+/** What importing text needs: the store, and the configuration naming Tessera's own database. */
+export interface ImportDeps {
+  store: Store;
+  config: Pick<Config, "TESSERA_DB">;
+}
+
+/** An upload as text (a request body, a file), its target's names checked by the caller in its own terms. */
+export interface TextImport {
+  target: CollectionRef;
+  format: UploadFormat;
+  text: AsyncIterable<string>;
+  /** true: the new rows replace the collection's rows; false: they are appended. */
+  replace: boolean;
+}
+
+/** Parses an upload and imports it all or nothing; one use case for the HTTP route and `deno task import`. */
+export async function importText(deps: ImportDeps, input: TextImport): Promise<ImportResult> {
+  const position: Position = { where: "" };
+  const records = readRecords(input.format, input.text, position);
+  return await importRecords(deps.store, deps.config.TESSERA_DB, input.target, records, {
+    replace: input.replace,
+    position,
+  });
+}
+
 /** The batch being written: its documents, the ids made here, and where each record came from. */
 interface Pending {
   docs: Doc[];
@@ -50,7 +76,7 @@ interface Pending {
   places: string[];
 }
 
-/** Imports `records` into `target`, keeps the catalogue in step, and undoes itself on failure. */
+/** Imports `records` into `target`, keeps the registry in step, and undoes itself on failure. */
 export async function importRecords(
   store: Store,
   tesseraDb: string,
@@ -92,7 +118,7 @@ export async function importRecords(
     if (reserved) await releaseDataset(store, tesseraDb, target.collection).catch(() => {});
     await undo(store, target, inserted, writing ? pending : null, e as Error, opts.replace);
   }
-  // An empty upload would catalogue a dataset without rows or columns (or, replacing, wipe one).
+  // An empty upload would register a dataset without rows or columns (or, replacing, wipe one).
   if (!inserted.length) {
     if (reserved) await releaseDataset(store, tesseraDb, target.collection);
     throw new BadRequestError("the upload holds no rows; nothing was imported");
@@ -113,7 +139,7 @@ export async function importRecords(
 }
 
 /**
- * The dataset's catalogue record, after reserving the name when the dataset is new; a name that lives
+ * The dataset's registry record, after reserving the name when the dataset is new; a name that lives
  * in another database, or whose first import is still running, is a 409. A reservation lost to a
  * concurrent import is looked up again.
  */

@@ -1,5 +1,5 @@
 /**
- * The dataset catalogue: one record per dataset (id = the collection name, which is the
+ * The dataset registry: one record per dataset (id = the collection name, which is the
  * `dataset_id` / `dataset_name` / `dataset-id` of the specs) naming the database it lives in.
  */
 import { type CollectionRef, type Doc, DuplicateIdError, type Store } from "../../store/store.ts";
@@ -31,25 +31,25 @@ export interface DatasetRecord extends Doc {
   updated_at: string;
 }
 
-/** Where the catalogue itself is kept. */
-export const catalogRef = (tesseraDb: string): CollectionRef => ({ db: tesseraDb, collection: "datasets" });
+/** Where the registry itself is kept. */
+export const registryRef = (tesseraDb: string): CollectionRef => ({ db: tesseraDb, collection: "datasets" });
 
-/** The catalogue record of a dataset, or null. */
+/** The registry record of a dataset, or null. */
 export async function findDataset(
   store: Store,
   tesseraDb: string,
   name: string,
 ): Promise<DatasetRecord | null> {
-  return (await store.get(catalogRef(tesseraDb), name)) as DatasetRecord | null;
+  return (await store.get(registryRef(tesseraDb), name)) as DatasetRecord | null;
 }
 
-/** Every catalogued dataset, by name. */
+/** Every registered dataset, by name. */
 export async function listDatasets(store: Store, tesseraDb: string): Promise<DatasetRecord[]> {
-  const all = (await store.list(catalogRef(tesseraDb))) as DatasetRecord[];
+  const all = (await store.list(registryRef(tesseraDb))) as DatasetRecord[];
   return all.sort((a, b) => a.dataset_name.localeCompare(b.dataset_name));
 }
 
-/** The catalogue record of `target` as an import leaves it, over the previous one if any. */
+/** The registry record of `target` as an import leaves it, over the previous one if any. */
 function datasetRecord(
   target: CollectionRef,
   rows: number,
@@ -86,7 +86,7 @@ export async function recordImport(
   columns: ColumnInfo[],
 ): Promise<DatasetRecord> {
   const rec = datasetRecord(target, rows, columns, await findDataset(store, tesseraDb, target.collection));
-  await store.put(catalogRef(tesseraDb), rec);
+  await store.put(registryRef(tesseraDb), rec);
   return rec;
 }
 
@@ -101,7 +101,7 @@ export async function reserveDataset(
   target: CollectionRef,
 ): Promise<boolean> {
   try {
-    await store.insertMany(catalogRef(tesseraDb), [{
+    await store.insertMany(registryRef(tesseraDb), [{
       ...datasetRecord(target, 0, [], null),
       importing: true,
     }]);
@@ -114,5 +114,5 @@ export async function reserveDataset(
 
 /** Gives up a reservation whose import failed (no other import writes a reserved name, see claimName). */
 export async function releaseDataset(store: Store, tesseraDb: string, name: string): Promise<void> {
-  await store.deleteMany(catalogRef(tesseraDb), [name]);
+  await store.deleteMany(registryRef(tesseraDb), [name]);
 }

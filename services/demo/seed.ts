@@ -2,6 +2,7 @@
 import type { Store } from "../../store/store.ts";
 import { importRecords } from "../datasets/import.ts";
 import { listDatasets } from "../datasets/registry.ts";
+import { taskDocumentsRef } from "../tasks/task_documents.ts";
 import { spatialDemo, tabularDemo, timeSeriesDemo } from "../../core/demo/datasets.ts";
 
 export const DEMO_DB = "demo";
@@ -13,7 +14,7 @@ async function* asAsync<T>(it: Iterable<T>): AsyncGenerator<T> {
   yield* it;
 }
 
-/** True when the catalogue holds no dataset yet. */
+/** True when the dataset registry holds no dataset yet. */
 export async function isEmpty(store: Store, tesseraDb: string): Promise<boolean> {
   return (await listDatasets(store, tesseraDb)).length === 0;
 }
@@ -33,7 +34,7 @@ export async function seedDemo(store: Store, tesseraDb: string): Promise<Record<
     });
     counts[name] = r.rows;
   }
-  await store.put({ db: tesseraDb, collection: "tasks" }, {
+  await store.put(taskDocumentsRef(tesseraDb), {
     _id: DEMO_SPATIAL,
     pipeline_name: "credit-scoring-demo",
     database_name: DEMO_DB,

@@ -1,82 +1,71 @@
 /**
- * The steps every spatial route shares: load a task's individuals once into typed columns, audit
- * them over the worker pool, and draw the audit's maps in a worker.
+ * The spatial audit of a task (spec 2 `audit`), and the steps the mitigations repeat around their
+ * solver: audit typed columns over the worker pool, draw an audit's maps in a worker, and shape the
+ * audit part of an answer.
  */
-import type { Context } from "hono";
-import type { AppEnv } from "../../routes/http/env.ts";
-import { IndividualsBuilder, type LoadNeeds } from "../../core/spatial/load.ts";
-import {
-  explicitKeys,
-  type Mapping,
-  MAPPING_KEYS,
-  MAPPING_SAMPLE,
-  resolveMapping,
-} from "../../core/spatial/mapping.ts";
-import { profileFields } from "../../core/ingest/field_profile.ts";
+import type { Config } from "../../config.ts";
+import type { AuditOutput } from "../../core/spatial/audit.ts";
+import type { Mapping } from "../../core/spatial/mapping.ts";
 import { MAX_DRAWN, samplePoints } from "../../core/spatial/maps/sample.ts";
 import type { MapPoints } from "../../core/spatial/maps/inputs.ts";
-import type { Individuals, Regions, Ring } from "../../core/spatial/types.ts";
+import type { Individuals, Regions, RegionSource, Ring, RngMode } from "../../core/spatial/types.ts";
+import type { Store } from "../../store/store.ts";
+import type { WorkerPool } from "../../workers/pool.ts";
 import { spatialAudit, type SpatialAuditReply } from "../../workers/spatial.ts";
 import type { AuditMaps } from "../../workers/maps.ts";
-import type { CollectionRef, Doc } from "../../store/store.ts";
-import type { AuditRequest } from "../../routes/spatial/schemas.ts";
+import { loadIndividuals } from "./individuals.ts";
+import { taskCollection } from "./task_collection.ts";
 
-const BATCH = 5000;
-
-/** The first MAPPING_SAMPLE documents in collection order: what dataset-columns profiles. */
-export async function firstDocuments(c: Context<AppEnv>, ref: CollectionRef): Promise<Doc[]> {
-  const docs: Doc[] = [];
-  for await (const batch of c.var.deps.store.stream(ref, { batchSize: MAPPING_SAMPLE })) {
-    docs.push(...batch);
-    if (docs.length >= MAPPING_SAMPLE) break;
-  }
-  return docs.slice(0, MAPPING_SAMPLE);
+/** What the spatial and mitigation services use: the store, the worker pool, the configuration. */
+export interface SpatialDeps {
+  store: Store;
+  pool: WorkerPool;
+  config: Config;
 }
 
-/**
- * Streams the collection once into Individuals (422 when the data cannot be audited), with the mapping
- * it read. Keys the request gave must name a field every document has; a key it left out reads the field
- * defaultMapping finds in the first MAPPING_SAMPLE documents, as dataset-columns shows it (those few are
- * read first, so the one pass over the collection carries only the mapped fields).
- */
-export async function loadIndividuals(
-  c: Context<AppEnv>,
-  ref: CollectionRef,
-  requested: Partial<Mapping> | undefined,
-  needs: LoadNeeds,
-): Promise<{ ind: Individuals; mapping: Mapping }> {
-  const explicit = explicitKeys(requested);
-  const head = explicit.length === MAPPING_KEYS.length ? [] : await firstDocuments(c, ref);
-  const mapping = resolveMapping(requested, profileFields(head));
-  const builder = new IndividualsBuilder(mapping, explicit);
-  for await (
-    const batch of c.var.deps.store.stream(ref, { projection: builder.fields(), batchSize: BATCH })
-  ) {
-    builder.add(batch);
-  }
-  return { ind: builder.finish(needs), mapping };
+/** The audit settings of a request (audit, relabel and threshold share them), validated at the edge. */
+export interface AuditSettings {
+  /** Monte Carlo worlds W. */
+  nWorlds: number;
+  /** α in (0, 1). */
+  signifLevel: number;
+  /** Audit true-positive rates (individuals with y_true = 1) instead of positive rates. */
+  equalOpp: boolean;
+  /** Draw every individual in the distribution map instead of at most MAX_DRAWN. */
+  fullDistribution: boolean;
+  /** The request's region polygons, or null (regions from region_ids or k-means). */
+  polygons: Ring[] | null;
+  /** The fields the request mapped; keys left out take their defaults. */
+  mapping: Partial<Mapping> | undefined;
+  /** Seed of the worlds and of the map's sample; with rng "numpy", seed + nWorlds - 1 < 2^32. */
+  seed: number;
+  rng: RngMode;
 }
 
-/** The request's polygons as rings, or null. */
-export function polygonsOf(body: Pick<AuditRequest, "region">): Ring[] | null {
-  return body.region?.map((r) => r.polygon as Ring) ?? null;
-}
+/** An audit's statistics (without the raw world maxima and timings), its regions' origin and its maps. */
+export type AuditPayload =
+  & Omit<AuditOutput, "world_max" | "timing_ms">
+  & { regions_source: RegionSource; unassigned_individuals: number }
+  & AuditMaps;
+
+/** The answer of `audit`. */
+export type AuditAnswer = AuditPayload & { elapsed_ms: number };
 
 /** Audits `yPred` (default: the collection's) with the request's Monte Carlo settings. */
 export function auditOf(
-  c: Context<AppEnv>,
+  pool: WorkerPool,
   ind: Individuals,
-  body: AuditRequest,
+  settings: AuditSettings,
   extra: { yPred?: Uint8Array; prepared?: { scope: Int32Array; regions: Regions } } = {},
 ): Promise<SpatialAuditReply> {
-  return spatialAudit(c.var.deps.pool, {
+  return spatialAudit(pool, {
     individuals: ind,
-    equalOpp: body.equal_opp,
-    polygons: polygonsOf(body),
-    nWorlds: body.n_worlds,
-    signifLevel: body.signif_level,
-    seed: body.seed,
-    rng: body.rng,
+    equalOpp: settings.equalOpp,
+    polygons: settings.polygons,
+    nWorlds: settings.nWorlds,
+    signifLevel: settings.signifLevel,
+    seed: settings.seed,
+    rng: settings.rng,
     ...extra,
   });
 }
@@ -105,7 +94,7 @@ export function mapPoints(
 
 /** The fair map and the distribution map of an audit, HTML and PNG, drawn in a worker. */
 export function auditMaps(
-  c: Context<AppEnv>,
+  pool: WorkerPool,
   ind: Individuals,
   reply: SpatialAuditReply,
   yPred: Uint8Array,
@@ -114,7 +103,7 @@ export function auditMaps(
   const cls = Uint8Array.from(reply.scope, (i) => yPred[i]);
   const { points, drawnOf } = mapPoints(ind, reply.scope, cls, opts.full, opts.seed);
   const { world_max: _w, ...audit } = reply.audit;
-  return c.var.deps.pool.run<AuditMaps>("maps.audit", {
+  return pool.run("maps.audit", {
     regions: reply.regions,
     audit,
     points,
@@ -122,8 +111,8 @@ export function auditMaps(
   });
 }
 
-/** The audit part of a reply: statistics without the raw world maxima, and the maps. */
-export function auditPayload(reply: SpatialAuditReply, maps: AuditMaps) {
+/** The audit part of an answer: statistics without the raw world maxima, and the maps. */
+export function auditPayload(reply: SpatialAuditReply, maps: AuditMaps): AuditPayload {
   const { world_max: _w, timing_ms: _t, ...audit } = reply.audit;
   return {
     ...audit,
@@ -131,4 +120,24 @@ export function auditPayload(reply: SpatialAuditReply, maps: AuditMaps) {
     unassigned_individuals: reply.regions.unassigned,
     ...maps,
   };
+}
+
+/** Audits a task's collection and draws its maps: the reviewer's first look at where a model is unfair. */
+export async function auditTask(
+  deps: SpatialDeps,
+  input: AuditSettings & { collectionName: string },
+): Promise<AuditAnswer> {
+  const t0 = performance.now();
+  const ref = await taskCollection(deps, input.collectionName);
+  const { ind } = await loadIndividuals(deps.store, ref, input.mapping, {
+    yTrue: input.equalOpp,
+    prob: false,
+  });
+  const reply = await auditOf(deps.pool, ind, input);
+  const maps = await auditMaps(deps.pool, ind, reply, ind.yPred, {
+    full: input.fullDistribution,
+    seed: input.seed,
+    title: `Spatial audit of ${input.collectionName}`,
+  });
+  return { ...auditPayload(reply, maps), elapsed_ms: Math.round(performance.now() - t0) };
 }

@@ -3,12 +3,11 @@ import { testApp } from "../support/app.ts";
 import { jsonRequest, storeTest } from "../support/stores.ts";
 import type { Deps } from "../../routes/http/env.ts";
 import { newRouter } from "../../routes/http/router.ts";
-import { onError } from "../../routes/http/errors.ts";
+import { onError } from "../../routes/http/error_answers.ts";
 import { loadConfig } from "../../config.ts";
-import { taskRoutes } from "../../routes/tasks/tasks.ts";
-import { spatialRoutes } from "../../routes/spatial/spatial.ts";
-import { spatialMitigationRoutes } from "../../routes/mitigation/mitigation.ts";
-import { spatialWritebackRoutes } from "../../routes/mitigation/writeback.ts";
+import { taskRoutes } from "../../routes/tasks/tasks.index.ts";
+import { spatialRoutes } from "../../routes/spatial/spatial.index.ts";
+import { mitigationRoutes } from "../../routes/mitigation/mitigation.index.ts";
 
 const task = {
   pipeline_name: "p1",
@@ -154,7 +153,7 @@ Deno.test("tasks switched off: the 503 comes before validation whatever order th
   const config = loadConfig({ LOG_LEVEL: "silent", AUTH_MODE: "off", TASKS_ENABLED: "false" });
   // the groups only read the configuration before answering 503: no store or pool is reached
   const deps = { config, verifier: null } as unknown as Deps;
-  const groups = [spatialWritebackRoutes, spatialMitigationRoutes, spatialRoutes, taskRoutes];
+  const groups = [mitigationRoutes, spatialRoutes, taskRoutes];
   for (const order of [groups, [...groups].reverse()]) {
     const app = newRouter();
     app.use("*", async (c, next) => {

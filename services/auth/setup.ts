@@ -2,32 +2,30 @@
  * Picks the authentication mode from configuration: Tessera's own realm (local), an external OpenID
  * provider (oidc), or nothing at all (off, only when asked for by name).
  */
-import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Config } from "../../config.ts";
 import type { Store } from "../../store/store.ts";
 import type { TokenVerifier } from "../../core/auth/types.ts";
 import { LocalIssuer } from "../../core/auth/local_issuer.ts";
 import { OidcVerifier } from "../../core/auth/oidc.ts";
 import { SecretTable } from "../../core/auth/passwords.ts";
-import { loadOrCreateSigningKey } from "../../services/auth/signing_key.ts";
-import type { AppEnv } from "../http/env.ts";
-import { realmRoutes } from "./realm.ts";
+import { loadOrCreateSigningKey } from "./signing_key.ts";
+import type { Realm } from "./realm.ts";
 
-export interface AuthSetup {
+export interface Auth {
   /** null only for AUTH_MODE=off. */
   verifier: TokenVerifier | null;
-  /** Route groups to mount (the local realm's endpoints). */
-  routes: OpenAPIHono<AppEnv>[];
+  /** The local realm whose endpoints to mount (AUTH_MODE=local), else null. */
+  realm: Realm | null;
 }
 
 /** The audience of locally issued access tokens when OIDC_AUDIENCE does not name one. */
 export const LOCAL_AUDIENCE = "tessera";
 
-/** Builds the verifier and routes of the configured mode; warns on stderr when the setup is open or shut. */
-export async function setupAuth(config: Config, store: Store): Promise<AuthSetup> {
+/** Builds the verifier (and realm) of the configured mode; warns on stderr when the setup is open or shut. */
+export async function configureAuth({ config, store }: { config: Config; store: Store }): Promise<Auth> {
   if (config.AUTH_MODE === "off") {
     console.warn("WARNING: AUTH_MODE=off: every route answers without a token. Never expose this server.");
-    return { verifier: null, routes: [] };
+    return { verifier: null, realm: null };
   }
   if (config.AUTH_MODE === "oidc") {
     const verifier = new OidcVerifier({
@@ -35,19 +33,20 @@ export async function setupAuth(config: Config, store: Store): Promise<AuthSetup
       issuer: config.OIDC_ISSUER!,
       audience: config.OIDC_AUDIENCE!,
     });
-    return { verifier, routes: [] };
+    return { verifier, realm: null };
   }
-  return await setupLocal(config, store);
+  const realm = await localRealm(config, store);
+  return { verifier: realm.issuer, realm };
 }
 
-/** AUTH_MODE=local: the signing key from the store, the realm's endpoints, and the issuer as verifier. */
-async function setupLocal(config: Config, store: Store): Promise<AuthSetup> {
-  const realm = config.TESSERA_REALM;
+/** AUTH_MODE=local: the signing key from the store, the issuer, and who may log in. */
+async function localRealm(config: Config, store: Store): Promise<Realm> {
+  const name = config.TESSERA_REALM;
   const key = await loadOrCreateSigningKey(store, config.TESSERA_DB);
   const issuer = await LocalIssuer.create(key, {
-    issuer: `${config.publicUrl}/realms/${realm}`,
+    issuer: `${config.publicUrl}/realms/${name}`,
     audience: config.OIDC_AUDIENCE ?? LOCAL_AUDIENCE,
-    realm,
+    realm: name,
     accessTtlSeconds: config.TOKEN_TTL_SECONDS,
     refreshTtlSeconds: config.REFRESH_TTL_SECONDS,
   });
@@ -57,6 +56,5 @@ async function setupLocal(config: Config, store: Store): Promise<AuthSetup> {
       "WARNING: AUTH_MODE=local with no TESSERA_USERS: nobody can log in. Set TESSERA_USERS=name:password.",
     );
   }
-  const clients = new SecretTable(config.TESSERA_CLIENTS);
-  return { verifier: issuer, routes: [realmRoutes({ realm, issuer, users, clients })] };
+  return { name, issuer, users, clients: new SecretTable(config.TESSERA_CLIENTS) };
 }

@@ -1,6 +1,6 @@
 /** Request and response shapes of the cleaning job routes (spec 3), and the job as the API shows it. */
 import { z } from "@hono/zod-openapi";
-import { DTYPES, METHODS, TASKS } from "../../core/cleaning/methods.ts";
+import { DTYPES, JOB_TASKS, METHODS } from "../../core/cleaning/methods.ts";
 import type { JobRecord } from "../../services/cleaning/job_queue.ts";
 import { json } from "../http/schemas.ts";
 
@@ -11,10 +11,10 @@ export const RunRequest = z.object({
     description: "The dataset id (its collection name)",
     example: "sensor_readings",
   }),
-  task: z.enum(TASKS),
+  task: z.enum(JOB_TASKS),
   dtype: z.enum(DTYPES),
   method: z.string().min(1).openapi({
-    description: `One of the catalogue for task and dtype: ${methodList}`,
+    description: `One of the methods for task and dtype: ${methodList}`,
   }),
   date_col: z.string().min(1).nullable().optional().openapi({
     description: "The datetime column; time series only",
@@ -102,12 +102,13 @@ const Detail400 = z.object({
     z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() }),
   ),
 }).openapi("CleaningValidationError");
-const Detail = z.object({ detail: z.unknown() });
+const AnyDetail = z.object({ detail: z.unknown() });
+export const Detail = z.object({ detail: z.string() });
 
 /** The answers every cleaning route may give besides its own 200. */
 export const cleaningErrors = {
   400: json(Detail400, "Invalid parameters: each item names the field (loc) and says what is allowed"),
-  401: json(Detail, "Missing or invalid bearer token"),
-  429: json(Detail, "Rate limit exceeded; Retry-After says when to try again"),
-  500: json(Detail, "Server error (the body carries the request id, never a stack trace)"),
+  401: json(AnyDetail, "Missing or invalid bearer token"),
+  429: json(AnyDetail, "Rate limit exceeded; Retry-After says when to try again"),
+  500: json(AnyDetail, "Server error (the body carries the request id, never a stack trace)"),
 };

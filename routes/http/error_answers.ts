@@ -1,6 +1,6 @@
 /**
  * Errors as HTTP: FastAPI-shaped 422 bodies from zod issues, and the one place where typed errors
- * become status codes (DESIGN.md "Errors").
+ * become status codes (docs/architecture.md, "One area, three layers").
  */
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -10,6 +10,7 @@ import {
   ConflictError,
   DisabledError,
   InvalidInputError,
+  InvalidInputsError,
   LimitError,
   NotFoundError,
 } from "../../core/errors.ts";
@@ -134,16 +135,36 @@ export function zodToDetail(error: z.ZodError, root: string, input?: unknown): V
   return out;
 }
 
-/** A 422 response in FastAPI's shape. */
-export function validationResponse(c: Context, detail: ValidationItem[]): Response {
-  return c.json({ detail }, 422);
+/** A 422 response in FastAPI's shape (400 on a route group whose spec says so). */
+export function validationResponse(c: Context, detail: ValidationItem[], status: 400 | 422 = 422): Response {
+  return c.json({ detail }, status);
 }
 
-/** Maps every thrown error to its status; anything unknown is a 500 with only the request id. */
-export function onError(err: Error, c: Context): Response {
+/** The items of several problems, in order: a schema's issues sit under its `loc`; an unknown key lists the allowed ones. */
+export function problemItems(problems: InvalidInputsError["problems"]): ValidationItem[] {
+  return problems.flatMap((p): ValidationItem[] => {
+    if (p instanceof InvalidInputError) return [{ loc: p.loc, msg: p.message, type: p.type }];
+    const allowed = p.allowed && p.allowed.slice(0, 30).join(", ") + (p.allowed.length > 30 ? ", …" : "");
+    return zodToDetail(p.error, "body", p.input).map((d) => {
+      const item = { ...d, loc: [...p.loc, ...d.loc.slice(1)] };
+      return d.type === "extra_forbidden" && allowed !== undefined
+        ? { ...item, msg: `${d.msg}; allowed: ${allowed}` }
+        : item;
+    });
+  });
+}
+
+/**
+ * Maps every thrown error to its status; anything unknown is a 500 with only the request id. Invalid input
+ * is a 422, or `invalidStatus` on a route group whose spec answers it otherwise (cleaning jobs: 400).
+ */
+export function onError(err: Error, c: Context, invalidStatus: 400 | 422 = 422): Response {
   const requestId = c.get("requestId" as never) as string | undefined;
   if (err instanceof InvalidInputError) {
-    return validationResponse(c, [{ loc: err.loc, msg: err.message, type: err.type }]);
+    return validationResponse(c, [{ loc: err.loc, msg: err.message, type: err.type }], invalidStatus);
+  }
+  if (err instanceof InvalidInputsError) {
+    return validationResponse(c, problemItems(err.problems), invalidStatus);
   }
   if (err instanceof NotFoundError) return c.json({ detail: err.message }, 404);
   if (err instanceof ConflictError) return c.json({ detail: err.message }, 409);
@@ -158,7 +179,8 @@ export function onError(err: Error, c: Context): Response {
   }
   if (err instanceof HTTPException) {
     if (err.status === 400 && /malformed json/i.test(err.message)) {
-      return validationResponse(c, [{ loc: ["body"], msg: "JSON decode error", type: "json_invalid" }]);
+      const item = { loc: ["body"], msg: "JSON decode error", type: "json_invalid" };
+      return validationResponse(c, [item], invalidStatus);
     }
     const res = err.getResponse();
     if (res.headers.get("content-type")?.includes("json")) return res;

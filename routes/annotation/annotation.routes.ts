@@ -1,0 +1,172 @@
+/**
+ * The routes of spec 1: the registered datasets and the data models to annotate against, the annotation
+ * functions and their runs, and the per-dataset configuration, data-model info and schema. Every route
+ * needs a bearer token.
+ */
+import { z } from "@hono/zod-openapi";
+import { securedRoute } from "../http/router.ts";
+import { detailResponse, errorResponses, json, jsonBody } from "../http/schemas.ts";
+import {
+  AnnotateItem,
+  AnnotationRecord,
+  ConfigurationItem,
+  ConfigurationRecord,
+  DataModelOut,
+  DatasetOut,
+  ModelInfo,
+  ModelInfoRecord,
+  PathName,
+  ProcedureOut,
+  Replaced,
+  Schema,
+  SchemaRecord,
+} from "./annotation.schemas.ts";
+
+const { 401: unauthorized, 422: invalid } = errorResponses;
+
+/**
+ * A secured route of spec 1: it answers 401 as every route does, 422 only when it takes a path
+ * parameter, a query or a body (the spec declares none for GET /procedures, /model and /dataset, which
+ * have nothing to validate), and 404 where the route says so.
+ */
+const route = <R extends Parameters<typeof securedRoute>[0]>(r: R) => {
+  const validated = Boolean(r.request?.params || r.request?.query || r.request?.body);
+  return securedRoute({
+    ...r,
+    tags: ["annotation"],
+    responses: { ...r.responses, 401: unauthorized, ...(validated && { 422: invalid }) },
+  });
+};
+
+const unknownId = detailResponse("Unknown id");
+const unknownRun = detailResponse("Unknown dataset or record");
+const unknownRecord = detailResponse("Unknown dataset, or nothing stored for it");
+
+// What annotation works on and maps to: the registered datasets, each with its distributions in the
+// DCAT sense (the collections it was imported into), and the data models of the catalog.
+
+export const listDatasets = route({
+  method: "get",
+  path: "/dataset",
+  summary: "List all datasets",
+  responses: { 200: json(z.array(DatasetOut), "Every registered dataset, by name") },
+});
+
+export const getDataset = route({
+  method: "get",
+  path: "/dataset/{dataset_name}",
+  summary: "Get one dataset",
+  request: { params: z.object({ dataset_name: PathName }) },
+  responses: { 200: json(DatasetOut, "The dataset"), 404: unknownId },
+});
+
+export const listModels = route({
+  method: "get",
+  path: "/model",
+  summary: "List all models",
+  responses: { 200: json(z.array(DataModelOut), "Every data model, by id, with its properties") },
+});
+
+export const getModel = route({
+  method: "get",
+  path: "/model/{model_id}",
+  summary: "Get one model",
+  request: { params: z.object({ model_id: PathName }) },
+  responses: { 200: json(DataModelOut, "The data model"), 404: unknownId },
+});
+
+// Running annotation functions.
+
+export const listProcedures = route({
+  method: "get",
+  path: "/procedures",
+  summary: "List procedures",
+  responses: { 200: json(z.array(ProcedureOut), "Every annotation function with its parameters") },
+});
+
+export const runAnnotation = route({
+  method: "post",
+  path: "/annotations",
+  summary: "Execute an annotation",
+  description: "Runs `annotation_function` on the dataset's rows (up to the first 100,000 unless " +
+    "`sample_id` names a sample), or on inline `data`/`items`, with `params` merged over the dataset's " +
+    "configuration; stores the result under `identifier` (replacing one stored there: `replaced`).",
+  request: jsonBody(AnnotateItem),
+  responses: { 200: json(AnnotationRecord.extend(Replaced), "The stored annotation"), 404: unknownRun },
+});
+
+export const listAnnotations = route({
+  method: "get",
+  path: "/annotations/{dataset_id}",
+  summary: "Get the annotations of a dataset",
+  description: "Every stored annotation of the dataset, by identifier; 404 when the dataset is " +
+    "neither registered nor annotated.",
+  request: { params: z.object({ dataset_id: PathName }) },
+  responses: { 200: json(z.array(AnnotationRecord), "The stored annotations"), 404: unknownRun },
+});
+
+// Per-dataset records: a POST replaces what it finds, never duplicates; a GET of something never set is
+// a 404. The dataset must be registered.
+
+export const saveConfiguration = route({
+  method: "post",
+  path: "/configuration",
+  summary: "Save a configuration",
+  request: jsonBody(ConfigurationItem),
+  responses: {
+    200: json(ConfigurationRecord.extend(Replaced), "The stored configuration"),
+    404: unknownRecord,
+  },
+});
+
+export const getConfiguration = route({
+  method: "get",
+  path: "/configuration/{dataset_id}",
+  summary: "Get the configuration of a dataset",
+  request: { params: z.object({ dataset_id: PathName }) },
+  responses: { 200: json(ConfigurationRecord, "The configuration"), 404: unknownRecord },
+});
+
+export const saveModelInfo = route({
+  method: "post",
+  path: "/data_model_info",
+  summary: "Set data-model info",
+  description: "Maps a distribution of a dataset to a data model (GET /model) and, optionally, a concept.",
+  request: jsonBody(ModelInfo),
+  responses: {
+    200: json(ModelInfoRecord.extend(Replaced), "The stored data-model info"),
+    404: unknownRecord,
+  },
+});
+
+export const listModelInfo = route({
+  method: "get",
+  path: "/data_model_info/{dataset_name}",
+  summary: "Get the data-model info of a dataset",
+  description: "One record per distribution that has one, by distribution id.",
+  request: { params: z.object({ dataset_name: PathName }) },
+  responses: {
+    200: json(z.array(ModelInfoRecord), "The data-model info of each distribution"),
+    404: unknownRecord,
+  },
+});
+
+export const saveSchema = route({
+  method: "post",
+  path: "/schema",
+  summary: "Set the schema of a dataset",
+  description: "Stores the field descriptors of one distribution, or of the whole dataset when " +
+    "distribution_id is null.",
+  request: jsonBody(Schema),
+  responses: { 200: json(SchemaRecord.extend(Replaced), "The stored schema"), 404: unknownRecord },
+});
+
+export const listSchemas = route({
+  method: "get",
+  path: "/schema/{dataset_name}",
+  summary: "Get the schema of a dataset",
+  description:
+    "One record per distribution with a schema; the dataset-wide one (distribution_id null) first.",
+  request: { params: z.object({ dataset_name: PathName }) },
+  responses: { 200: json(z.array(SchemaRecord), "The schemas"), 404: unknownRecord },
+});

@@ -1,0 +1,44 @@
+/**
+ * AUTH_MODE=local: the Keycloak-compatible endpoints of Tessera's own realm. A client written for
+ * Keycloak (spec 3: password grant, form-encoded) gets the same answers, errors included. No token needed.
+ */
+import { createRoute } from "@hono/zod-openapi";
+import { json } from "../http/schemas.ts";
+import { Discovery, Jwks, OAuthErrorBody, RealmParams, TokenBody, TokenForm } from "./auth.schemas.ts";
+
+const noRealm = json(OAuthErrorBody, "Realm does not exist");
+
+export const token = createRoute({
+  method: "post",
+  path: "/realms/{realm}/protocol/openid-connect/token",
+  tags: ["auth"],
+  summary: "Get a token (OAuth 2.0 password or refresh_token grant, as Keycloak)",
+  request: {
+    params: RealmParams,
+    body: { content: { "application/x-www-form-urlencoded": { schema: TokenForm } }, required: true },
+  },
+  responses: {
+    200: json(TokenBody, "Access and refresh token"),
+    400: json(OAuthErrorBody, "invalid_request, unsupported_grant_type, or a bad refresh token"),
+    401: json(OAuthErrorBody, "invalid_client or invalid_grant (wrong user credentials)"),
+    404: noRealm,
+  },
+});
+
+export const certs = createRoute({
+  method: "get",
+  path: "/realms/{realm}/protocol/openid-connect/certs",
+  tags: ["auth"],
+  summary: "The realm's public signing keys (JWKS)",
+  request: { params: RealmParams },
+  responses: { 200: json(Jwks, "JSON Web Key Set"), 404: noRealm },
+});
+
+export const discovery = createRoute({
+  method: "get",
+  path: "/realms/{realm}/.well-known/openid-configuration",
+  tags: ["auth"],
+  summary: "OpenID Connect discovery document",
+  request: { params: RealmParams },
+  responses: { 200: json(Discovery, "Issuer metadata"), 404: noRealm },
+});

@@ -1,0 +1,76 @@
+/**
+ * Cleaning jobs (spec 3): `POST /run/`, `POST /approve/`, `GET /get-new-jobs/`, and for the reviewer
+ * `GET /jobs/{job_id}` and `GET /jobs/{job_id}/results`. Invalid parameters are 400 (this spec's status,
+ * not the 422 of the others) with FastAPI-shaped items; every route is rate limited per client (the
+ * limiter is the app's own: cleaning.index.ts adds it after authentication).
+ */
+import type { RouteConfig } from "@hono/zod-openapi";
+import { securedRoute } from "../http/router.ts";
+import { json } from "../http/schemas.ts";
+import {
+  ApproveRequest,
+  cleaningErrors,
+  Detail,
+  JobList,
+  JobParams,
+  JobWithResults,
+  PageQuery,
+  ResultsPage,
+  RunRequest,
+} from "./cleaning.schemas.ts";
+
+/** A secured route of the cleaning group, with the answers every one of them may give. */
+const cleaningRoute = <R extends RouteConfig>(r: R) =>
+  securedRoute({ ...r, tags: ["cleaning jobs"], responses: { ...r.responses, ...cleaningErrors } });
+
+export const run = cleaningRoute({
+  method: "post",
+  path: "/run/",
+  summary: "Run an imputation or anomaly-detection job (answers at once; the job runs in the background)",
+  request: { body: { content: { "application/json": { schema: RunRequest } }, required: true } },
+  responses: { 200: json(JobWithResults.omit({ results: true }), "The job record, queued") },
+});
+
+export const approve = cleaningRoute({
+  method: "post",
+  path: "/approve/",
+  summary: "Approve a finished job; an approved job's results are written back into the dataset " +
+    "(approving again resumes a write-back whose writer has been silent for JOB_LEASE_SECONDS)",
+  request: { body: { content: { "application/json": { schema: ApproveRequest } }, required: true } },
+  responses: {
+    200: json(JobWithResults.omit({ results: true }), "The job with its approval and write-back report"),
+    404: json(Detail, "No such job"),
+    409: json(Detail, "Not finished, approved already, or its write-back still running"),
+  },
+});
+
+export const newJobs = cleaningRoute({
+  method: "get",
+  path: "/get-new-jobs/",
+  summary: "Jobs running (or queued) with no results stored yet, oldest first",
+  responses: { 200: json(JobList, "The jobs") },
+});
+
+export const job = cleaningRoute({
+  method: "get",
+  path: "/jobs/{job_id}",
+  summary: "A job: status, progress, summary, error or approval, and one page of its results",
+  request: { params: JobParams, query: PageQuery },
+  responses: {
+    200: json(JobWithResults, "The job"),
+    404: json(Detail, "No such job, or a page past the last"),
+  },
+});
+
+export const results = cleaningRoute({
+  method: "get",
+  path: "/jobs/{job_id}/results",
+  summary:
+    "One page of a finished job's results (imputed cells, or rows with label and score, most anomalous first)",
+  request: { params: JobParams, query: PageQuery },
+  responses: {
+    200: json(ResultsPage, "The page"),
+    404: json(Detail, "No such job or page"),
+    409: json(Detail, "The job has no results yet"),
+  },
+});

@@ -1,0 +1,13 @@
+/** The spatial audit area: its route definitions bound to their handlers, behind the task switch. */
+import { newRouter } from "../http/router.ts";
+import { requireTasks } from "../tasks/tasks_enabled.ts";
+import * as routes from "./spatial.routes.ts";
+import * as handlers from "./spatial.handlers.ts";
+
+export function spatialRoutes() {
+  const app = newRouter();
+  requireTasks(app, routes.datasetColumns.path, routes.audit.path);
+  return app
+    .openapi(routes.datasetColumns, handlers.datasetColumns)
+    .openapi(routes.audit, handlers.audit);
+}

@@ -1,0 +1,154 @@
+/**
+ * Request and response schemas of the spatial audit routes (spec 2), with the defaults of
+ * docs/spatial-fairness.md. The fields the audit shares with the mitigations live here too
+ * (`auditFields`, `withAuditRules`, `toAuditSettings`), so each is declared and checked once.
+ */
+import { z } from "@hono/zod-openapi";
+import { json } from "../http/schemas.ts";
+import { CollectionName } from "../datasets/datasets.schemas.ts";
+import { MAPPING_KEYS } from "../../core/spatial/mapping.ts";
+import { MAX_SEED, numpySeedProblem } from "../../core/spatial/audit.ts";
+import type { AuditSettings } from "../../services/spatial/audit.ts";
+
+/** `{data_collection_name}`: the task document, and through it the collection, a route works on. */
+export const TaskParams = z.object({ data_collection_name: CollectionName });
+
+/** The 404 of a collection without a task document. */
+export const TaskNotFound = json(z.object({ detail: z.string() }), "No task document for this collection");
+
+const Point = z.tuple([
+  z.number().min(-180).max(180).openapi({ description: "longitude" }),
+  z.number().min(-90).max(90).openapi({ description: "latitude" }),
+]);
+
+export const RegionPolygon = z.object({
+  polygon: z.array(Point).min(3).openapi({
+    description: "at least 3 `[lon, lat]` points; the ring need not be closed",
+  }),
+}).strict().openapi("RegionPolygon");
+
+export const FieldMapping = z.object(
+  Object.fromEntries(MAPPING_KEYS.map((k) => [k, z.string().min(1).optional()])) as Record<
+    typeof MAPPING_KEYS[number],
+    z.ZodOptional<z.ZodString>
+  >,
+).strict().openapi("FieldMapping", {
+  description: "collection field for each slot; a field given here must be in every document. A key left " +
+    "out reads its own name when the documents have that field, else the synonym dataset-columns shows " +
+    "in mapping_defaults",
+});
+
+/** The fields audit, relabel and threshold share. */
+export const auditFields = {
+  n_worlds: z.number().int().min(1).max(100_000).default(400).openapi({
+    description: "Monte Carlo worlds (alternate labelings under the null)",
+  }),
+  signif_level: z.number().gt(0).lt(1).default(0.005),
+  equal_opp: z.boolean().default(true).openapi({
+    description: "true: audit true-positive rates (individuals with y_true = 1); false: statistical parity",
+  }),
+  full_distribution: z.boolean().default(false).openapi({
+    description: "draw every individual in the distribution map (default: at most 10,000 sampled)",
+  }),
+  region: z.array(RegionPolygon).min(1).nullable().optional(),
+  mapping: FieldMapping.optional(),
+  seed: z.number().int().min(0).max(MAX_SEED).default(42).openapi({
+    description: "seed of the Monte Carlo worlds, and of which individuals the distribution map draws " +
+      "when it samples. k-means regions do not use it: they use a fixed seed (42), as the notes ask, " +
+      "so a collection's regions never depend on the request. With rng=numpy, seed + n_worlds - 1 " +
+      "must not pass 4294967295",
+  }),
+  rng: z.enum(["fast", "numpy"]).default("fast").openapi({
+    description: "fast: one exact Binomial draw per membership signature per world; numpy: the reference's " +
+      "MT19937 stream (seed + w per world, one double per individual in collection order) bit for bit",
+  }),
+};
+
+type AuditFields = z.infer<z.ZodObject<typeof auditFields>>;
+
+/**
+ * The rule over two fields that the field schemas cannot say: rng "numpy" seeds world w with seed + w,
+ * which numpy allows up to 2^32 - 1. Checked only once every field is valid, so a request never gets
+ * this issue beside another.
+ */
+export function withAuditRules<T extends z.ZodType<AuditFields>>(schema: T): T {
+  return schema.superRefine((v, ctx) => {
+    const message = numpySeedProblem(v.rng, v.seed, v.n_worlds);
+    if (message) ctx.addIssue({ code: "custom", path: ["seed"], message });
+  }, { when: (payload) => payload.issues.length === 0 });
+}
+
+/** The audit settings of a validated audit, relabel or threshold body, as the services take them. */
+export function toAuditSettings(body: AuditFields): AuditSettings {
+  return {
+    nWorlds: body.n_worlds,
+    signifLevel: body.signif_level,
+    equalOpp: body.equal_opp,
+    fullDistribution: body.full_distribution,
+    polygons: body.region?.map((r) => r.polygon) ?? null,
+    mapping: body.mapping,
+    seed: body.seed,
+    rng: body.rng,
+  };
+}
+
+export const AuditRequest = withAuditRules(z.object(auditFields).strict()).openapi("AuditRequest");
+
+export const DatasetColumns = z.object({
+  data_collection_name: z.string(),
+  database_name: z.string(),
+  sampled: z.number().int().openapi({
+    description: "documents profiled (the first ones in collection order)",
+  }),
+  columns: z.array(z.object({
+    name: z.string(),
+    type: z.string().openapi({ description: "the value type the sampled documents hold, or mixed" }),
+    count: z.number().int().openapi({ description: "sampled documents with a non-null value" }),
+    example: z.unknown().openapi({ description: "the first non-null value" }),
+  })),
+  mapping_defaults: z.record(z.string(), z.string().nullable()).openapi({
+    description: "per mapping key, the field an audit reads when its request leaves the key out (null: " +
+      "no such field, the slot is absent)",
+  }),
+}).openapi("DatasetColumns");
+
+export const RegionStat = z.object({
+  idx: z.number().int().openapi({ description: "the region's position in the sorted list of region ids" }),
+  region_id: z.number().int(),
+  n: z.number().int().openapi({ description: "individuals in scope in the region" }),
+  p: z.number().int().openapi({ description: "of them, predicted positive" }),
+  rate: z.number().nullable().openapi({ description: "p / n; null for an empty region" }),
+  raw_stat: z.number().openapi({ description: "log-likelihood ratio S = max(0, l1 - l0)" }),
+  stat: z.number().openapi({ description: "normalised statistic s = (l1 - l0)/|l0| in [0, 1]" }),
+  p_value: z.number().openapi({ description: "Monte Carlo p-value (1 + #{w: M_w >= s}) / (W + 1)" }),
+  is_signif: z.boolean().openapi({
+    description: "s >= signif_thresh and s > 0: a region with no difference at all (s = 0) is never " +
+      "significant, even when every world maximum is 0 too (P = 0 or P = N, so signif_thresh = 0)",
+  }),
+}).openapi("RegionStat");
+
+/** An audit's statistics and maps: the audit answer without its timing, and each audit of a mitigation. */
+export const AuditPayload = z.object({
+  sbi_score: z.number().openapi({ description: "mean s over the non-empty regions" }),
+  signif_thresh: z.number().openapi({
+    description: "T: the world maxima sorted descending, at 0-based position floor(signif_level·W)",
+  }),
+  total_signif_regions: z.number().int(),
+  stats: z.array(RegionStat),
+  n_individuals: z.number().int().openapi({ description: "N: individuals in scope" }),
+  n_positives: z.number().int().openapi({ description: "P: of them, predicted positive" }),
+  rng: z.enum(["fast", "numpy"]),
+  seed: z.number().int(),
+  n_worlds: z.number().int(),
+  signif_level: z.number(),
+  regions_source: z.enum(["region_ids", "polygons", "kmeans"]),
+  unassigned_individuals: z.number().int().openapi({ description: "individuals in scope inside no polygon" }),
+  fair_map_html: z.string(),
+  fair_map_image: z.string().openapi({ description: "PNG, base64" }),
+  distribution_map_html: z.string(),
+  distribution_map_image: z.string().openapi({ description: "PNG, base64" }),
+}).openapi("AuditPayload");
+
+export const AuditResponse = AuditPayload.extend({
+  elapsed_ms: z.number().openapi({ description: "the whole request, loading and maps included" }),
+}).openapi("AuditResponse");

@@ -1,0 +1,71 @@
+/** The task document routes: list, create, get, update the status of, and delete a dataset's document. */
+import { z } from "@hono/zod-openapi";
+import { securedRoute } from "../http/router.ts";
+import { errorResponses, json } from "../http/schemas.ts";
+import {
+  Deleted,
+  Detail,
+  TaskCreate,
+  TaskDocument,
+  TaskParams,
+  TaskPatch,
+  TaskQuery,
+} from "./tasks.schemas.ts";
+
+const taskRoute = <R extends Parameters<typeof securedRoute>[0]>(r: R) =>
+  securedRoute({ ...r, tags: ["tasks"], responses: { ...r.responses, ...errorResponses } });
+
+export const list = taskRoute({
+  method: "get",
+  path: "/api/tasks/documents",
+  summary: "List task configuration documents",
+  request: { query: TaskQuery },
+  responses: { 200: json(z.array(TaskDocument), "The matching documents") },
+});
+
+export const create = taskRoute({
+  method: "post",
+  path: "/api/tasks/documents",
+  summary: "Create a task configuration document",
+  request: { body: { content: { "application/json": { schema: TaskCreate } }, required: true } },
+  responses: {
+    201: json(TaskDocument, "The created document"),
+    409: json(Detail, "It exists"),
+  },
+});
+
+export const get = taskRoute({
+  method: "get",
+  path: "/api/tasks/document/{collection_name}",
+  summary: "Get one task configuration document",
+  request: { params: TaskParams },
+  responses: {
+    200: json(TaskDocument, "The document"),
+    404: json(Detail, "None"),
+  },
+});
+
+export const patch = taskRoute({
+  method: "patch",
+  path: "/api/tasks/document/{collection_name}",
+  summary: "Update a task document's status (done sets ended_at to now, UTC)",
+  request: {
+    params: TaskParams,
+    body: { content: { "application/json": { schema: TaskPatch } }, required: true },
+  },
+  responses: {
+    200: json(TaskDocument, "The updated document"),
+    404: json(Detail, "None"),
+  },
+});
+
+export const remove = taskRoute({
+  method: "delete",
+  path: "/api/tasks/document/{collection_name}",
+  summary: "Delete a task configuration document (the dataset itself stays)",
+  request: { params: TaskParams },
+  responses: {
+    200: json(Deleted, "Deleted"),
+    404: json(Detail, "None"),
+  },
+});

@@ -1,0 +1,253 @@
+/**
+ * The two mitigations of spec 2 (`mitigate/relabel`, `mitigate/threshold`) as one use case each:
+ * audit, mitigate in a worker, audit again over the same regions with the before-audit's colour cap,
+ * draw the maps, note the mitigation on the task document, and answer with both audits and the flips.
+ */
+import { auditCap } from "../../core/spatial/maps/map_value.ts";
+import type { Mapping } from "../../core/spatial/mapping.ts";
+import type { ClassificationMetrics } from "../../core/spatial/mitigate/metrics.ts";
+import type { RegionThreshold } from "../../core/spatial/mitigate/region_thresholds.ts";
+import type { RelabelInput, RelabelResult } from "../../core/spatial/mitigate/relabel.ts";
+import type { SolverStatusCode } from "../../core/spatial/mitigate/status.ts";
+import type { ThresholdInput, ThresholdResult } from "../../core/spatial/mitigate/threshold_mitigation.ts";
+import { scopeOf } from "../../core/spatial/load.ts";
+import { restrictRegions, subsetIndividuals } from "../../core/spatial/subset.ts";
+import type { Individuals, Regions } from "../../core/spatial/types.ts";
+import type { WorkerPool } from "../../workers/pool.ts";
+import type { SpatialAuditReply } from "../../workers/spatial.ts";
+import { mitigateRelabel, mitigateThreshold } from "../../workers/mitigate.ts";
+import {
+  auditMaps,
+  auditOf,
+  type AuditPayload,
+  auditPayload,
+  type AuditSettings,
+  mapPoints,
+  type SpatialDeps,
+} from "../spatial/audit.ts";
+import { loadIndividuals } from "../spatial/individuals.ts";
+import { taskCollection } from "../spatial/task_collection.ts";
+import { taskDocumentsRef } from "../tasks/task_documents.ts";
+
+/** The settings of a relabel request: the audit's, and the solver's under core's names. */
+export type RelabelSettings =
+  & AuditSettings
+  & Pick<RelabelInput, "approx" | "budget" | "prTol" | "workLimitSeconds">;
+
+/** The settings of a threshold request: relabel's, and the split and boundary of the fit. */
+export type ThresholdSettings =
+  & RelabelSettings
+  & Pick<ThresholdInput, "defaultBoundary" | "trainRatio" | "stratified" | "randomState">;
+
+/** Which task a mitigation works on, and who asked (noted on the task document). */
+export interface MitigationTarget {
+  collectionName: string;
+  requestedBy: string;
+}
+
+/** The answer of `mitigate/relabel`, and the part `mitigate/threshold` shares. */
+export interface MitigationAnswer {
+  metrics_before: ClassificationMetrics | null;
+  metrics_after: ClassificationMetrics | null;
+  solver_status_code: SolverStatusCode;
+  solver_status_message: string;
+  solver_detail: string;
+  objective: number | null;
+  bound: number | null;
+  regions_delta: { idx: number; region_id: number; delta: number }[];
+  n_flips: number;
+  positive_rate_before: number;
+  positive_rate_after: number;
+  flip_budget: number;
+  new_positives_window: [number, number];
+  solver_seconds: number;
+  audit_before_mitigation: AuditPayload;
+  audit_after_mitigation: AuditPayload;
+  mitigated_preds: { idx: number; doc_id: string; y_pred: number }[];
+  flips_map_html: string;
+  flips_map_image: string;
+  elapsed_ms: number;
+}
+
+/** The answer of `mitigate/threshold`. */
+export interface ThresholdAnswer extends MitigationAnswer {
+  threshold_chart_before: string;
+  threshold_chart_after: string;
+  new_thresholds: RegionThreshold[];
+  train_size: number;
+  test_size: number;
+}
+
+/** The changed predictions of a mitigation, as the answer lists them. */
+function changedPreds(ind: Individuals, flipped: Int32Array, preds: Uint8Array) {
+  return Array.from(flipped, (i) => ({ idx: i, doc_id: ind.docIds[i], y_pred: preds[i] }));
+}
+
+/** The flips map: flipped individuals coloured by their new prediction over the after-audit's regions. */
+function flipsMaps(
+  pool: WorkerPool,
+  ind: Individuals,
+  after: SpatialAuditReply,
+  flipped: Int32Array,
+  preds: Uint8Array,
+  opts: { full: boolean; seed: number; cap: number; title: string },
+) {
+  const cls = Uint8Array.from(flipped, (i) => preds[i]);
+  const { points, drawnOf } = mapPoints(ind, flipped, cls, opts.full, opts.seed);
+  const { world_max: _w, ...audit } = after.audit;
+  return pool.run("maps.flips", {
+    regions: after.regions,
+    audit,
+    points,
+    options: { title: opts.title, drawnOf, cap: opts.cap },
+  });
+}
+
+/**
+ * Notes on the task document what was mitigated, with the whole mapping it read (omitted keys resolved
+ * to the fields they read), so write-back knows every field the mitigation used.
+ */
+async function recordMitigation(
+  deps: SpatialDeps,
+  target: MitigationTarget,
+  kind: "relabel" | "threshold",
+  mapping: Mapping,
+  nFlips: number,
+) {
+  await deps.store.patch(taskDocumentsRef(deps.config.TESSERA_DB), target.collectionName, {
+    last_mitigation: { kind, at: new Date().toISOString(), by: target.requestedBy, mapping, n_flips: nFlips },
+  });
+}
+
+/** The fields relabel and threshold answers share, from the solver's result. */
+function solverFields(r: RelabelResult | ThresholdResult, regions: Regions) {
+  return {
+    metrics_before: r.metricsBefore,
+    metrics_after: r.metricsAfter,
+    solver_status_code: r.status.code,
+    solver_status_message: r.status.message,
+    solver_detail: r.status.detail,
+    objective: r.objective,
+    bound: r.bound,
+    regions_delta: Array.from(r.regionsDelta, (delta, idx) => ({ idx, region_id: regions.ids[idx], delta })),
+    n_flips: r.nFlips,
+    positive_rate_before: r.positiveRateBefore,
+    positive_rate_after: r.positiveRateAfter,
+    flip_budget: r.flipBudget,
+    new_positives_window: r.newPositivesWindow,
+    solver_seconds: r.seconds.solve,
+  };
+}
+
+/** Flips predictions where the audit finds bias (PROMIS), then shows the reviewer both audits. */
+export async function mitigateByRelabel(
+  deps: SpatialDeps,
+  input: MitigationTarget & RelabelSettings,
+): Promise<MitigationAnswer> {
+  const t0 = performance.now();
+  const { pool } = deps, name = input.collectionName;
+  const ref = await taskCollection(deps, name);
+  const { ind, mapping } = await loadIndividuals(deps.store, ref, input.mapping, {
+    yTrue: input.equalOpp,
+    prob: false,
+  });
+  const before = await auditOf(pool, ind, input);
+  const r = await mitigateRelabel(pool, {
+    yPred: ind.yPred,
+    yTrue: ind.yTrue,
+    scope: before.scope,
+    regions: before.regions,
+    approx: input.approx,
+    budget: input.budget,
+    prTol: input.prTol,
+    workLimitSeconds: input.workLimitSeconds,
+  });
+  const prepared = { scope: before.scope, regions: before.regions };
+  const after = await auditOf(pool, ind, input, { yPred: r.mitigatedPreds, prepared });
+  const cap = auditCap(before.audit);
+  const common = { full: input.fullDistribution, seed: input.seed, cap };
+  const [mapsBefore, mapsAfter, flips] = await Promise.all([
+    auditMaps(pool, ind, before, ind.yPred, { ...common, title: `Before mitigation: ${name}` }),
+    auditMaps(pool, ind, after, r.mitigatedPreds, { ...common, title: `After relabeling: ${name}` }),
+    flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...common, title: `Flips: ${name}` }),
+  ]);
+  await recordMitigation(deps, input, "relabel", mapping, r.nFlips);
+  return {
+    ...solverFields(r, before.regions),
+    audit_before_mitigation: auditPayload(before, mapsBefore),
+    audit_after_mitigation: auditPayload(after, mapsAfter),
+    mitigated_preds: changedPreds(ind, r.flipped, r.mitigatedPreds),
+    ...flips,
+    elapsed_ms: Math.round(performance.now() - t0),
+  };
+}
+
+/**
+ * Fits per-region decision thresholds on y_pred_prob over a training part and applies them to the test
+ * part, whose audits before and after the reviewer sees.
+ */
+export async function mitigateByThreshold(
+  deps: SpatialDeps,
+  input: MitigationTarget & ThresholdSettings,
+): Promise<ThresholdAnswer> {
+  const t0 = performance.now();
+  const { pool } = deps, name = input.collectionName;
+  const ref = await taskCollection(deps, name);
+  const { ind, mapping } = await loadIndividuals(deps.store, ref, input.mapping, {
+    yTrue: input.equalOpp,
+    prob: true,
+  });
+  const regions = await pool.run("spatial.regions", { ind, polygons: input.polygons });
+  const r = await mitigateThreshold(pool, {
+    yPred: ind.yPred,
+    yTrue: ind.yTrue,
+    prob: ind.prob!,
+    regions,
+    equalOpp: input.equalOpp,
+    approx: input.approx,
+    budget: input.budget,
+    prTol: input.prTol,
+    workLimitSeconds: input.workLimitSeconds,
+    defaultBoundary: input.defaultBoundary,
+    trainRatio: input.trainRatio,
+    stratified: input.stratified,
+    randomState: input.randomState,
+  });
+  // the audits are of the test part, over the same regions as the fit
+  const test = subsetIndividuals(ind, r.test);
+  const scope = scopeOf(test, input.equalOpp);
+  const prepared = {
+    scope,
+    regions: restrictRegions(regions, Int32Array.from(scope, (j) => r.test[j]), ind.n),
+  };
+  const testPreds = Uint8Array.from(r.test, (i) => r.mitigatedPreds[i]);
+  const before = await auditOf(pool, test, input, { prepared });
+  const after = await auditOf(pool, test, input, { prepared, yPred: testPreds });
+  const cap = auditCap(before.audit);
+  const common = { full: input.fullDistribution, seed: input.seed, cap };
+  const [mapsBefore, mapsAfter, flips, charts] = await Promise.all([
+    auditMaps(pool, test, before, test.yPred, { ...common, title: `Test part before: ${name}` }),
+    auditMaps(pool, test, after, testPreds, { ...common, title: `Test part after thresholds: ${name}` }),
+    flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...common, title: `Flips: ${name}` }),
+    pool.run("maps.thresholds", {
+      before: before.audit,
+      after: after.audit,
+      thresholds: r.newThresholds.map((t) => t.threshold),
+      defaultBoundary: input.defaultBoundary,
+      cap,
+    }),
+  ]);
+  await recordMitigation(deps, input, "threshold", mapping, r.nFlips);
+  return {
+    ...solverFields(r, regions),
+    audit_before_mitigation: auditPayload(before, mapsBefore),
+    audit_after_mitigation: auditPayload(after, mapsAfter),
+    mitigated_preds: changedPreds(ind, r.flipped, r.mitigatedPreds),
+    ...flips,
+    ...charts,
+    new_thresholds: r.newThresholds,
+    train_size: r.train.length,
+    test_size: r.test.length,
+    elapsed_ms: Math.round(performance.now() - t0),
+  };
+}

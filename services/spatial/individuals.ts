@@ -1,0 +1,49 @@
+/**
+ * A task's individuals: the collection's mapped fields streamed once into typed columns (core's
+ * Individuals), and the first documents that dataset-columns profiles and the default mapping reads.
+ */
+import { IndividualsBuilder, type LoadNeeds } from "../../core/spatial/load.ts";
+import {
+  explicitKeys,
+  type Mapping,
+  MAPPING_KEYS,
+  MAPPING_SAMPLE,
+  resolveMapping,
+} from "../../core/spatial/mapping.ts";
+import { profileFields } from "../../core/ingest/field_profile.ts";
+import type { Individuals } from "../../core/spatial/types.ts";
+import type { CollectionRef, Doc, Store } from "../../store/store.ts";
+
+const BATCH = 5000;
+
+/** The first MAPPING_SAMPLE documents in collection order: the fixed sample the mapping is read from. */
+export async function firstDocuments(store: Store, ref: CollectionRef): Promise<Doc[]> {
+  const docs: Doc[] = [];
+  for await (const batch of store.stream(ref, { batchSize: MAPPING_SAMPLE })) {
+    docs.push(...batch);
+    if (docs.length >= MAPPING_SAMPLE) break;
+  }
+  return docs.slice(0, MAPPING_SAMPLE);
+}
+
+/**
+ * Streams the collection once into Individuals (422 when the data cannot be audited), with the mapping
+ * it read. Keys the request gave must name a field every document has; a key it left out reads the field
+ * defaultMapping finds in the first MAPPING_SAMPLE documents, as dataset-columns shows it (those few are
+ * read first, so the one pass over the collection carries only the mapped fields).
+ */
+export async function loadIndividuals(
+  store: Store,
+  ref: CollectionRef,
+  requested: Partial<Mapping> | undefined,
+  needs: LoadNeeds,
+): Promise<{ ind: Individuals; mapping: Mapping }> {
+  const explicit = explicitKeys(requested);
+  const head = explicit.length === MAPPING_KEYS.length ? [] : await firstDocuments(store, ref);
+  const mapping = resolveMapping(requested, profileFields(head));
+  const builder = new IndividualsBuilder(mapping, explicit);
+  for await (const batch of store.stream(ref, { projection: builder.fields(), batchSize: BATCH })) {
+    builder.add(batch);
+  }
+  return { ind: builder.finish(needs), mapping };
+}
