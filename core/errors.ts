@@ -1,7 +1,8 @@
 /**
- * Typed domain errors. Core throws these; `routes/http/errors.ts` maps each to one HTTP status in
+ * Typed domain errors. Core throws these; `routes/http/error_answers.ts` maps each to one HTTP status in
  * `app.onError`, so handlers never pick status codes for failures themselves.
  */
+import type { ZodError } from "zod";
 
 /** The caller named something that does not exist (404). */
 export class NotFoundError extends Error {
@@ -13,6 +14,34 @@ export class InvalidInputError extends Error {
   override name = "InvalidInputError";
   constructor(message: string, readonly loc: (string | number)[] = [], readonly type = "value_error") {
     super(message);
+  }
+}
+
+/**
+ * A value that failed its own zod schema below the edge (a cleaning method's parameters, a schema the
+ * request itself chooses): reported as that schema's issues under `loc`, an unknown key naming `allowed`.
+ */
+export interface SchemaProblem {
+  loc: (string | number)[];
+  error: ZodError;
+  /** The value the schema read (tells an absent key from one of the wrong type). */
+  input: unknown;
+  /** The keys the schema takes, named when it refuses an unknown one (absent: the refusal alone). */
+  allowed?: string[];
+}
+
+/**
+ * Several problems of one request, all reported at once and in this order: a 422, or a 400 where the
+ * spec says so (cleaning jobs).
+ */
+export class InvalidInputsError extends Error {
+  override name = "InvalidInputsError";
+  constructor(readonly problems: (InvalidInputError | SchemaProblem)[]) {
+    super(
+      problems.map((p) =>
+        `${p.loc.join(".")}: ${p instanceof InvalidInputError ? p.message : p.error.message}`
+      ).join("; "),
+    );
   }
 }
 

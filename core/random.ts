@@ -1,5 +1,6 @@
 /**
- * Seeded randomness (DESIGN.md "Numbers"): the same seed gives the same stream on every platform.
+ * Seeded randomness: the same seed gives the same stream on every platform, so a seeded request
+ * always gives the same answer.
  * sfc32 seeded through splitmix32: fast, 128 bits of state, passes PractRand to 2^40+ bytes.
  */
 export class Rng {

@@ -4,10 +4,9 @@
 // children, how many values seen so far went to a child above it; a value walks down from the root,
 // two bits per level, adds the count of its child at each level and bumps the counts of the children
 // below its own with one SIMD subtraction. Every value takes the same number of steps, so the walk
-// has no branch to mispredict: on the correlation benchmark's columns it takes 0.48-0.54 of the time
-// of a Fenwick tree here (whose loops end at a different step for each value), and a Fenwick tree
-// in JavaScript is slower still. Values of more than 16 bits (ONE_LEVEL_BITS in the loader) are
-// counted in two levels whose tries each fit in cache.
+// has no branch to mispredict: quicker than a Fenwick tree here (whose loops end at a different step
+// for each value), and a Fenwick tree in JavaScript is slower still. Values of more than 16 bits
+// (ONE_LEVEL_BITS in the loader) are counted in two levels whose tries each fit in cache.
 // Memory is laid out by the loader (core/stats/kendall_wasm.ts) above heapBase().
 
 /** First free byte of linear memory: the loader places the sequence and the trie above it. */

@@ -7,8 +7,15 @@ import type { Table } from "./table.ts";
 import type { DataModel } from "./data_model.ts";
 import { semanticTypes, SemanticTypesParams } from "./semantic_types.ts";
 import { profile, ProfileParams } from "./profile.ts";
-import { conceptMapping, ConceptMappingParams } from "./concept_mapping.ts";
+import { type ConceptMapping, conceptMapping, ConceptMappingParams } from "./concept_mapping.ts";
 import { piiScan, PiiScanParams } from "./pii_scan.ts";
+
+/** What a run returns: the result of one of the functions below. */
+export type AnnotationResult =
+  | ReturnType<typeof semanticTypes>
+  | ReturnType<typeof profile>
+  | ConceptMapping
+  | ReturnType<typeof piiScan>;
 
 /** What a function may need besides the rows: the data model named by its parameters. */
 export interface RunContext {
@@ -21,7 +28,7 @@ export interface Procedure<P extends { columns?: string[] } = { columns?: string
   params: z.ZodType<P>;
   /** The data model a run needs, from its parameters (only functions that map to a model). */
   modelId?: (params: P) => string;
-  run(table: Table, params: P, ctx: RunContext): unknown;
+  run(table: Table, params: P, ctx: RunContext): AnnotationResult;
 }
 
 const define = <P extends { columns?: string[] }>(p: Procedure<P>) => p as unknown as Procedure;

@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 
-export const TASKS = ["impute", "detect"] as const;
+export const JOB_TASKS = ["impute", "detect"] as const;
 export const DTYPES = ["tabular", "timeseries"] as const;
-export type Task = typeof TASKS[number];
+export type Task = typeof JOB_TASKS[number];
 export type Dtype = typeof DTYPES[number];
 
 /** One method of the catalogue. */

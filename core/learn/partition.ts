@@ -2,7 +2,7 @@
  * Stable, branch-free partitions of boosting's leaves (the trees' node rows have their own, in
  * wasm/tree_split.ts). Rows stay in ascending order, so every later gather
  * over a node sweeps the feature columns forward (the prefetcher rewards it; a swapping partition
- * scatters rows and costs the forests about a third more), and the side of each row is computed,
+ * scatters rows and costs the forests more), and the side of each row is computed,
  * not branched on: at most nodes it is a coin flip the branch predictor would miss half the time.
  */
 

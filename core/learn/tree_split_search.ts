@@ -301,8 +301,8 @@ export class NodeSearch {
   /**
    * The last bin whose value is at most u, in [lo, hi − 1] (the last bin always goes right, so both
    * sides have rows), by binary search. V8 compiles the comparison to a branch: mispredicted half
-   * the time, but speculation fetches the next probe early, and over a feature's ~500 KB of values a
-   * branch-free select, which waits for each load, measured 3× slower (as did one in WebAssembly).
+   * the time, but speculation fetches the next probe early, and over a feature's values a branch-free
+   * select, which waits for each load, measured slower (as did one in WebAssembly).
    */
   private binOfDraw(centres: Float64Array, u: number, lo: number, hi: number): number {
     let l = lo, len = hi - lo;

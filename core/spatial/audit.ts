@@ -1,5 +1,5 @@
 /**
- * The spatial bias audit of notes/spatial-fairness.md: the observed statistic of every region, W
+ * The spatial bias audit of docs/spatial-fairness.md: the observed statistic of every region, W
  * Monte Carlo worlds under the null (same locations, labels i.i.d. Bernoulli(P/N)), the threshold T from
  * the sorted world maxima, significance, p-values and the SBI score.
  *
@@ -51,16 +51,24 @@ export function checkAuditParams(nWorlds: number, signifLevel: number, seed: num
   if (!(signifLevel > 0 && signifLevel < 1)) {
     throw new InvalidInputError("signif_level must lie strictly between 0 and 1", loc("signif_level"));
   }
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
     throw new InvalidInputError("seed must be an integer in 0 .. 4294967295", loc("seed"));
   }
-  if (rng === "numpy" && seed + nWorlds - 1 > 0xffffffff) {
-    throw new InvalidInputError(
-      `rng "numpy" seeds world w with seed + w, which numpy allows up to 4294967295: ` +
-        `use a seed of at most ${0xffffffff - nWorlds + 1} for ${nWorlds} worlds`,
-      loc("seed"),
-    );
-  }
+  const numpy = numpySeedProblem(rng, seed, nWorlds);
+  if (numpy) throw new InvalidInputError(numpy, loc("seed"));
+}
+
+/** The largest seed a world may get: 32 bits, numpy's limit too. */
+export const MAX_SEED = 0xffffffff;
+
+/**
+ * Why a seed cannot serve, or null: rng "numpy" seeds world w with seed + w, which numpy allows up to
+ * MAX_SEED. The one statement of the rule, for the request schema and for the audit itself.
+ */
+export function numpySeedProblem(rng: RngMode, seed: number, nWorlds: number): string | null {
+  if (rng !== "numpy" || seed + nWorlds - 1 <= MAX_SEED) return null;
+  return `rng "numpy" seeds world w with seed + w, which numpy allows up to ${MAX_SEED}: ` +
+    `use a seed of at most ${MAX_SEED - nWorlds + 1} for ${nWorlds} worlds`;
 }
 
 /** World maxima for worlds w0 .. w1-1 of a plan, by the WebAssembly kernel. */

@@ -1,4 +1,4 @@
-/** Convex hulls of point sets: the display polygons of k-means regions (notes, regions rule 3). */
+/** Convex hulls of point sets: the display polygons of k-means regions (regions rule 3). */
 import type { Ring } from "./types.ts";
 
 const cross = (ox: number, oy: number, ax: number, ay: number, bx: number, by: number) =>

@@ -1,9 +1,9 @@
 /**
- * k-means on coordinates for regions rule 3 of the notes, fast enough for a million points: seeded
- * k-means++ on a sample, then Lloyd iterations with Hamerly's bounds (a point whose distance to its
- * centre is below half the gap to the next centre is not re-scanned), at most MAX_ITER passes, and
- * scikit-learn's stopping rule: the centres' total squared shift at most TOL times the mean coordinate
- * variance.
+ * k-means on coordinates for regions rule 3 (docs/spatial-fairness.md "Regions"), fast enough for a
+ * million points: seeded k-means++ on a sample, then Lloyd iterations with Hamerly's bounds (a point
+ * whose distance to its centre is below half the gap to the next centre is not re-scanned), at most
+ * MAX_ITER passes, and scikit-learn's stopping rule: the centres' total squared shift at most TOL times
+ * the mean coordinate variance.
  */
 import { Rng } from "../random.ts";
 

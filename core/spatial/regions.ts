@@ -1,5 +1,6 @@
 /**
- * Regions over the individuals in scope, by the first of the notes' four rules that applies:
+ * Regions over the individuals in scope, by the first of four rules that applies
+ * (docs/spatial-fairness.md "Regions"):
  * 1. region_ids (overlap allowed); 2. coordinates + polygons (point in polygon); 3. coordinates alone
  * (k-means, convex hulls for display); 4. otherwise a 422. Region index = position in the sorted list
  * of distinct region ids; with polygons the ids are the polygon positions, so an empty polygon keeps
@@ -14,7 +15,7 @@ import type { Individuals, Regions, Ring } from "./types.ts";
 export const MIN_CLUSTER = 3;
 
 /**
- * Seed of rule 3's k-means. The notes fix it, so a collection's regions do not change with the
+ * Seed of rule 3's k-means. It is fixed, so a collection's regions do not change with the
  * request's Monte Carlo seed.
  */
 export const KMEANS_SEED = 42;
@@ -194,7 +195,7 @@ function withHulls(regions: Regions, ind: Individuals, scope: Int32Array): Regio
 /**
  * The regions of an audit over the individuals at positions `scope` (ascending, into `ind`); member
  * lists hold scope positions (0..scope.length-1). `seed` seeds k-means (KMEANS_SEED in the
- * service, as the notes fix it; tests may vary it). Rule 2 counts the points that
+ * service, a fixed seed; tests may vary it). Rule 2 counts the points that
  * fall in no polygon in `unassigned`: they stay in the audit (in N and P), in no region. `lists` may
  * carry ind.regionIds already flattened (flattenRegionIds), as the worker task receives them.
  */

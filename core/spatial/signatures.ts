@@ -1,7 +1,7 @@
 /**
  * Membership signatures: individuals with the same set of regions are exchangeable under the null of
  * the Monte Carlo test, so a world needs one Binomial draw per signature instead of one Bernoulli per
- * individual (notes/spatial-fairness.md, "Monte Carlo significance"). Disjoint regions give at most
+ * individual (docs/spatial-fairness.md "Random streams"). Disjoint regions give at most
  * R + 1 signatures, whatever N is.
  */
 

@@ -1,7 +1,7 @@
 /**
- * The Bernoulli likelihood-ratio scan statistic of notes/spatial-fairness.md, with the zero cases the
+ * The Bernoulli likelihood-ratio scan statistic of docs/spatial-fairness.md, with the zero cases the
  * reference divided by zero on defined as 0. Two forms of one quantity:
- * - `logLik`/`rawStat`/`normStat`: the notes' formulas with logarithms, for reading and for tests;
+ * - `logLik`/`rawStat`/`normStat`: the documented formulas with logarithms, for reading and for tests;
  * - `xlogxTable` + `tableRawStat`: the same S from a table of x·ln x, which the Monte Carlo kernels
  *   (TypeScript and WebAssembly, operation for operation) and the audit's observed values share, so a
  *   world that repeats the observed configuration gives bit-identical numbers and ties compare as ties.

@@ -1,6 +1,6 @@
 /**
  * The data of a spatial audit as core sees it: typed columns built once from the collection
- * (DESIGN.md "Data flow of one spatial request"), regions as member lists, and the audit's result.
+ * (docs/spatial-fairness.md "How an audit runs"), regions as member lists, and the audit's result.
  */
 
 /** One column per slot of the field mapping; `idx` of a reply is the position in these arrays. */
@@ -20,7 +20,7 @@ export interface Individuals {
 /** A polygon ring of `[lon, lat]` points (need not be closed). */
 export type Ring = [number, number][];
 
-/** How the regions were formed (the four rules of notes/spatial-fairness.md). */
+/** How the regions were formed (the four rules of docs/spatial-fairness.md "Regions"). */
 export type RegionSource = "region_ids" | "polygons" | "kmeans";
 
 /** Regions over the individuals in scope. Region index = position in these arrays. */

@@ -102,7 +102,7 @@ function standardise(x: Float64Array, z: Float64Array): Float64Array {
 
 /**
  * Pearson of a and b over the rows where both weights are 1 (weights 0/1, a and b finite), two-pass
- * for accuracy and branch-free because a test per row costs three times as much in V8; NaN when a
+ * for accuracy and branch-free because a test per row costs more in V8; NaN when a
  * side has no spread there, because then r is undefined.
  */
 export function pearsonWeighted(a: Float64Array, wa: Uint8Array, b: Float64Array, wb: Uint8Array): number {

@@ -2,8 +2,8 @@
  * Kendall's tau-b by Knight's algorithm (1966), O(n log n): order the rows by (x, y), then the
  * discordant pairs are the inversions of the y sequence, counted by a four-way trie over the y ranks
  * in WebAssembly (wasm/kendall.ts: every value takes the same steps, so no branch is mispredicted;
- * a Fenwick tree there, itself three times quicker than a counting merge sort in V8, took 1.9-2.1
- * times as long on the benchmark's columns); ties come from the group sizes.
+ * quicker there than a Fenwick tree, itself quicker than a counting merge sort in V8); ties come from
+ * the group sizes.
  * Two columns with few distinct values go through their contingency table instead, O(n + kx·ky).
  * The formula and its order of operations are scipy's `kendalltau`, so figures agree to the last bits.
  */

@@ -1,5 +1,5 @@
 /**
- * The audit map value of notes/spatial-fairness.md "Maps and charts" and its diverging colour scale.
+ * The audit map value of docs/spatial-fairness.md "Maps" and its diverging colour scale.
  * One value per region in [-1, 1]: the sign says whether the region's positive rate is above (+) or below
  * (−) the global rate; the magnitude grows linearly to 0.2 at the significance threshold T, then from 0.2
  * to 1 between T and the colour cap (the largest s of the audit before mitigation).

@@ -1,12 +1,12 @@
 /**
- * PROMIS-Approx (notes/spatial-fairness.md): minimise Σ_i w_i·|ρin_i - ρout_i| over the flips, with
+ * PROMIS-Approx (docs/spatial-fairness.md): minimise Σ_i w_i·|ρin_i - ρout_i| over the flips, with
  * w_i = sqrt(n_i (N - n_i)/N), under Σ|δ| ≤ C and the integer window of newP, as a MIP on HiGHS
  * (continuous flips, one integer column D = newP - P).
  *
  * Each term is written in counts, which is the same number with better-scaled coefficients:
  *   w_i·(ρin_i - ρout_i) = κ_i·((p_i + δ_i) - n_i·newP/N),   κ_i = sqrt(N / (n_i (N - n_i)))
  * (multiply out (p+δ)/n - (newP - p - δ)/(N - n) by w_i), and |·| is split into two non-negative
- * parts e⁺_i - e⁻_i (one equality row per region instead of two inequalities: 2x faster here):
+ * parts e⁺_i - e⁻_i (one equality row per region instead of two inequalities: half the rows to solve):
  *   columns  x_u (flips of unit u, sign fixed by its label), e⁺_i, e⁻_i (regions with 0 < n_i < N), D;
  *   rows     Σ_{u∋i} x_u - (n_i/N) D - e⁺_i + e⁻_i = n_i P/N - p_i,
  *            Σ_u sign_u·x_u ≤ C (|x_u| = sign_u·x_u: a unit flips one way only),

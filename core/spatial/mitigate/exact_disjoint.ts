@@ -1,7 +1,7 @@
 /**
  * PROMIS-Exact for disjoint regions: the minimum of Σ_i (l1_i - l0) over integer flips, proven.
  *
- * The notes' method is to scan every integer newP of the rate window and solve each fixed-newP problem
+ * The documented method is to scan every integer newP of the rate window and solve each fixed-newP problem
  * exactly (exact_fixed_rate.ts). The window can hold tens of thousands of values, so the scan is a
  * best-first branch and bound over intervals of D = newP - P: an interval is split until it is one D
  * (solved exactly) or its lower bound (exact_fixed_rate.ts lowerBound, a valid bound for every D in it)

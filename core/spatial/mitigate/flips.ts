@@ -1,7 +1,7 @@
 /**
- * From a solver's δ to flipped individuals (notes/spatial-fairness.md "From δ to flips").
+ * From a solver's δ to flipped individuals (docs/spatial-fairness.md "From δ to flips").
  *
- * Plain rounding (the notes' rule, kept whenever its result is feasible): half to even, as the
+ * Plain rounding (the documented rule, kept whenever its result is feasible): half to even, as the
  * reference did, after snapping a value within 1e-9 of a multiple of 1/2 to it (so solver noise like
  * 2.4999999999 rounds as 2.5 would, to 2).
  * - Disjoint regions: a region's δ_i (its up unit minus its down unit) rounds to k; the first |k|
@@ -10,7 +10,7 @@
  * - Overlapping regions: every individual's δ_j rounds on its own. A unit's x_u = Σ of its members'
  *   δ_j is spread over its members by index: the first floor(|x_u|) get ±1, the next the remainder.
  *   This is a solution of the per-individual LP with the same objective (the LP depends on the
- *   members only through their sum), so it is the per-individual rounding the notes ask for.
+ *   members only through their sum), so it is the per-individual rounding the model asks for.
  *
  * Rounding each value on its own can break the constraints the LP kept (two regions at +0.5 and
  * -1.5 under s = 0 round to 0 and -2: newP moves by 2), so when plain rounding breaks the flip budget
@@ -44,7 +44,7 @@ export interface RoundingInput {
   /** Integer range of each unit's value (lo ≤ 0 ≤ hi: its flip capacity down and up). */
   lo: Int32Array;
   hi: Int32Array;
-  /** The rounding the notes state, applied to one value. */
+  /** The plain rounding rule, applied to one value. */
   plain: (v: number) => number;
   /** Flip budget C (Σ|k| ≤ C) and window of D = Σ k (dMin ≤ D ≤ dMax). */
   C: number;
@@ -107,7 +107,7 @@ function perIndividual(a: number): number {
 }
 
 /**
- * How many members of each unit flip (k_u ≥ 0), from the solver's real/integer x_u: the notes'
+ * How many members of each unit flip (k_u ≥ 0), from the solver's real/integer x_u: the plain
  * rounding when it fits the budget and the window, else `roundUnderConstraints` over the rounding
  * units (disjoint: per region, δ_i to its up or down unit; overlapping: per unit).
  */

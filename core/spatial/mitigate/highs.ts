@@ -3,7 +3,7 @@
  * column values out. The model goes through the package's structured `createModel(ModelData)` API,
  * never through LP text, so nothing a user sent is parsed as a model. The WebAssembly module is
  * compiled once per isolate, but every solve gets a fresh instance: an instance that aborted or
- * errored is never reused (DESIGN.md "Long work"), and a fresh one costs a few milliseconds.
+ * errored is never reused, and a fresh one is cheap beside a solve.
  */
 import highsLoader from "highs";
 import type { Highs, InitOptions, ModelData } from "highs";
@@ -58,12 +58,12 @@ type Run = { st: number; feasible: boolean; x: Float64Array | null; objective: n
  * feasible point → 1, without → 2; infeasible → 3; anything else (load/model/solve errors,
  * exceptions, an abort) → 4. Never throws.
  *
- * At most one integer column is supported, and it is handled without HiGHS's MIP machinery (which
- * costs 2 to 10 times the LP here): the optimal value of an LP as a function of one variable fixed
- * at d is convex in d, so the integer optimum is at floor or ceil of the relaxation's value. Solve
- * the relaxation; if that column is integral, done; else re-solve with it fixed at the nearer
- * neighbour, then (unless that already reaches the relaxation's value) at the other (same instance,
- * warm-started), and keep the better.
+ * At most one integer column is supported, and it is handled without HiGHS's MIP machinery (whose
+ * branch and bound costs several LP solves here): the optimal value of an LP as a function of one
+ * variable fixed at d is convex in d, so the integer optimum is at floor or ceil of the relaxation's
+ * value. Solve the relaxation; if that column is integral, done; else re-solve with it fixed at the
+ * nearer neighbour, then (unless that already reaches the relaxation's value) at the other (same
+ * instance, warm-started), and keep the better.
  */
 export async function solveSparse(m: SparseModel, timeLimitSeconds: number): Promise<SolveOutcome> {
   const t0 = performance.now();

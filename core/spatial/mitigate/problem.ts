@@ -1,19 +1,19 @@
 /**
- * The data every mitigation solver shares (notes/spatial-fairness.md "Relabel mitigation"): N, P, the
+ * The data every mitigation solver shares (docs/spatial-fairness.md "Relabel mitigation (PROMIS)"): N, P, the
  * flip budget C, the integer window of D = newP - P, and the individuals grouped into *units*.
  *
  * A unit is a set of interchangeable individuals: same region memberships (signature) and same
  * prediction. Flipping any k of a unit's members changes every region of the signature by the same
  * amount, so solvers decide one integer/real per unit (how many flip) instead of one per individual:
  * - disjoint regions: a region's negatives form one "up" unit (0 → 1, δ ∈ [0, n_i - p_i]) and its
- *   positives one "down" unit (1 → 0, δ ∈ [-p_i, 0]); δ_i = up - down is the notes' per-region δ_i
+ *   positives one "down" unit (1 → 0, δ ∈ [-p_i, 0]); δ_i = up - down is the model's per-region δ_i
  *   split into its positive and negative parts (the |δ_i| linearisation without extra rows);
- * - overlapping regions: the notes' per-individual δ_j ∈ [-1, 0] (y_j = 1) or [0, 1] (y_j = 0),
+ * - overlapping regions: the model's per-individual δ_j ∈ [-1, 0] (y_j = 1) or [0, 1] (y_j = 0),
  *   aggregated over interchangeable individuals (the LP over the aggregate has the same optimum).
  * Individuals in no region (they count in N and P either way):
- * - disjoint regions: no unit, so they never flip. The notes' disjoint model decides one δ_i per
+ * - disjoint regions: no unit, so they never flip. The disjoint model decides one δ_i per
  *   region and sets newP = P + Σ_i δ_i over the regions; there is no variable for anyone else.
- * - overlapping regions: units like any other (the notes give every individual its δ_j): flipping
+ * - overlapping regions: units like any other (the model gives every individual its δ_j): flipping
  *   them moves only newP, which every solver counts (newP = P + the sum over EVERY individual
  *   variable, never only over the first R: the reference's defect).
  */

@@ -1,7 +1,7 @@
 /**
  * From a region's continuous δ to a decision threshold on y_pred_prob and a tie probability, by the
- * rules of notes/spatial-fairness.md "Threshold mitigation", and predictions with those thresholds.
- * |δ| beyond the number of candidates is a 422 (the notes' rule; it needs y_pred ≠ (prob > t0)).
+ * rules of docs/spatial-fairness.md "From δ to a threshold", and predictions with those thresholds.
+ * |δ| beyond the number of candidates is a 422 (the documented rule; it needs y_pred ≠ (prob > t0)).
  * A δ within 1e-9 of an integer counts as that integer (solver noise such as 2.9999999998 would
  * otherwise land just beside the midpoint the integer gives).
  */

@@ -1,12 +1,11 @@
 /**
- * The relabel mitigation (notes/spatial-fairness.md "Relabel mitigation (PROMIS)") from typed columns
+ * The relabel mitigation (docs/spatial-fairness.md "Relabel mitigation (PROMIS)") from typed columns
  * to flips: problem data, the solver (approx: HiGHS; exact: disjoint B&B over newP, or the overlapping
- * search), δ → flips (flips.ts: the notes' half-to-even rounding when it keeps n_flips ≤ C and newP in
+ * search), δ → flips (flips.ts: the plain half-to-even rounding when it keeps n_flips ≤ C and newP in
  * the window, else rounded under those constraints), new predictions over every individual, rates
  * and metrics. The worker task "mitigate.relabel" runs it; an infeasible or unfinished solve is a
  * status with no flips, never a throw.
  */
-import { InvalidInputError } from "../../errors.ts";
 import { xlogxTable } from "../statistic.ts";
 import type { Regions } from "../types.ts";
 import { solveApprox } from "./approx.ts";
@@ -67,20 +66,15 @@ export interface RelabelResult {
 /** Overlapping exact searches over more units than this start from the rounded approx solution. */
 const SEED_UNITS = 24;
 
-/** Refuses a work limit that is not a positive number of seconds. */
-export function checkWorkLimit(workLimitSeconds: number): void {
-  if (!(Number.isFinite(workLimitSeconds) && workLimitSeconds > 0)) {
-    throw new InvalidInputError("work_limit must be a positive number of seconds", ["body", "work_limit"]);
-  }
-}
-
 /** Runs the chosen solver on a problem (the part shared by relabel and threshold mitigation). */
 export async function solveProblem(
   pr: MitigationProblem,
   approx: boolean,
   workLimitSeconds: number,
 ): Promise<UnitSolution> {
-  checkWorkLimit(workLimitSeconds);
+  if (!(Number.isFinite(workLimitSeconds) && workLimitSeconds > 0)) {
+    throw new RangeError(`the work limit must be a positive number of seconds, not ${workLimitSeconds}`);
+  }
   if (pr.dMin > pr.dMax) {
     const detail = `no newP in [${pr.P + pr.dMin}, ${pr.P + pr.dMax}] within the budget of ${pr.C} flips`;
     return { status: solverStatus(3, detail), unitDelta: null, objective: null, bound: null, seconds: 0 };

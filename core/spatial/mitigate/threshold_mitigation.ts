@@ -1,5 +1,5 @@
 /**
- * Threshold mitigation (notes/spatial-fairness.md "Threshold mitigation"): split, solve the relabel
+ * Threshold mitigation (docs/spatial-fairness.md "Threshold mitigation"): split, solve the relabel
  * problem on the training part with continuous δ (approx: the LP's δ as is; exact, approx=false: the
  * fit uses its integer optimum δ, integers being a case of the rules), turn every region's δ into a
  * threshold and a tie probability, and predict the test part with them. The worker task "mitigate.threshold" runs it.
@@ -70,11 +70,12 @@ export interface ThresholdResult {
   seconds: { solve: number; total: number };
 }
 
-/** Refuses a probability column with gaps or values outside [0, 1], and a boundary outside [0, 1]. */
+/**
+ * Refuses a probability column with gaps or values outside [0, 1] (data the reviewer must fix); a
+ * boundary outside [0, 1] is a caller's bug (the request's was validated at the edge).
+ */
 function checkProbabilities(prob: Float64Array, n: number, t0: number): void {
-  if (!(t0 >= 0 && t0 <= 1)) {
-    throw new InvalidInputError("default_boundary must lie in [0, 1]", ["body", "default_boundary"]);
-  }
+  if (!(t0 >= 0 && t0 <= 1)) throw new RangeError(`default_boundary t0 = ${t0} must lie in [0, 1]`);
   if (prob.length !== n) {
     throw new InvalidInputError("y_pred_prob is required", ["body", "mapping", "y_pred_prob"]);
   }

@@ -3,7 +3,7 @@
  * Each stratum (or, unstratified, everyone) is shuffled by Fisher–Yates with core/random.ts's Rng and
  * its first round(count·train_ratio) positions go to training, so a stratum keeps its share in both
  * parts up to one individual, and the same seed gives the same split on every platform. Typed arrays
- * throughout: a million individuals split in milliseconds.
+ * throughout, so a split of a million individuals stays cheap.
  */
 import { InvalidInputError } from "../../errors.ts";
 import { Rng } from "../../random.ts";
