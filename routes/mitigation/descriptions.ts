@@ -12,20 +12,20 @@ const METHOD_NOTES =
   "request: the rate window always contains the current number of positives and zero flips are always " +
   "within the budget, so a solver never meets an infeasible model. work_limit is seconds of wall-clock " +
   "solver time: HiGHS's time_limit for approx, the deadline of the exact search. " +
-  "approx=true (PROMIS-Approx): the notes' LP on HiGHS, real δ with newP integer. approx=false " +
+  "approx=true (PROMIS-Approx): the PROMIS LP on HiGHS, real δ with newP integer. approx=false " +
   "(PROMIS-Exact, integer flips): with disjoint regions a branch and bound over newP whose every fixed " +
   "newP is solved exactly (greedy over marginal gains), which proves optimality unless the limit stops it; " +
   "with overlapping regions a depth-first branch and bound over groups of interchangeable individuals, " +
   "which proves optimality only on small instances and otherwise answers status 1 with the best found " +
   "and the root node's bound. Beyond 24 such groups, half of work_limit first goes to the approx LP, " +
   "whose rounded solution seeds that search. Individuals in no region: with disjoint regions they never " +
-  "flip (the notes' model has one δ per region, newP = P + Σ δ_i); with overlapping regions every " +
+  "flip (the model has one δ per region, newP = P + Σ δ_i); with overlapping regions every " +
   "individual has its own δ_j, so they can. They count in N and P either way.";
 
 /** The relabel-specific part: from δ to flips. */
 const ROUNDING =
   "From δ to flips: disjoint regions round each region's δ half to even, overlapping regions " +
-  "each individual's δ_j (the notes' rule), and each region flips its first members by collection order. " +
+  "each individual's δ_j likewise, and each region flips its first members by collection order. " +
   "When that rounding would exceed the flip budget or leave the rate window (possible with the LP's real " +
   "δ), the values are instead truncated toward zero and the missing units handed out one at a time to the " +
   "largest fractional remainders (on ties the lowest region, or with overlapping regions the group whose " +

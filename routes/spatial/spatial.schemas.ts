@@ -54,7 +54,7 @@ export const auditFields = {
   mapping: FieldMapping.optional(),
   seed: z.number().int().min(0).max(MAX_SEED).default(42).openapi({
     description: "seed of the Monte Carlo worlds, and of which individuals the distribution map draws " +
-      "when it samples. k-means regions do not use it: they use a fixed seed (42), as the notes ask, " +
+      "when it samples. k-means regions do not use it: they use a fixed seed (42), as the reference does, " +
       "so a collection's regions never depend on the request. With rng=numpy, seed + n_worlds - 1 " +
       "must not pass 4294967295",
   }),

@@ -233,7 +233,7 @@ Deno.test("audit: data a reviewer must fix is 422 with a message saying what, wh
   });
 });
 
-Deno.test("audit: k-means regions do not move with the Monte Carlo seed (the notes fix theirs)", async () => {
+Deno.test("audit: k-means regions do not move with the Monte Carlo seed (they use a fixed seed)", async () => {
   // 60 points in three far-apart blobs of 20: k = max(5, floor(sqrt(60)/2)) = 5 clusters
   const docs = Array.from({ length: 60 }, (_, i) => ({
     y_pred: i % 3 === 0 ? 1 : 0,

@@ -13,7 +13,7 @@ const labels = (seed: number, p: number, k: number) => {
   return Array.from({ length: k }, () => numpyLabel(mt, b)).join("");
 };
 
-Deno.test("MT19937: the notes' check values for seed 42", () => {
+Deno.test("MT19937: numpy's check values for seed 42 (docs/spatial-fairness.md)", () => {
   assert.deepEqual(doubles(42, 3), [0.3745401188473625, 0.9507143064099162, 0.7319939418114051]);
 });
 

@@ -1,6 +1,6 @@
 /**
  * PROMIS-Approx against an independent solution of the same instances. The reference values come
- * from Python written in the notes' own form (rates ρin/ρout and weights w_i, one variable
+ * from Python written in the model's own form (docs/spatial-fairness.md) (rates ρin/ρout and weights w_i, one variable
  * per individual, |x| by two inequalities, newP integer), solved by two solvers:
  *
  *   # pip install scipy pulp   (scipy 1.17.1, PuLP 3 with CBC)
@@ -11,7 +11,7 @@
  *   O1 → CBC 0.8742151775501099, scipy.optimize.milp 0.8742151783639327 (newP = 6)
  * (the full script is tests/core/spatial/mitigate/approx_ref.py). Our model is written in counts with
  * per-unit variables, so agreement checks the reformulation as well as the solve.
- * The script also lets D1's 10 individuals in no region flip, which the notes' disjoint model (one δ
+ * The script also lets D1's 10 individuals in no region flip, which the disjoint model (one δ
  * per region, newP = P + Σ_i δ_i) does not; the optimum is the same one, by hand: with gaps
  * (p_i + δ_i) - n_i·newP/N = 3 + δ0 - 0.3D, -3 + δ1 - 0.25D, δ2 - 0.2D (D = Σδ) and κ_i =
  * sqrt(N/(n_i(N-n_i))), (δ0, δ1, δ2) = (-1, +1, 0) costs 2κ0 + 2κ1 = 1.4203623..., which the LP with

@@ -1,6 +1,6 @@
 /**
  * Small random mitigation instances and the brute-force optimum over every subset of flips, computed
- * from the notes' definitions directly (rates, not our integer window; the statistic with logarithms).
+ * from the definitions of docs/spatial-fairness.md directly (rates, not our integer window; the statistic with logarithms).
  */
 import assert from "node:assert/strict";
 import { Rng } from "../../../../core/random.ts";
@@ -67,7 +67,7 @@ export function bruteForce(inst: Instance): { value: number; flips: number } {
   for (const v of labels) P += v;
   const rho = P / N, rLo = Math.max(0, (1 - prTol) * rho), rHi = Math.min(1, (1 + prTol) * rho);
   let best = Infinity, flips = -1;
-  // the notes' disjoint model has one δ per region: individuals in no region cannot flip there
+  // the disjoint model has one δ per region: individuals in no region cannot flip there
   const inRegions = new Int32Array(N);
   for (const m of regions.members) for (const j of m) inRegions[j]++;
   const disjoint = inRegions.every((c) => c <= 1);

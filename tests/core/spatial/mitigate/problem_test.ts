@@ -60,7 +60,7 @@ Deno.test("problem: overlapping regions group individuals by signature and label
   // signatures: {0}:[0]  {0,1}:[1,2,4]  {1}:[3] → units (sig,label): ({0},1) ({0,1},1)=[1,4] ({0,1},0)=[2] ({1},0)
   assert.deepEqual([...pr.unitCount], [1, 2, 1, 1]);
   assert.deepEqual([...pr.unitSign], [-1, -1, 1, 1]);
-  // with overlapping regions an individual in no region is a unit (the notes' δ_j for every individual)
+  // with overlapping regions an individual in no region is a unit (the model's δ_j for every individual)
   const withNone = buildProblem(Uint8Array.from([...labels, 1]), regionsOf([[0, 1, 2, 4], [1, 2, 3, 4]]), {
     budget: 1,
     prTol: 0,

@@ -1,4 +1,4 @@
-/** δ → threshold and tie probability by the notes' rules, each case computed by hand (t0 = 0.5). */
+/** δ → threshold and tie probability by the rules of docs/spatial-fairness.md, each case computed by hand (t0 = 0.5). */
 import assert from "node:assert/strict";
 import { InvalidInputError } from "../../../../core/errors.ts";
 import { Rng } from "../../../../core/random.ts";

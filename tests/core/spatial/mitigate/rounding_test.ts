@@ -1,7 +1,7 @@
 /**
  * From the LP's real δ to integer flips, under the constraints the LP kept: n_flips ≤ C and newP in
- * the window always, and the notes' plain rounding (half to even) whenever that already satisfies
- * them. Plain rounding is re-implemented here from the notes (numpy.round per region δ_i, or per
+ * the window always, and the plain rounding of docs/spatial-fairness.md (half to even) whenever that already satisfies
+ * them. Plain rounding is re-implemented here from docs/spatial-fairness.md (numpy.round per region δ_i, or per
  * individual δ_j for overlapping regions), independently of core/spatial/mitigate/flips.ts.
  */
 import assert from "node:assert/strict";
@@ -18,7 +18,7 @@ function npRound(v: number): number {
   return x - f === 0.5 ? (f % 2 === 0 ? f : f + 1) : Math.round(x);
 }
 
-/** Plain rounding of a unit solution, as the notes state it, as flipped scope positions. */
+/** Plain rounding of a unit solution, as docs/spatial-fairness.md states it, as flipped scope positions. */
 function plainFlips(pr: MitigationProblem, x: Float64Array): number[] {
   const U = x.length, out: number[] = [];
   const members = (u: number) => [...pr.unitMembers.subarray(pr.unitMemStart[u], pr.unitMemStart[u + 1])];
