@@ -16,6 +16,7 @@ import { importRecords } from "../services/datasets/import.ts";
 import { JobQueue } from "../services/cleaning/job_queue.ts";
 import { JobRunner } from "../services/cleaning/job_runner.ts";
 import { WorkerPool } from "../workers/pool.ts";
+import { bestAndMedian } from "./timing.ts";
 
 const arg = (name: string, fallback: number) => {
   const i = Deno.args.indexOf(name);
@@ -41,16 +42,9 @@ function data() {
 }
 
 async function time(label: string, fn: () => unknown | Promise<unknown>) {
-  await fn(); // warm-up
-  const ms: number[] = [];
-  for (let r = 0; r < RUNS; r++) {
-    const t0 = performance.now();
-    await fn();
-    ms.push(performance.now() - t0);
-  }
-  ms.sort((a, b) => a - b);
+  const { best, median } = await bestAndMedian(fn, RUNS);
   const s = (x: number) => `${(x / 1000).toFixed(2)} s`;
-  console.log(`${label.padEnd(44)} best ${s(ms[0])}  median ${s(ms[Math.floor(ms.length / 2)])}`);
+  console.log(`${label.padEnd(44)} best ${s(best)}  median ${s(median)}`);
 }
 
 const { full, damaged } = data();

@@ -14,6 +14,7 @@
  * worlds, summary), without making the data or loading it from a store.
  */
 import { clusters, overlappingSquares } from "./spatial_fixtures.ts";
+import { bestAndMedian } from "./timing.ts";
 import { WorkerPool } from "../workers/pool.ts";
 import { spatialAudit } from "../workers/spatial.ts";
 import { buildRegions } from "../core/spatial/regions.ts";
@@ -32,20 +33,7 @@ function peakMb(): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-async function timeIt(
-  f: () => unknown | Promise<unknown>,
-  runs = RUNS,
-): Promise<{ best: number; median: number }> {
-  await f();
-  const t: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await f();
-    t.push(performance.now() - t0);
-  }
-  t.sort((a, b) => a - b);
-  return { best: t[0], median: t[Math.floor(t.length / 2)] };
-}
+const timeIt = (f: () => unknown | Promise<unknown>, runs = RUNS) => bestAndMedian(f, runs);
 
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 const line = (what: string, r: { best: number; median: number }, extra = "", runs = RUNS) =>

@@ -25,6 +25,11 @@ const columns = z.array(z.string().min(1)).min(1).optional();
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 const contamination = z.number().gt(0).max(0.5).default(0.1);
 const positive = z.number().gt(0);
+/** ADTK's window detectors: `window` readings (at least `min`) and `c`, the factor of the spread that counts. */
+const windowParams = (min: number, window: number, c: number) => ({
+  window: int(min, 10_000).default(window),
+  c: positive.default(c),
+});
 const params = <S extends z.ZodRawShape>(shape: S) => z.object({ columns, ...shape }).strict();
 
 const spec = (
@@ -163,24 +168,21 @@ export const METHODS: readonly MethodSpec[] = [
     "timeseries",
     "persist",
     "a reading against the median of the window before it (ADTK PersistAD)",
-    {
-      window: int(1, 10_000).default(1),
-      c: positive.default(3),
-    },
+    windowParams(1, 1, 3),
   ),
-  spec("detect", "timeseries", "level_shift", "median shift between adjacent windows (ADTK LevelShiftAD)", {
-    window: int(1, 10_000).default(5),
-    c: positive.default(6),
-  }),
+  spec(
+    "detect",
+    "timeseries",
+    "level_shift",
+    "median shift between adjacent windows (ADTK LevelShiftAD)",
+    windowParams(1, 5, 6),
+  ),
   spec(
     "detect",
     "timeseries",
     "volatility_shift",
     "std shift between adjacent windows (ADTK VolatilityShiftAD)",
-    {
-      window: int(2, 10_000).default(10),
-      c: positive.default(6),
-    },
+    windowParams(2, 10, 6),
   ),
   spec("detect", "timeseries", "seasonal", "residual after the seasonal profile (ADTK SeasonalAD)", {
     freq: int(2, 100_000).optional(),

@@ -38,6 +38,31 @@ const route = <R extends Parameters<typeof securedRoute>[0]>(r: R) => {
   });
 };
 
+/** The name in braces that ends a path (`/model/{model_id}` → `model_id`). */
+type PathKey<P extends string> = P extends `${string}{${infer K}}` ? K : never;
+
+/**
+ * A GET of what is stored under the one name its path ends with (`/model/{model_id}`): `found`, or
+ * `unknown` (a 404) when there is none.
+ */
+const getByName = <P extends `${string}}`, F extends ReturnType<typeof json>>(r: {
+  path: P;
+  summary: string;
+  description?: string;
+  found: F;
+  unknown: ReturnType<typeof detailResponse>;
+}) => {
+  const key = r.path.slice(r.path.lastIndexOf("{") + 1, -1) as PathKey<P>;
+  return route({
+    method: "get",
+    path: r.path,
+    summary: r.summary,
+    ...(r.description ? { description: r.description } : {}),
+    request: { params: z.object({ [key]: PathName } as Record<PathKey<P>, typeof PathName>) },
+    responses: { 200: r.found, 404: r.unknown },
+  });
+};
+
 const unknownId = detailResponse("Unknown id");
 const unknownRun = detailResponse("Unknown dataset or record");
 const unknownRecord = detailResponse("Unknown dataset, or nothing stored for it");
@@ -52,12 +77,11 @@ export const listDatasets = route({
   responses: { 200: json(z.array(DatasetOut), "Every registered dataset, by name") },
 });
 
-export const getDataset = route({
-  method: "get",
+export const getDataset = getByName({
   path: "/dataset/{dataset_name}",
   summary: "Get one dataset",
-  request: { params: z.object({ dataset_name: PathName }) },
-  responses: { 200: json(DatasetOut, "The dataset"), 404: unknownId },
+  found: json(DatasetOut, "The dataset"),
+  unknown: unknownId,
 });
 
 export const listModels = route({
@@ -67,12 +91,11 @@ export const listModels = route({
   responses: { 200: json(z.array(DataModelOut), "Every data model, by id, with its properties") },
 });
 
-export const getModel = route({
-  method: "get",
+export const getModel = getByName({
   path: "/model/{model_id}",
   summary: "Get one model",
-  request: { params: z.object({ model_id: PathName }) },
-  responses: { 200: json(DataModelOut, "The data model"), 404: unknownId },
+  found: json(DataModelOut, "The data model"),
+  unknown: unknownId,
 });
 
 // Running annotation functions.
@@ -95,14 +118,13 @@ export const runAnnotation = route({
   responses: { 200: json(AnnotationRecord.extend(Replaced), "The stored annotation"), 404: unknownRun },
 });
 
-export const listAnnotations = route({
-  method: "get",
+export const listAnnotations = getByName({
   path: "/annotations/{dataset_id}",
   summary: "Get the annotations of a dataset",
   description: "Every stored annotation of the dataset, by identifier; 404 when the dataset is " +
     "neither registered nor annotated.",
-  request: { params: z.object({ dataset_id: PathName }) },
-  responses: { 200: json(z.array(AnnotationRecord), "The stored annotations"), 404: unknownRun },
+  found: json(z.array(AnnotationRecord), "The stored annotations"),
+  unknown: unknownRun,
 });
 
 // Per-dataset records: a POST replaces what it finds, never duplicates; a GET of something never set is
@@ -119,12 +141,11 @@ export const saveConfiguration = route({
   },
 });
 
-export const getConfiguration = route({
-  method: "get",
+export const getConfiguration = getByName({
   path: "/configuration/{dataset_id}",
   summary: "Get the configuration of a dataset",
-  request: { params: z.object({ dataset_id: PathName }) },
-  responses: { 200: json(ConfigurationRecord, "The configuration"), 404: unknownRecord },
+  found: json(ConfigurationRecord, "The configuration"),
+  unknown: unknownRecord,
 });
 
 export const saveModelInfo = route({
@@ -139,16 +160,12 @@ export const saveModelInfo = route({
   },
 });
 
-export const listModelInfo = route({
-  method: "get",
+export const listModelInfo = getByName({
   path: "/data_model_info/{dataset_name}",
   summary: "Get the data-model info of a dataset",
   description: "One record per distribution that has one, by distribution id.",
-  request: { params: z.object({ dataset_name: PathName }) },
-  responses: {
-    200: json(z.array(ModelInfoRecord), "The data-model info of each distribution"),
-    404: unknownRecord,
-  },
+  found: json(z.array(ModelInfoRecord), "The data-model info of each distribution"),
+  unknown: unknownRecord,
 });
 
 export const saveSchema = route({
@@ -161,12 +178,11 @@ export const saveSchema = route({
   responses: { 200: json(SchemaRecord.extend(Replaced), "The stored schema"), 404: unknownRecord },
 });
 
-export const listSchemas = route({
-  method: "get",
+export const listSchemas = getByName({
   path: "/schema/{dataset_name}",
   summary: "Get the schema of a dataset",
   description:
     "One record per distribution with a schema; the dataset-wide one (distribution_id null) first.",
-  request: { params: z.object({ dataset_name: PathName }) },
-  responses: { 200: json(z.array(SchemaRecord), "The schemas"), 404: unknownRecord },
+  found: json(z.array(SchemaRecord), "The schemas"),
+  unknown: unknownRecord,
 });

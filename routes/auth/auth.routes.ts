@@ -2,16 +2,21 @@
  * AUTH_MODE=local: the Keycloak-compatible endpoints of Tessera's own realm. A client written for
  * Keycloak (spec 3: password grant, form-encoded) gets the same answers, errors included. No token needed.
  */
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import { json } from "../http/schemas.ts";
 import { Discovery, Jwks, OAuthErrorBody, RealmParams, TokenBody, TokenForm } from "./auth.schemas.ts";
 
-const noRealm = json(OAuthErrorBody, "Realm does not exist");
+/** A route of the realm (`{realm}` in its path): Keycloak's 404 for any other realm. */
+const realmRoute = <R extends RouteConfig>(r: R) =>
+  createRoute({
+    tags: ["auth"],
+    ...r,
+    responses: { ...r.responses, 404: json(OAuthErrorBody, "Realm does not exist") },
+  });
 
-export const token = createRoute({
+export const token = realmRoute({
   method: "post",
   path: "/realms/{realm}/protocol/openid-connect/token",
-  tags: ["auth"],
   summary: "Get a token (OAuth 2.0 password or refresh_token grant, as Keycloak)",
   request: {
     params: RealmParams,
@@ -21,24 +26,21 @@ export const token = createRoute({
     200: json(TokenBody, "Access and refresh token"),
     400: json(OAuthErrorBody, "invalid_request, unsupported_grant_type, or a bad refresh token"),
     401: json(OAuthErrorBody, "invalid_client or invalid_grant (wrong user credentials)"),
-    404: noRealm,
   },
 });
 
-export const certs = createRoute({
+export const certs = realmRoute({
   method: "get",
   path: "/realms/{realm}/protocol/openid-connect/certs",
-  tags: ["auth"],
   summary: "The realm's public signing keys (JWKS)",
   request: { params: RealmParams },
-  responses: { 200: json(Jwks, "JSON Web Key Set"), 404: noRealm },
+  responses: { 200: json(Jwks, "JSON Web Key Set") },
 });
 
-export const discovery = createRoute({
+export const discovery = realmRoute({
   method: "get",
   path: "/realms/{realm}/.well-known/openid-configuration",
-  tags: ["auth"],
   summary: "OpenID Connect discovery document",
   request: { params: RealmParams },
-  responses: { 200: json(Discovery, "Issuer metadata"), 404: noRealm },
+  responses: { 200: json(Discovery, "Issuer metadata") },
 });

@@ -1,7 +1,7 @@
 /** Sub-apps with the service's validation and body rules, and the helper that keeps route definitions short. */
 import { createRoute, OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "./env.ts";
+import type { AppEnv, AppRouteHandler } from "./env.ts";
 import { locRoot, validationResponse, zodToDetail } from "./error_answers.ts";
 import { requireAuth } from "../auth/require_auth.ts";
 
@@ -24,6 +24,28 @@ export function newRouter(): OpenAPIHono<AppEnv> {
   app.openapi =
     ((route: RouteConfig, ...rest: unknown[]) =>
       (openapi as (...a: unknown[]) => unknown)(withJsonBodyReader(route), ...rest)) as typeof app.openapi;
+  return app;
+}
+
+/** The names of `R` that `order` leaves out: never when it lists them all. */
+type Unlisted<R, O extends readonly PropertyKey[]> = Exclude<keyof R, O[number]>;
+
+/**
+ * Binds each route definition of an area to the handler of the same name, in `order`, the order
+ * /openapi.json lists them in (a module's namespace sorts its names, so the index says the order). A
+ * missing or mistyped handler is a type error, and so is a definition that `order` leaves out.
+ */
+export function bindRoutes<
+  R extends Record<string, RouteConfig>,
+  const O extends readonly (keyof R & string)[],
+>(
+  app: OpenAPIHono<AppEnv>,
+  routes: R,
+  handlers: { [K in keyof R]: AppRouteHandler<R[K]> },
+  order: O & ([Unlisted<R, O>] extends [never] ? unknown : { unlisted: Unlisted<R, O> }),
+): OpenAPIHono<AppEnv> {
+  if (new Set(order).size !== order.length) throw new Error(`a route is listed twice: ${order.join(", ")}`);
+  for (const name of order) app.openapi(routes[name], handlers[name]);
   return app;
 }
 

@@ -1,5 +1,5 @@
 /** The mitigation area: its route definitions bound to their handlers, behind the task switch. */
-import { newRouter } from "../http/router.ts";
+import { bindRoutes, newRouter } from "../http/router.ts";
 import { requireTasks } from "../tasks/tasks_enabled.ts";
 import * as routes from "./mitigation.routes.ts";
 import * as handlers from "./mitigation.handlers.ts";
@@ -7,8 +7,5 @@ import * as handlers from "./mitigation.handlers.ts";
 export function mitigationRoutes() {
   const app = newRouter();
   requireTasks(app, routes.writeback.path, routes.relabel.path, routes.threshold.path);
-  return app
-    .openapi(routes.writeback, handlers.writeback)
-    .openapi(routes.relabel, handlers.relabel)
-    .openapi(routes.threshold, handlers.threshold);
+  return bindRoutes(app, routes, handlers, ["writeback", "relabel", "threshold"]);
 }

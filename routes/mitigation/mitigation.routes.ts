@@ -3,9 +3,9 @@
  * write-back of mitigated predictions into a new field. Each resolves `{data_collection_name}` through
  * its task document.
  */
-import { securedRoute } from "../http/router.ts";
-import { errorResponses, json } from "../http/schemas.ts";
-import { TaskNotFound, TaskParams } from "../spatial/spatial.schemas.ts";
+import { json, jsonBody } from "../http/schemas.ts";
+import { TaskParams } from "../spatial/spatial.schemas.ts";
+import { taskRoute } from "../spatial/task_route.ts";
 import {
   MitigationResponse,
   RelabelRequest,
@@ -16,53 +16,29 @@ import {
 } from "./mitigation.schemas.ts";
 import { RELABEL_DESCRIPTION, THRESHOLD_DESCRIPTION, WRITEBACK_DESCRIPTION } from "./descriptions.ts";
 
-export const writeback = securedRoute({
+export const writeback = taskRoute({
   method: "post",
   path: "/api/spatial-hitl/task/{data_collection_name}/mitigate/writeback",
-  tags: ["spatial-hitl"],
   summary: "Write mitigated predictions back into a new field",
   description: WRITEBACK_DESCRIPTION,
-  request: {
-    params: TaskParams,
-    body: { content: { "application/json": { schema: WritebackRequest } }, required: true },
-  },
-  responses: {
-    200: json(WritebackResponse, "What was written"),
-    404: TaskNotFound,
-    ...errorResponses,
-  },
+  request: { params: TaskParams, ...jsonBody(WritebackRequest) },
+  responses: { 200: json(WritebackResponse, "What was written") },
 });
 
-export const relabel = securedRoute({
+export const relabel = taskRoute({
   method: "post",
   path: "/api/spatial-hitl/task/{data_collection_name}/mitigate/relabel",
-  tags: ["spatial-hitl"],
   summary: "Mitigation by relabeling (PROMIS): flip predictions to reduce spatial bias",
   description: RELABEL_DESCRIPTION,
-  request: {
-    params: TaskParams,
-    body: { content: { "application/json": { schema: RelabelRequest } }, required: true },
-  },
-  responses: {
-    200: json(MitigationResponse, "Both audits, the flips and the maps"),
-    404: TaskNotFound,
-    ...errorResponses,
-  },
+  request: { params: TaskParams, ...jsonBody(RelabelRequest) },
+  responses: { 200: json(MitigationResponse, "Both audits, the flips and the maps") },
 });
 
-export const threshold = securedRoute({
+export const threshold = taskRoute({
   method: "post",
   path: "/api/spatial-hitl/task/{data_collection_name}/mitigate/threshold",
-  tags: ["spatial-hitl"],
   summary: "Mitigation by per-region decision thresholds on y_pred_prob",
   description: THRESHOLD_DESCRIPTION,
-  request: {
-    params: TaskParams,
-    body: { content: { "application/json": { schema: ThresholdRequest } }, required: true },
-  },
-  responses: {
-    200: json(ThresholdResponse, "Thresholds, both audits of the test part, charts"),
-    404: TaskNotFound,
-    ...errorResponses,
-  },
+  request: { params: TaskParams, ...jsonBody(ThresholdRequest) },
+  responses: { 200: json(ThresholdResponse, "Thresholds, both audits of the test part, charts") },
 });

@@ -1,5 +1,5 @@
 /** The spatial audit area: its route definitions bound to their handlers, behind the task switch. */
-import { newRouter } from "../http/router.ts";
+import { bindRoutes, newRouter } from "../http/router.ts";
 import { requireTasks } from "../tasks/tasks_enabled.ts";
 import * as routes from "./spatial.routes.ts";
 import * as handlers from "./spatial.handlers.ts";
@@ -7,7 +7,5 @@ import * as handlers from "./spatial.handlers.ts";
 export function spatialRoutes() {
   const app = newRouter();
   requireTasks(app, routes.datasetColumns.path, routes.audit.path);
-  return app
-    .openapi(routes.datasetColumns, handlers.datasetColumns)
-    .openapi(routes.audit, handlers.audit);
+  return bindRoutes(app, routes, handlers, ["datasetColumns", "audit"]);
 }

@@ -2,15 +2,14 @@
  * The spatial audit routes of spec 2: which fields a task's collection offers for the mapping, and the
  * audit itself. Both resolve `{data_collection_name}` through its task document.
  */
-import { securedRoute } from "../http/router.ts";
-import { errorResponses, json } from "../http/schemas.ts";
+import { json, jsonBody } from "../http/schemas.ts";
 import { MAPPING_SAMPLE } from "../../core/spatial/mapping.ts";
-import { AuditRequest, AuditResponse, DatasetColumns, TaskNotFound, TaskParams } from "./spatial.schemas.ts";
+import { AuditRequest, AuditResponse, DatasetColumns, TaskParams } from "./spatial.schemas.ts";
+import { taskRoute } from "./task_route.ts";
 
-export const datasetColumns = securedRoute({
+export const datasetColumns = taskRoute({
   method: "get",
   path: "/api/spatial-hitl/task/{data_collection_name}/dataset-columns",
-  tags: ["spatial-hitl"],
   summary: `Columns available for mapping (from the first ${MAPPING_SAMPLE} documents)`,
   description: `The columns profile the first ${MAPPING_SAMPLE} documents in collection order (a ` +
     "fixed sample: the same data always answers the same). `mapping_defaults` is the field an audit " +
@@ -18,26 +17,18 @@ export const datasetColumns = securedRoute({
     "finds it: the key's own name when they hold a value in it, else a common synonym they hold " +
     "(latitude for lat...), else null (the slot is absent).",
   request: { params: TaskParams },
-  responses: {
-    200: json(DatasetColumns, "Fields with type, presence and an example"),
-    404: TaskNotFound,
-    ...errorResponses,
-  },
+  responses: { 200: json(DatasetColumns, "Fields with type, presence and an example") },
 });
 
-export const audit = securedRoute({
+export const audit = taskRoute({
   method: "post",
   path: "/api/spatial-hitl/task/{data_collection_name}/audit",
-  tags: ["spatial-hitl"],
   summary: "Spatial bias audit (likelihood-ratio scan statistic with Monte Carlo significance)",
   description: "Individuals are the collection's documents in insertion order (document ids ascending); " +
     "`idx` in `stats` is a region's position in the sorted list of region ids. rng=numpy reproduces the " +
     "reference's numpy stream, which depends on that order. A mapping key left out reads the field " +
     "dataset-columns shows for it in `mapping_defaults`; a field the request maps must be in every " +
     "document (else 422, naming the key, the field and how many documents lack it).",
-  request: {
-    params: TaskParams,
-    body: { content: { "application/json": { schema: AuditRequest } }, required: true },
-  },
-  responses: { 200: json(AuditResponse, "The audit with its maps"), 404: TaskNotFound, ...errorResponses },
+  request: { params: TaskParams, ...jsonBody(AuditRequest) },
+  responses: { 200: json(AuditResponse, "The audit with its maps") },
 });

@@ -1,7 +1,7 @@
 /** The task document routes: list, create, get, update the status of, and delete a dataset's document. */
 import { z } from "@hono/zod-openapi";
 import { securedRoute } from "../http/router.ts";
-import { errorResponses, json } from "../http/schemas.ts";
+import { errorResponses, json, jsonBody } from "../http/schemas.ts";
 import {
   Deleted,
   Detail,
@@ -11,6 +11,9 @@ import {
   TaskPatch,
   TaskQuery,
 } from "./tasks.schemas.ts";
+
+/** The 404 of a collection without a task document. */
+const none = json(Detail, "None");
 
 const taskRoute = <R extends Parameters<typeof securedRoute>[0]>(r: R) =>
   securedRoute({ ...r, tags: ["tasks"], responses: { ...r.responses, ...errorResponses } });
@@ -27,11 +30,8 @@ export const create = taskRoute({
   method: "post",
   path: "/api/tasks/documents",
   summary: "Create a task configuration document",
-  request: { body: { content: { "application/json": { schema: TaskCreate } }, required: true } },
-  responses: {
-    201: json(TaskDocument, "The created document"),
-    409: json(Detail, "It exists"),
-  },
+  request: jsonBody(TaskCreate),
+  responses: { 201: json(TaskDocument, "The created document"), 409: json(Detail, "It exists") },
 });
 
 export const get = taskRoute({
@@ -39,24 +39,15 @@ export const get = taskRoute({
   path: "/api/tasks/document/{collection_name}",
   summary: "Get one task configuration document",
   request: { params: TaskParams },
-  responses: {
-    200: json(TaskDocument, "The document"),
-    404: json(Detail, "None"),
-  },
+  responses: { 200: json(TaskDocument, "The document"), 404: none },
 });
 
 export const patch = taskRoute({
   method: "patch",
   path: "/api/tasks/document/{collection_name}",
   summary: "Update a task document's status (done sets ended_at to now, UTC)",
-  request: {
-    params: TaskParams,
-    body: { content: { "application/json": { schema: TaskPatch } }, required: true },
-  },
-  responses: {
-    200: json(TaskDocument, "The updated document"),
-    404: json(Detail, "None"),
-  },
+  request: { params: TaskParams, ...jsonBody(TaskPatch) },
+  responses: { 200: json(TaskDocument, "The updated document"), 404: none },
 });
 
 export const remove = taskRoute({
@@ -64,8 +55,5 @@ export const remove = taskRoute({
   path: "/api/tasks/document/{collection_name}",
   summary: "Delete a task configuration document (the dataset itself stays)",
   request: { params: TaskParams },
-  responses: {
-    200: json(Deleted, "Deleted"),
-    404: json(Detail, "None"),
-  },
+  responses: { 200: json(Deleted, "Deleted"), 404: none },
 });

@@ -1,10 +1,8 @@
 /** The data valuation area (spec 2): its route definitions bound to their handlers. */
-import { newRouter } from "../http/router.ts";
+import { bindRoutes, newRouter } from "../http/router.ts";
 import * as routes from "./valuation.routes.ts";
 import * as handlers from "./valuation.handlers.ts";
 
 export function valuationRoutes() {
-  return newRouter()
-    .openapi(routes.correlations, handlers.correlations)
-    .openapi(routes.featureImportance, handlers.featureImportance);
+  return bindRoutes(newRouter(), routes, handlers, ["correlations", "featureImportance"]);
 }

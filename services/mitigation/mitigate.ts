@@ -7,9 +7,10 @@ import { auditCap } from "../../core/spatial/maps/map_value.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
 import type { ClassificationMetrics } from "../../core/spatial/mitigate/metrics.ts";
 import type { RegionThreshold } from "../../core/spatial/mitigate/region_thresholds.ts";
-import type { RelabelInput, RelabelResult } from "../../core/spatial/mitigate/relabel.ts";
+import type { MitigationOutcome } from "../../core/spatial/mitigate/outcome.ts";
+import type { RelabelInput } from "../../core/spatial/mitigate/relabel.ts";
 import type { SolverStatusCode } from "../../core/spatial/mitigate/status.ts";
-import type { ThresholdInput, ThresholdResult } from "../../core/spatial/mitigate/threshold_mitigation.ts";
+import type { ThresholdInput } from "../../core/spatial/mitigate/threshold_mitigation.ts";
 import { scopeOf } from "../../core/spatial/load.ts";
 import { restrictRegions, subsetIndividuals } from "../../core/spatial/subset.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
@@ -22,17 +23,23 @@ import {
   type AuditPayload,
   auditPayload,
   type AuditSettings,
-  mapPoints,
+  type MapSettings,
+  mapsPayload,
   type SpatialDeps,
+  taskIndividuals,
 } from "../spatial/audit.ts";
-import { loadIndividuals } from "../spatial/individuals.ts";
-import { taskCollection } from "../spatial/task_collection.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
 
 /** The settings of a relabel request: the audit's, and the solver's under core's names. */
-export type RelabelSettings =
-  & AuditSettings
-  & Pick<RelabelInput, "approx" | "budget" | "prTol" | "workLimitSeconds">;
+export type RelabelSettings = AuditSettings & SolverSettings;
+
+/** The solver's knobs, as both of core's mitigations take them. */
+type SolverSettings = Pick<RelabelInput, "approx" | "budget" | "prTol" | "workLimitSeconds">;
+
+/** The solver's knobs of a relabel or threshold request. */
+function solverSettings(s: SolverSettings): SolverSettings {
+  return { approx: s.approx, budget: s.budget, prTol: s.prTol, workLimitSeconds: s.workLimitSeconds };
+}
 
 /** The settings of a threshold request: relabel's, and the split and boundary of the fit. */
 export type ThresholdSettings =
@@ -90,17 +97,9 @@ function flipsMaps(
   after: SpatialAuditReply,
   flipped: Int32Array,
   preds: Uint8Array,
-  opts: { full: boolean; seed: number; cap: number; title: string },
+  opts: MapSettings,
 ) {
-  const cls = Uint8Array.from(flipped, (i) => preds[i]);
-  const { points, drawnOf } = mapPoints(ind, flipped, cls, opts.full, opts.seed);
-  const { world_max: _w, ...audit } = after.audit;
-  return pool.run("maps.flips", {
-    regions: after.regions,
-    audit,
-    points,
-    options: { title: opts.title, drawnOf, cap: opts.cap },
-  });
+  return pool.run("maps.flips", mapsPayload(ind, after, flipped, preds, opts));
 }
 
 /**
@@ -120,7 +119,7 @@ async function recordMitigation(
 }
 
 /** The fields relabel and threshold answers share, from the solver's result. */
-function solverFields(r: RelabelResult | ThresholdResult, regions: Regions) {
+function solverFields(r: MitigationOutcome, regions: Regions) {
   return {
     metrics_before: r.metricsBefore,
     metrics_after: r.metricsAfter,
@@ -146,21 +145,14 @@ export async function mitigateByRelabel(
 ): Promise<MitigationAnswer> {
   const t0 = performance.now();
   const { pool } = deps, name = input.collectionName;
-  const ref = await taskCollection(deps, name);
-  const { ind, mapping } = await loadIndividuals(deps.store, ref, input.mapping, {
-    yTrue: input.equalOpp,
-    prob: false,
-  });
+  const { ind, mapping } = await taskIndividuals(deps, input, { prob: false });
   const before = await auditOf(pool, ind, input);
   const r = await mitigateRelabel(pool, {
     yPred: ind.yPred,
     yTrue: ind.yTrue,
     scope: before.scope,
     regions: before.regions,
-    approx: input.approx,
-    budget: input.budget,
-    prTol: input.prTol,
-    workLimitSeconds: input.workLimitSeconds,
+    ...solverSettings(input),
   });
   const prepared = { scope: before.scope, regions: before.regions };
   const after = await auditOf(pool, ind, input, { yPred: r.mitigatedPreds, prepared });
@@ -192,11 +184,7 @@ export async function mitigateByThreshold(
 ): Promise<ThresholdAnswer> {
   const t0 = performance.now();
   const { pool } = deps, name = input.collectionName;
-  const ref = await taskCollection(deps, name);
-  const { ind, mapping } = await loadIndividuals(deps.store, ref, input.mapping, {
-    yTrue: input.equalOpp,
-    prob: true,
-  });
+  const { ind, mapping } = await taskIndividuals(deps, input, { prob: true });
   const regions = await pool.run("spatial.regions", { ind, polygons: input.polygons });
   const r = await mitigateThreshold(pool, {
     yPred: ind.yPred,
@@ -204,10 +192,7 @@ export async function mitigateByThreshold(
     prob: ind.prob!,
     regions,
     equalOpp: input.equalOpp,
-    approx: input.approx,
-    budget: input.budget,
-    prTol: input.prTol,
-    workLimitSeconds: input.workLimitSeconds,
+    ...solverSettings(input),
     defaultBoundary: input.defaultBoundary,
     trainRatio: input.trainRatio,
     stratified: input.stratified,

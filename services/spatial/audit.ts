@@ -12,7 +12,7 @@ import type { Individuals, Regions, RegionSource, Ring, RngMode } from "../../co
 import type { Store } from "../../store/store.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import { spatialAudit, type SpatialAuditReply } from "../../workers/spatial.ts";
-import type { AuditMaps } from "../../workers/maps.ts";
+import type { AuditMaps, AuditMapsPayload } from "../../workers/maps.ts";
 import { loadIndividuals } from "./individuals.ts";
 import { taskCollection } from "./task_collection.ts";
 
@@ -92,23 +92,41 @@ export function mapPoints(
   return { points: { lon, lat, cls: k }, drawnOf: positions.length };
 }
 
+/** How a map is drawn: every dot or a sample (by `seed`), its title, and the colour scale's cap. */
+export interface MapSettings {
+  full: boolean;
+  seed: number;
+  title: string;
+  cap?: number;
+}
+
+/**
+ * What a map task draws: an audit reply's regions and statistics, with a dot for each individual at
+ * `positions` (a sample of them unless `full`) in the class `yPred` gives it. The audit maps and the
+ * flips map are drawn from the same payload.
+ */
+export function mapsPayload(
+  ind: Individuals,
+  reply: SpatialAuditReply,
+  positions: Int32Array,
+  yPred: Uint8Array,
+  opts: MapSettings,
+): AuditMapsPayload {
+  const cls = Uint8Array.from(positions, (i) => yPred[i]);
+  const { points, drawnOf } = mapPoints(ind, positions, cls, opts.full, opts.seed);
+  const { world_max: _w, ...audit } = reply.audit;
+  return { regions: reply.regions, audit, points, options: { title: opts.title, drawnOf, cap: opts.cap } };
+}
+
 /** The fair map and the distribution map of an audit, HTML and PNG, drawn in a worker. */
 export function auditMaps(
   pool: WorkerPool,
   ind: Individuals,
   reply: SpatialAuditReply,
   yPred: Uint8Array,
-  opts: { full: boolean; seed: number; title: string; cap?: number },
+  opts: MapSettings,
 ): Promise<AuditMaps> {
-  const cls = Uint8Array.from(reply.scope, (i) => yPred[i]);
-  const { points, drawnOf } = mapPoints(ind, reply.scope, cls, opts.full, opts.seed);
-  const { world_max: _w, ...audit } = reply.audit;
-  return pool.run("maps.audit", {
-    regions: reply.regions,
-    audit,
-    points,
-    options: { title: opts.title, drawnOf, cap: opts.cap },
-  });
+  return pool.run("maps.audit", mapsPayload(ind, reply, reply.scope, yPred, opts));
 }
 
 /** The audit part of an answer: statistics without the raw world maxima, and the maps. */
@@ -122,17 +140,27 @@ export function auditPayload(reply: SpatialAuditReply, maps: AuditMaps): AuditPa
   };
 }
 
+/**
+ * The individuals of a task's collection as the request maps them (y_true when it audits equal
+ * opportunity, y_pred_prob when asked), with the whole mapping read: where an audit and each
+ * mitigation start.
+ */
+export async function taskIndividuals(
+  deps: SpatialDeps,
+  input: Pick<AuditSettings, "mapping" | "equalOpp"> & { collectionName: string },
+  needs: { prob: boolean },
+): Promise<{ ind: Individuals; mapping: Mapping }> {
+  const ref = await taskCollection(deps, input.collectionName);
+  return loadIndividuals(deps.store, ref, input.mapping, { yTrue: input.equalOpp, prob: needs.prob });
+}
+
 /** Audits a task's collection and draws its maps: the reviewer's first look at where a model is unfair. */
 export async function auditTask(
   deps: SpatialDeps,
   input: AuditSettings & { collectionName: string },
 ): Promise<AuditAnswer> {
   const t0 = performance.now();
-  const ref = await taskCollection(deps, input.collectionName);
-  const { ind } = await loadIndividuals(deps.store, ref, input.mapping, {
-    yTrue: input.equalOpp,
-    prob: false,
-  });
+  const { ind } = await taskIndividuals(deps, input, { prob: false });
   const reply = await auditOf(deps.pool, ind, input);
   const maps = await auditMaps(deps.pool, ind, reply, ind.yPred, {
     full: input.fullDistribution,

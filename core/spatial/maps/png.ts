@@ -76,25 +76,17 @@ export async function fairMapPng(
   return toBase64(await svgToPng(fairMapSvg(regions, audit, options)));
 }
 
-/** The distribution map as a base64 PNG: the caller's (sampled) dots, coloured by y_pred, over the regions. */
-export async function distributionMapPng(
-  regions: Regions,
-  audit: AuditResult,
-  points: MapPoints,
-  options: MapOptions = {},
-): Promise<string> {
-  return toBase64(await svgToPng(pointsMapSvg("distribution", regions, audit, points, options)));
+/** The renderer of a dot map over the regions as a base64 PNG, of the kind svg.ts pointsMapSvg draws. */
+function pointsMapPng(kind: "distribution" | "flips") {
+  return async (regions: Regions, audit: AuditResult, points: MapPoints, options: MapOptions = {}) =>
+    toBase64(await svgToPng(pointsMapSvg(kind, regions, audit, points, options)));
 }
 
+/** The distribution map as a base64 PNG: the caller's (sampled) dots, coloured by y_pred, over the regions. */
+export const distributionMapPng = pointsMapPng("distribution");
+
 /** The flips map as a base64 PNG: flipped individuals coloured by their new prediction (direction). */
-export async function flipsMapPng(
-  regions: Regions,
-  audit: AuditResult,
-  flips: MapPoints,
-  options: MapOptions = {},
-): Promise<string> {
-  return toBase64(await svgToPng(pointsMapSvg("flips", regions, audit, flips, options)));
-}
+export const flipsMapPng = pointsMapPng("flips");
 
 /** A threshold chart as a base64 PNG (800×500): bars per region coloured by map value, reference line. */
 export async function barChartPng(bars: ChartBar[], options: ChartOptions): Promise<string> {

@@ -13,9 +13,9 @@ import { solveExactDisjoint } from "./exact_disjoint.ts";
 import { groupsOf } from "./exact_fixed_rate.ts";
 import { solveExactOverlapping } from "./exact_overlapping.ts";
 import { flipsFromUnits, regionsDelta, unitFlipCounts } from "./flips.ts";
-import { type ClassificationMetrics, classificationMetrics } from "./metrics.ts";
+import { type MitigationOutcome, mitigationOutcome } from "./outcome.ts";
 import { buildProblem, type MitigationProblem, unitRegion } from "./problem.ts";
-import { hasSolution, type SolverStatus, solverStatus, type UnitSolution } from "./status.ts";
+import { hasSolution, solverStatus, type UnitSolution } from "./status.ts";
 
 /** What `relabel` needs: the collection's columns, the audit's scope and regions, the request's knobs. */
 export interface RelabelInput {
@@ -37,31 +37,8 @@ export interface RelabelInput {
   workLimitSeconds: number;
 }
 
-/** The solver's answer in the terms of the reply. */
-export interface RelabelResult {
-  status: SolverStatus;
-  /** Predictions of every individual after the flips (= yPred when there are none). */
-  mitigatedPreds: Uint8Array;
-  /** Collection positions whose prediction changed, ascending. */
-  flipped: Int32Array;
-  nFlips: number;
-  /** δ of every region as the solver found it (real for approx, integer for exact); zeros without a solution. */
-  regionsDelta: Float64Array;
-  /** The solved model's objective (approx: Σ w_i|ρin_i - ρout_i|; exact: Σ_i (l1_i - l0)); null without one. */
-  objective: number | null;
-  /** Exact only: a proven lower bound of the optimum (equal to the objective when optimal). */
-  bound: number | null;
-  /** Positive rate in scope (TPR under equal opportunity) before and after. */
-  positiveRateBefore: number;
-  positiveRateAfter: number;
-  /** C, and the integer window of newP. */
-  flipBudget: number;
-  newPositivesWindow: [number, number];
-  /** Over every individual with y_true; null without y_true. */
-  metricsBefore: ClassificationMetrics | null;
-  metricsAfter: ClassificationMetrics | null;
-  seconds: { solve: number; total: number };
-}
+/** The relabel's answer: positive rates in scope, metrics over every individual with y_true. */
+export type RelabelResult = MitigationOutcome;
 
 /** Overlapping exact searches over more units than this start from the rounded approx solution. */
 const SEED_UNITS = 24;
@@ -126,20 +103,13 @@ export async function relabel(input: RelabelInput): Promise<RelabelResult> {
     flipped = Int32Array.from(flipsFromUnits(pr, sol.unitDelta), (j) => scope[j]);
     for (const i of flipped) (newP += mitigatedPreds[i] ? -1 : 1, mitigatedPreds[i] ^= 1);
   }
-  return {
-    status: sol.status,
+  return mitigationOutcome(pr, sol, {
+    yPred,
+    yTrue,
     mitigatedPreds,
     flipped,
-    nFlips: flipped.length,
     regionsDelta: sol.unitDelta ? regionsDelta(pr, sol.unitDelta) : new Float64Array(pr.n.length),
-    objective: sol.objective,
-    bound: sol.bound,
     positiveRateBefore: pr.N ? pr.P / pr.N : 0,
     positiveRateAfter: pr.N ? newP / pr.N : 0,
-    flipBudget: pr.C,
-    newPositivesWindow: [pr.P + pr.dMin, pr.P + pr.dMax],
-    metricsBefore: yTrue ? classificationMetrics(yPred, yTrue) : null,
-    metricsAfter: yTrue ? classificationMetrics(mitigatedPreds, yTrue) : null,
-    seconds: { solve: sol.seconds, total: (performance.now() - t0) / 1000 },
-  };
+  }, t0);
 }

@@ -14,11 +14,11 @@ import { Rng } from "../../random.ts";
 import { restrictRegions } from "../subset.ts";
 import type { Regions } from "../types.ts";
 import { regionsDelta } from "./flips.ts";
-import { type ClassificationMetrics, classificationMetrics } from "./metrics.ts";
+import { type MitigationOutcome, mitigationOutcome } from "./outcome.ts";
 import { buildProblem, membership } from "./problem.ts";
 import { solveProblem } from "./relabel.ts";
 import { trainTestSplit } from "./train_test_split.ts";
-import { hasSolution, type SolverStatus } from "./status.ts";
+import { hasSolution } from "./status.ts";
 import { predictWithThresholds, type RegionThreshold, regionThreshold } from "./region_thresholds.ts";
 
 /** What `thresholdMitigation` needs (request names in the comments). */
@@ -42,32 +42,17 @@ export interface ThresholdInput {
   randomState: number;
 }
 
-/** The fitted thresholds and the test part's predictions. */
-export interface ThresholdResult {
-  status: SolverStatus;
+/**
+ * The fitted thresholds and the test part's predictions: y_pred with the test part's replaced (the
+ * training part unchanged), so flips are test positions; positive rates of the test part's scope; C and
+ * the window of newP of the fit (the training part); metrics over the test part.
+ */
+export interface ThresholdResult extends MitigationOutcome {
   /** Positions of the two parts, ascending. */
   train: Int32Array;
   test: Int32Array;
-  /** y_pred with the test part replaced by its new predictions (training part unchanged). */
-  mitigatedPreds: Uint8Array;
-  /** Test positions whose prediction changed, ascending. */
-  flipped: Int32Array;
-  nFlips: number;
   /** One per region (t0 and -1 without a solution). */
   newThresholds: RegionThreshold[];
-  regionsDelta: Float64Array;
-  objective: number | null;
-  bound: number | null;
-  /** Positive rate of the test part's scope before and after. */
-  positiveRateBefore: number;
-  positiveRateAfter: number;
-  /** The fit's (training part's) C and integer window of newP. */
-  flipBudget: number;
-  newPositivesWindow: [number, number];
-  /** Over the test part; null without y_true. */
-  metricsBefore: ClassificationMetrics | null;
-  metricsAfter: ClassificationMetrics | null;
-  seconds: { solve: number; total: number };
 }
 
 /**
@@ -140,22 +125,18 @@ export async function thresholdMitigation(input: ThresholdInput): Promise<Thresh
   }
   const flipped = test.filter((i) => mitigatedPreds[i] !== yPred[i]);
   return {
-    status: sol.status,
+    ...mitigationOutcome(pr, sol, {
+      yPred,
+      yTrue,
+      mitigatedPreds,
+      flipped,
+      regionsDelta: delta,
+      positiveRateBefore: rate(yPred, testScope),
+      positiveRateAfter: rate(mitigatedPreds, testScope),
+      metricsOver: test,
+    }, t0ms),
     train,
     test,
-    mitigatedPreds,
-    flipped,
-    nFlips: flipped.length,
     newThresholds,
-    regionsDelta: delta,
-    objective: sol.objective,
-    bound: sol.bound,
-    positiveRateBefore: rate(yPred, testScope),
-    positiveRateAfter: rate(mitigatedPreds, testScope),
-    flipBudget: pr.C,
-    newPositivesWindow: [pr.P + pr.dMin, pr.P + pr.dMax],
-    metricsBefore: yTrue ? classificationMetrics(yPred, yTrue, test) : null,
-    metricsAfter: yTrue ? classificationMetrics(mitigatedPreds, yTrue, test) : null,
-    seconds: { solve: sol.seconds, total: (performance.now() - t0ms) / 1000 },
   };
 }
