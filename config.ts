@@ -35,6 +35,12 @@ const schema = z.object({
   OIDC_JWKS_URL: z.string().url().optional(),
   OIDC_ISSUER: z.string().optional(),
   OIDC_AUDIENCE: z.string().optional(),
+  /** The review console's token endpoint in oidc mode; unset: the provider's discovery document names it. */
+  OIDC_TOKEN_URL: z.string().url().optional(),
+  /** The client the review console signs people in as (local: a TESSERA_CLIENTS id, default the first). */
+  CONSOLE_CLIENT_ID: z.string().min(1).optional(),
+  /** That client's secret in oidc mode (unset: a public client); local mode takes it from TESSERA_CLIENTS. */
+  CONSOLE_CLIENT_SECRET: z.string().optional(),
   TASKS_ENABLED: bool.default(true),
   BODY_LIMIT_MB: z.coerce.number().positive().default(256),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
@@ -49,6 +55,17 @@ const schema = z.object({
   MODELS_DIR: z.string().min(1).optional(),
   /** Web Workers of the pool; unset: one per core (workers/pool.ts); 0: every task inline. */
   WORKERS: z.coerce.number().int().min(0).max(1024).optional(),
+  /**
+   * Tile URL template of the HTML maps' base map (`https://.../{z}/{x}/{y}.png`, `{s}` allowed); unset: the
+   * vector base map embedded in each page, and a page loads nothing from outside.
+   */
+  MAP_TILE_URL: z.string().regex(
+    /^https?:\/\/[^\s"'<>]+$/i,
+    "MAP_TILE_URL must be an http(s) URL template",
+  ).refine(
+    (u) => ["{z}", "{x}", "{y}"].every((p) => u.includes(p)),
+    "MAP_TILE_URL must contain {z}, {x} and {y}",
+  ).optional(),
 });
 
 export type Config = z.infer<typeof schema> & { dev: boolean; publicUrl: string; users: Map<string, string> };

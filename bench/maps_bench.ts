@@ -71,11 +71,11 @@ Deno.bench("fairMapPng, 3,000 regions", async () => {
 Deno.bench("distributionMapPng, 10,000 dots over 80 regions", async () => {
   await distributionMapPng(small.regions, small.audit, drawn, { drawnOf: N });
 });
-Deno.bench("fairMapHtml, 3,000 regions", () => {
-  fairMapHtml(big.regions, big.audit);
+Deno.bench("fairMapHtml, 3,000 regions", async () => {
+  await fairMapHtml(big.regions, big.audit);
 });
-Deno.bench("distributionMapHtml, 10,000 dots over 80 regions", () => {
-  distributionMapHtml(small.regions, small.audit, drawn, { drawnOf: N });
+Deno.bench("distributionMapHtml, 10,000 dots over 80 regions", async () => {
+  await distributionMapHtml(small.regions, small.audit, drawn, { drawnOf: N });
 });
 Deno.bench("samplePoints, 10,000 of 206,418", () => {
   samplePoints(N, 10_000, 42);

@@ -29,9 +29,9 @@ const NO_POINTS: MapPoints = { lon: [], lat: [], cls: [] };
 async function auditMaps(p: AuditMapsPayload): Promise<AuditMaps> {
   const points = p.points ?? NO_POINTS;
   return {
-    fair_map_html: fairMapHtml(p.regions, p.audit, p.options),
+    fair_map_html: await fairMapHtml(p.regions, p.audit, p.options),
     fair_map_image: await fairMapPng(p.regions, p.audit, p.options),
-    distribution_map_html: distributionMapHtml(p.regions, p.audit, points, p.options),
+    distribution_map_html: await distributionMapHtml(p.regions, p.audit, points, p.options),
     distribution_map_image: await distributionMapPng(p.regions, p.audit, points, p.options),
   };
 }
@@ -40,37 +40,45 @@ async function auditMaps(p: AuditMapsPayload): Promise<AuditMaps> {
 async function flipsMaps(p: AuditMapsPayload): Promise<{ flips_map_html: string; flips_map_image: string }> {
   const points = p.points ?? NO_POINTS;
   return {
-    flips_map_html: flipsMapHtml(p.regions, p.audit, points, p.options),
+    flips_map_html: await flipsMapHtml(p.regions, p.audit, points, p.options),
     flips_map_image: await flipsMapPng(p.regions, p.audit, points, p.options),
   };
 }
 
 export interface ThresholdChartsPayload {
-  /** The test part's audits before and after: each chart's bars take their colours from one. */
+  /** The test part's audits before and after: bars take their colours from `before`. */
   before: AuditResult;
   after: AuditResult;
   /** Per region idx: the threshold after mitigation. */
   thresholds: number[];
   defaultBoundary: number;
+  /** The before-audit's colour cap (points); the charts' colours are categories and do not use it. */
   cap: number;
+  /** The audits compare true-positive rates (equal opportunity): the legend says so. */
+  equalOpp?: boolean;
 }
 
-/** Threshold charts before (t0 everywhere) and after, bars coloured by the audit map value. */
+/**
+ * Threshold charts before (t0 everywhere) and after. In both, a bar's colour is its region's standing
+ * before mitigation (significant above or below the overall rate, or not significant), so a region keeps
+ * its colour; the after chart outlines the regions still significant after mitigation.
+ */
 async function thresholdCharts(p: ThresholdChartsPayload) {
-  const chart = (audit: AuditResult, values: number[], title: string) =>
-    barChartPng(thresholdBars(audit, values, p.cap), {
-      reference: p.defaultBoundary,
-      title,
-      xLabel: "region",
-      yLabel: "decision threshold",
-    });
+  const common = {
+    reference: p.defaultBoundary,
+    xLabel: "region",
+    yLabel: "decision threshold",
+    equalOpp: p.equalOpp,
+  };
   return {
-    threshold_chart_before: await chart(
-      p.before,
-      p.thresholds.map(() => p.defaultBoundary),
-      "Thresholds before",
+    threshold_chart_before: await barChartPng(
+      thresholdBars(p.before, p.thresholds.map(() => p.defaultBoundary)),
+      { ...common, title: "Thresholds before mitigation (default boundary everywhere)" },
     ),
-    threshold_chart_after: await chart(p.after, p.thresholds, "Thresholds after"),
+    threshold_chart_after: await barChartPng(
+      thresholdBars(p.before, p.thresholds, p.after),
+      { ...common, title: "Thresholds after mitigation", outlineLabel: "still significant after mitigation" },
+    ),
   };
 }
 

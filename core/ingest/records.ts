@@ -8,7 +8,7 @@ import { inferCell } from "./values.ts";
 import { arrayElements } from "./json_array.ts";
 
 export type JsonRecord = Record<string, unknown>;
-export type UploadFormat = "csv" | "ndjson" | "json";
+export type UploadFormat = "csv" | "tsv" | "ndjson" | "json";
 
 /** Where the record a reader yielded last came from ("line 12", "item 3"); set before each yield. */
 export interface Position {
@@ -30,6 +30,7 @@ export function formatOf(contentType: string | undefined): UploadFormat | null {
 export function formatOfFileName(name: string): UploadFormat | null {
   const ext = /\.([^./\\]+)$/.exec(name)?.[1].toLowerCase();
   if (ext === "csv") return "csv";
+  if (ext === "tsv" || ext === "tab") return "tsv";
   if (ext === "json") return "json";
   if (ext === "ndjson" || ext === "jsonl") return "ndjson";
   return null;
@@ -42,17 +43,22 @@ export function readRecords(
   position: Position = { where: "" },
 ): AsyncGenerator<JsonRecord> {
   if (format === "csv") return csvRecords(chunks, position);
+  if (format === "tsv") return csvRecords(chunks, position, "\t");
   if (format === "ndjson") return ndjsonRecords(chunks, position);
   return jsonArrayRecords(chunks, position);
 }
 
-/** CSV rows keyed by the header, cells typed by `inferCell`; a short or long row is an error. */
+/**
+ * CSV rows keyed by the header, cells typed by `inferCell`; a short or long row is an error. TSV is the
+ * same with a tab as the delimiter (quotes still group a field, as spreadsheets write them).
+ */
 export async function* csvRecords(
   chunks: AsyncIterable<string>,
   position: Position = { where: "" },
+  delimiter = ",",
 ): AsyncGenerator<JsonRecord> {
   let header: string[] | null = null;
-  for await (const { line, fields } of readCsv(chunks)) {
+  for await (const { line, fields } of readCsv(chunks, delimiter)) {
     if (!header) {
       header = fields.map((f, i) => f.trim().replace(/^\uFEFF/, "") || `column_${i + 1}`);
       const dup = header.find((h, i) => header!.indexOf(h) !== i);

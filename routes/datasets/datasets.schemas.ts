@@ -27,3 +27,17 @@ export const ImportResult = z.object({
 }).openapi("ImportResult");
 
 export const Detail = z.object({ detail: z.string() });
+
+export const ExportParams = ImportParams;
+
+export const ExportQuery = z.object({
+  fields: z.string().optional().openapi({
+    description: "Comma-separated top-level fields to keep (`_id` always comes along), e.g. " +
+      "`fields=y_pred,y_pred_fair`. A name that the dataset's columns do not list and no document carries " +
+      "is a 422.",
+    example: "y_pred,y_pred_fair",
+  }),
+  format: z.enum(["ndjson", "csv"]).optional().openapi({
+    description: "Overrides the Accept header (a download link cannot set headers)",
+  }),
+});

@@ -25,13 +25,17 @@ const METHOD_NOTES =
 /** The relabel-specific part: from δ to flips. */
 const ROUNDING =
   "From δ to flips: disjoint regions round each region's δ half to even, overlapping regions " +
-  "each individual's δ_j likewise, and each region flips its first members by collection order. " +
+  "each individual's δ_j likewise; that fixes how many members of each group of interchangeable " +
+  "individuals (same regions, same prediction) flip, and `flip_order` then chooses which: the least " +
+  'certain by y_pred_prob ("uncertainty", the default when every individual has one), a seeded random ' +
+  'choice ("random") or the first in collection order ("index", the default otherwise). ' +
   "When that rounding would exceed the flip budget or leave the rate window (possible with the LP's real " +
   "δ), the values are instead truncated toward zero and the missing units handed out one at a time to the " +
   "largest fractional remainders (on ties the lowest region, or with overlapping regions the group whose " +
   "first member comes first) while the budget allows, so n_flips ≤ " +
   "flip_budget and the new positives stay in new_positives_window always. Exact solutions are integers " +
-  "and apply as they are.";
+  "and apply as they are. The answer lists every individual's final prediction in `mitigated_preds` " +
+  "(flipped or not) and the flips of each region in `n_flips_per_region`.";
 
 /** `POST .../mitigate/relabel`. */
 export const RELABEL_DESCRIPTION = `${METHOD_NOTES} ${ROUNDING}`;
@@ -42,15 +46,23 @@ export const THRESHOLD_DESCRIPTION =
   `random_state), fits per-region thresholds on the train part and predicts the test part; audits and ` +
   `metrics are of the test part. The fit uses the solver's δ per region: real for approx=true, the ` +
   `exact integer optimum for approx=false (no rounding either way: the thresholds take fractions). ` +
+  `There is no flip_order: a threshold moves the least certain first by construction (to 1, the highest ` +
+  `y_pred_prob below it first). mitigated_preds lists every test individual's final prediction. ` +
   METHOD_NOTES;
 
 /** `POST .../mitigate/writeback`. */
 export const WRITEBACK_DESCRIPTION =
-  "Sets `new_field` = `y_pred` on each listed document (by `doc_id`), in batches. Running it " +
-  "twice changes nothing the second time (`modified` = 0). The task document records when, by whom " +
-  "and under which field (`last_writeback`, `writebacks`, and every field written in " +
+  "Sets `new_field` = `y_pred` on each listed document (by `doc_id`), in batches; or, given `run_id` " +
+  "instead of `preds` (exactly one of the two, else 422 naming the field), on every document a kept " +
+  "relabel or threshold run judged, each to its final prediction, flipped or not. A `run_id` is refused " +
+  "with 409, saying why, when the run belongs to another task or collection, is an audit (it has no " +
+  "predictions), or was computed on rows imported again, replaced or appended to since (writing a field " +
+  "is no such change); an unknown or removed run (a task keeps its last 20) is a 404. Running it " +
+  "twice changes nothing the second time (`modified` = 0), and one interrupted may be run again. The " +
+  "task document records when, by whom, under which field, with which counts and `run_id` " +
+  "(`last_writeback`, `writebacks`, and every field written in " +
   "`writeback_fields`). `new_field` may not be `_id`, a mapping key's default name (lat, lon, y_true, " +
   "y_pred, region_ids, y_pred_prob), a field any mapping recorded on the task names (a mitigation " +
-  "records every field it read, defaults included), or a field any listed document already holds " +
-  "unless an earlier write-back of this task created it: 422 otherwise, naming the field and such a " +
-  "document, so data fields are never overwritten.";
+  "records every field it read, defaults included; a run's own mapping counts too), or a field any " +
+  "document to be written already holds unless an earlier write-back of this task created it: 422 " +
+  "otherwise, naming the field and such a document, so data fields are never overwritten.";

@@ -7,26 +7,24 @@ import { writeBack } from "../../services/mitigation/writeback.ts";
 
 export const writeback: AppRouteHandler<typeof routes.writeback> = async (c) => {
   const { data_collection_name } = c.req.valid("param");
-  const { new_field, preds } = c.req.valid("json");
-  const answer = await writeBack(c.var.deps, {
-    collectionName: data_collection_name,
-    newField: new_field,
-    preds,
-    requestedBy: c.var.principal.sub,
-  });
-  return c.json(answer, 200);
+  const { new_field, preds, run_id } = c.req.valid("json");
+  const requestedBy = c.var.principal.sub;
+  const target = { collectionName: data_collection_name, newField: new_field, requestedBy };
+  // the schema lets exactly one of the two through
+  const what = run_id !== undefined ? { runId: run_id } : { preds: preds! };
+  return c.json(await writeBack(c.var.deps, { ...target, ...what }), 200);
 };
 
 export const relabel: AppRouteHandler<typeof routes.relabel> = async (c) => {
   const { data_collection_name } = c.req.valid("param");
-  const settings = toRelabelSettings(c.req.valid("json"));
-  const target = { collectionName: data_collection_name, requestedBy: c.var.principal.sub };
-  return c.json(await mitigateByRelabel(c.var.deps, { ...target, ...settings }), 200);
+  const body = c.req.valid("json");
+  const target = { collectionName: data_collection_name, requestedBy: c.var.principal.sub, request: body };
+  return c.json(await mitigateByRelabel(c.var.deps, { ...target, ...toRelabelSettings(body) }), 200);
 };
 
 export const threshold: AppRouteHandler<typeof routes.threshold> = async (c) => {
   const { data_collection_name } = c.req.valid("param");
-  const settings = toThresholdSettings(c.req.valid("json"));
-  const target = { collectionName: data_collection_name, requestedBy: c.var.principal.sub };
-  return c.json(await mitigateByThreshold(c.var.deps, { ...target, ...settings }), 200);
+  const body = c.req.valid("json");
+  const target = { collectionName: data_collection_name, requestedBy: c.var.principal.sub, request: body };
+  return c.json(await mitigateByThreshold(c.var.deps, { ...target, ...toThresholdSettings(body) }), 200);
 };

@@ -4,8 +4,16 @@
  * carry both audits.
  */
 import { z } from "@hono/zod-openapi";
-import { auditFields, AuditPayload, toAuditSettings, withAuditRules } from "../spatial/spatial.schemas.ts";
+import {
+  auditFields,
+  AuditPayload,
+  mapField,
+  runIdField,
+  toAuditSettings,
+  withAuditRules,
+} from "../spatial/spatial.schemas.ts";
 import { statusTable } from "./descriptions.ts";
+import { FLIP_ORDERS } from "../../core/spatial/mitigate/flips.ts";
 import type { RelabelSettings, ThresholdSettings } from "../../services/mitigation/mitigate.ts";
 
 /** The fields relabel and threshold add to the audit's. */
@@ -30,7 +38,21 @@ export const mitigationFields = {
   }),
 };
 
-export const RelabelRequest = withAuditRules(z.object(mitigationFields).strict()).openapi("RelabelRequest");
+export const RelabelRequest = withAuditRules(
+  z.object({
+    ...mitigationFields,
+    flip_order: z.enum(FLIP_ORDERS).optional().openapi({
+      description: "which members of a group of interchangeable individuals (same regions, same " +
+        'prediction) flip, once the solver has fixed how many: "uncertainty" the least certain first ' +
+        "(to 1: the highest y_pred_prob among the predicted negatives; to 0: the lowest among the predicted " +
+        'positives), "random" a random choice seeded by `seed`, "index" the first in collection order ' +
+        '(the reference\'s choice). Ties break by an order seeded by `seed`. Default: "uncertainty" when ' +
+        'every individual has a y_pred_prob (mapped, or found by the default mapping), else "index"; ' +
+        '"uncertainty" without one is a 422. The objective, the counts per region and the status never ' +
+        "depend on it",
+    }),
+  }).strict(),
+).openapi("RelabelRequest");
 export type RelabelRequest = z.infer<typeof RelabelRequest>;
 
 export const ThresholdRequest = withAuditRules(
@@ -56,6 +78,7 @@ export function toRelabelSettings(body: RelabelRequest): RelabelSettings {
     budget: body.budget_constr,
     prTol: body.pr_constr,
     workLimitSeconds: body.work_limit,
+    flipOrder: body.flip_order,
   };
 }
 
@@ -97,10 +120,35 @@ export const MitigationResponse = z.object({
   metrics_after: MetricsOrNull.openapi({ description: "the same after the flips" }),
   audit_before_mitigation: AuditPayload,
   audit_after_mitigation: AuditPayload.openapi({ description: "colour scale capped as the before-audit's" }),
-  mitigated_preds: z.array(z.object({ idx: count, doc_id: z.string(), y_pred: count }))
-    .openapi({ description: "the individuals whose prediction changed, with the new prediction" }),
-  flips_map_html: z.string(),
-  flips_map_image: z.string().openapi({ description: "PNG, base64" }),
+  mitigated_preds: z.array(z.object({
+    idx: count.openapi({ description: "position in collection order, as the audit reads it" }),
+    doc_id: z.string(),
+    y_pred: count.openapi({ description: "the final prediction" }),
+    flipped: z.boolean().openapi({ description: "true when the mitigation changed the prediction" }),
+  })).openapi({
+    description: "the final predictions of every individual the mitigation judged, in collection order: " +
+      "relabel, every individual of the collection (under equal_opp those with y_true = 0 are out of " +
+      "scope, never flip and keep their y_pred); threshold, every individual of the test part (the " +
+      "thresholds predict all of it; the training part keeps its y_pred and is not listed)",
+  }),
+  flip_order: z.enum(FLIP_ORDERS).nullable().openapi({
+    description: "relabel: the flip order applied (the request's, or its default); threshold: null, " +
+      "the thresholds decide by y_pred_prob",
+  }),
+  n_flips_per_region: z.array(z.object({
+    idx: count,
+    region_id: count,
+    n_flips: count.openapi({ description: "n_to_positive + n_to_negative" }),
+    n_to_positive: count.openapi({ description: "members flipped from 0 to 1" }),
+    n_to_negative: count.openapi({ description: "members flipped from 1 to 0" }),
+  })).openapi({
+    description: "flips among each region's members, in region order (relabel: the solution's counts, " +
+      "|rounded δ| of the region with disjoint regions; threshold: of the test part). A flip counts in " +
+      "every region its individual belongs to; one in no region counts in none, so the sum can differ " +
+      "from n_flips",
+  }),
+  flips_map_html: mapField("an HTML page"),
+  flips_map_image: mapField("PNG, base64"),
   solver_status_code: count.openapi({
     description: `${statusTable} (3 never comes from a request: see the operation description)`,
   }),
@@ -132,23 +180,28 @@ export const MitigationResponse = z.object({
       "the training part, where the fit runs)",
   }),
   solver_seconds: z.number().openapi({ description: "seconds spent in the solver" }),
+  run_id: runIdField,
   elapsed_ms: z.number().openapi({ description: "the whole request, audits and maps included" }),
 }).openapi("MitigationResponse");
 
 export const RegionThreshold = z.object({
   idx: count.openapi({ description: "the region's position, as in the audits' stats" }),
+  region_id: count.openapi({ description: "the region's id, as in the audits' stats" }),
   threshold: z.number().openapi({
     description: "y_pred_prob above it predicts 1 (default_boundary where δ = 0 or without a solution)",
   }),
   eq_to_thresh_flip_prob: z.number().openapi({
-    description: "-1: no tie-breaking. Otherwise the probability that an individual whose y_pred_prob " +
-      "equals the threshold is predicted 1 (drawn from a generator seeded by random_state)",
+    description: "tie probability: -1 means no tie-breaking (an individual whose y_pred_prob equals the " +
+      "threshold is predicted 0, as any y_pred_prob ≤ threshold); a value p in [0, 1] is set when the cut " +
+      "falls among training candidates with equal y_pred_prob (or on candidates at default_boundary), and " +
+      "an individual exactly at the threshold is then predicted 1 with probability p (a draw seeded by " +
+      "random_state). Always a number, never null: -1 as the reference answered it",
   }),
 }).openapi("RegionThreshold");
 
 export const ThresholdResponse = MitigationResponse.extend({
-  threshold_chart_before: z.string().openapi({ description: "PNG, base64" }),
-  threshold_chart_after: z.string().openapi({ description: "PNG, base64" }),
+  threshold_chart_before: mapField("PNG, base64"),
+  threshold_chart_after: mapField("PNG, base64"),
   new_thresholds: z.array(RegionThreshold).openapi({ description: "one per region, in region order" }),
   train_size: count.openapi({ description: "individuals in the training part (the fit)" }),
   test_size: count.openapi({
@@ -162,13 +215,31 @@ export const WritebackRequest = z.object({
     z.object({ doc_id: z.string().min(1), y_pred: z.union([z.literal(0), z.literal(1)]) }).strict(),
   )
     .min(1)
-    .openapi({ description: "each doc_id at most once" }),
-}).strict().openapi("WritebackRequest");
+    .optional()
+    .openapi({ description: "the predictions to write, each doc_id at most once; or give run_id instead" }),
+  run_id: z.string().min(1).max(128).optional().openapi({
+    description: "instead of preds: a kept run of this task (relabel or threshold, the `run_id` of its " +
+      "answer) whose final predictions, every line of its mitigated_preds, the server writes",
+  }),
+}).strict().superRefine((v, ctx) => {
+  if (v.preds && v.run_id !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["run_id"], message: "give either preds or run_id, not both" });
+  } else if (!v.preds && v.run_id === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["preds"],
+      message: "give preds (the predictions to write) or run_id (a run whose predictions to write)",
+    });
+  }
+}, { when: (payload) => payload.issues.length === 0 }).openapi("WritebackRequest");
 
 export const WritebackResponse = z.object({
   new_field: z.string(),
-  matched: count.openapi({ description: "listed documents found" }),
+  matched: count.openapi({ description: "documents found (of those listed, or of the run's predictions)" }),
   modified: count.openapi({ description: "of them, changed (0 when the field held the value already)" }),
-  not_found: z.array(z.string()).openapi({ description: "listed doc_ids with no document" }),
+  not_found: z.array(z.string()).openapi({ description: "doc_ids with no document" }),
   written_at: z.string(),
+  run_id: z.string().optional().openapi({
+    description: "the run whose predictions were written, when given",
+  }),
 }).openapi("WritebackResponse");

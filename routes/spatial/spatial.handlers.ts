@@ -4,6 +4,7 @@ import type * as routes from "./spatial.routes.ts";
 import { toAuditSettings } from "./spatial.schemas.ts";
 import { auditTask } from "../../services/spatial/audit.ts";
 import { datasetColumns as columnsOf } from "../../services/spatial/dataset_columns.ts";
+import { getRun, getRunMap, listRuns } from "../../services/spatial/runs.ts";
 
 export const datasetColumns: AppRouteHandler<typeof routes.datasetColumns> = async (c) => {
   const { data_collection_name } = c.req.valid("param");
@@ -12,6 +13,27 @@ export const datasetColumns: AppRouteHandler<typeof routes.datasetColumns> = asy
 
 export const audit: AppRouteHandler<typeof routes.audit> = async (c) => {
   const { data_collection_name } = c.req.valid("param");
-  const settings = toAuditSettings(c.req.valid("json"));
-  return c.json(await auditTask(c.var.deps, { collectionName: data_collection_name, ...settings }), 200);
+  const body = c.req.valid("json");
+  const input = { collectionName: data_collection_name, requestedBy: c.var.principal.sub, request: body };
+  return c.json(await auditTask(c.var.deps, { ...input, ...toAuditSettings(body) }), 200);
+};
+
+export const runs: AppRouteHandler<typeof routes.runs> = async (c) => {
+  const { data_collection_name } = c.req.valid("param");
+  return c.json(await listRuns(c.var.deps, data_collection_name), 200);
+};
+
+export const run: AppRouteHandler<typeof routes.run> = async (c) => {
+  const { data_collection_name, run_id } = c.req.valid("param");
+  const includeMaps = c.req.valid("query").include_maps === "true";
+  const { answer, run } = await getRun(c.var.deps, data_collection_name, run_id, includeMaps);
+  return c.json({ run_id, ...answer, run }, 200);
+};
+
+export const runMap: AppRouteHandler<typeof routes.runMap> = async (c) => {
+  const { data_collection_name, run_id, name } = c.req.valid("param");
+  const map = await getRunMap(c.var.deps, data_collection_name, run_id, name);
+  return map.format === "html"
+    ? c.body(map.text, 200, { "content-type": "text/html; charset=utf-8" })
+    : c.body(map.bytes, 200, { "content-type": "image/png" });
 };

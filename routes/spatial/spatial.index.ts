@@ -6,6 +6,13 @@ import * as handlers from "./spatial.handlers.ts";
 
 export function spatialRoutes() {
   const app = newRouter();
-  requireTasks(app, routes.datasetColumns.path, routes.audit.path);
-  return bindRoutes(app, routes, handlers, ["datasetColumns", "audit"]);
+  requireTasks(
+    app,
+    routes.datasetColumns.path,
+    routes.audit.path,
+    routes.runs.path,
+    routes.run.path,
+    routes.runMap.path,
+  );
+  return bindRoutes(app, routes, handlers, ["datasetColumns", "audit", "runs", "run", "runMap"]);
 }

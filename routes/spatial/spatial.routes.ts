@@ -2,9 +2,21 @@
  * The spatial audit routes of spec 2: which fields a task's collection offers for the mapping, and the
  * audit itself. Both resolve `{data_collection_name}` through its task document.
  */
+import { z } from "@hono/zod-openapi";
 import { json, jsonBody } from "../http/schemas.ts";
 import { MAPPING_SAMPLE } from "../../core/spatial/mapping.ts";
-import { AuditRequest, AuditResponse, DatasetColumns, TaskParams } from "./spatial.schemas.ts";
+import { RUNS_KEPT } from "../../services/spatial/runs.ts";
+import {
+  AuditRequest,
+  AuditResponse,
+  DatasetColumns,
+  RunList,
+  RunMapParams,
+  RunParams,
+  RunQuery,
+  StoredRun,
+  TaskParams,
+} from "./spatial.schemas.ts";
 import { taskRoute } from "./task_route.ts";
 
 export const datasetColumns = taskRoute({
@@ -31,4 +43,45 @@ export const audit = taskRoute({
     "document (else 422, naming the key, the field and how many documents lack it).",
   request: { params: TaskParams, ...jsonBody(AuditRequest) },
   responses: { 200: json(AuditResponse, "The audit with its maps") },
+});
+
+const KEPT =
+  `Every audit, relabel and threshold answer is kept as a run of its task (its request, summary, ` +
+  `maps and final predictions); a task keeps its last ${RUNS_KEPT} runs, and saving one more removes the ` +
+  `oldest.`;
+
+export const runs = taskRoute({
+  method: "get",
+  path: "/api/spatial-hitl/task/{data_collection_name}/runs",
+  summary: `The task's kept runs, newest first (the last ${RUNS_KEPT})`,
+  description: KEPT,
+  request: { params: TaskParams },
+  responses: { 200: json(RunList, "The runs: id, kind, time, summary, map names") },
+});
+
+export const run = taskRoute({
+  method: "get",
+  path: "/api/spatial-hitl/task/{data_collection_name}/runs/{run_id}",
+  summary: "One kept run: the answer it gave",
+  description: `${KEPT} A run the task does not keep (never made, another task's, or removed) is a 404.`,
+  request: { params: RunParams, query: RunQuery },
+  responses: { 200: json(StoredRun, "The stored answer") },
+});
+
+export const runMap = taskRoute({
+  method: "get",
+  path: "/api/spatial-hitl/task/{data_collection_name}/runs/{run_id}/maps/{name}",
+  summary: "One map of a kept run, as a page or an image",
+  description: "A `*_html` map as text/html; a `*_image` map or a threshold chart as image/png (the " +
+    "answer's base64 decoded). An unknown run or map name is a 404 naming it (and the run's maps).",
+  request: { params: RunMapParams },
+  responses: {
+    200: {
+      description: "The map",
+      content: {
+        "text/html": { schema: z.string() },
+        "image/png": { schema: z.string().openapi({ format: "binary" }) },
+      },
+    },
+  },
 });

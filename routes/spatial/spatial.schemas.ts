@@ -9,6 +9,7 @@ import { CollectionName } from "../datasets/datasets.schemas.ts";
 import { MAPPING_KEYS } from "../../core/spatial/mapping.ts";
 import { MAX_SEED, numpySeedProblem } from "../../core/spatial/audit.ts";
 import type { AuditSettings } from "../../services/spatial/audit.ts";
+import { RUNS_KEPT } from "../../services/spatial/runs.ts";
 
 /** `{data_collection_name}`: the task document, and through it the collection, a route works on. */
 export const TaskParams = z.object({ data_collection_name: CollectionName });
@@ -53,14 +54,20 @@ export const auditFields = {
   region: z.array(RegionPolygon).min(1).nullable().optional(),
   mapping: FieldMapping.optional(),
   seed: z.number().int().min(0).max(MAX_SEED).default(42).openapi({
-    description: "seed of the Monte Carlo worlds, and of which individuals the distribution map draws " +
-      "when it samples. k-means regions do not use it: they use a fixed seed (42), as the reference does, " +
-      "so a collection's regions never depend on the request. With rng=numpy, seed + n_worlds - 1 " +
+    description: "seed of the Monte Carlo worlds, of which individuals the distribution map draws " +
+      'when it samples, and (relabel) of flip_order "random" and its tie-breaks. k-means regions do ' +
+      "not use it: they use a fixed seed (42), as the reference does, so a collection's regions never " +
+      "depend on the request. With rng=numpy, seed + n_worlds - 1 " +
       "must not pass 4294967295",
   }),
   rng: z.enum(["fast", "numpy"]).default("fast").openapi({
     description: "fast: one exact Binomial draw per membership signature per world; numpy: the reference's " +
       "MT19937 stream (seed + w per world, one double per individual in collection order) bit for bit",
+  }),
+  include_maps: z.boolean().default(true).openapi({
+    description: "false leaves every map field (*_html, *_image, threshold_chart_*, in the audits too) out " +
+      "of the answer; the stored run keeps them, each served by " +
+      "GET .../runs/{run_id}/maps/{name}",
   }),
 };
 
@@ -89,6 +96,7 @@ export function toAuditSettings(body: AuditFields): AuditSettings {
     mapping: body.mapping,
     seed: body.seed,
     rng: body.rng,
+    includeMaps: body.include_maps,
   };
 }
 
@@ -111,6 +119,20 @@ export const DatasetColumns = z.object({
       "no such field, the slot is absent)",
   }),
 }).openapi("DatasetColumns");
+
+/** A map field of an answer: `what` it is; absent when the request set include_maps to false. */
+export const mapField = (what: string) =>
+  z.string().optional().openapi({
+    description: `${what}; left out when include_maps is false (the run keeps it: ` +
+      "GET .../runs/{run_id}/maps/{name}, name the field's name, inside an audit of a mitigation " +
+      "prefixed by the audit's, e.g. audit_after_mitigation.fair_map_html)",
+  });
+
+/** `run_id` of an answer. */
+export const runIdField = z.string().openapi({
+  description: `the id of the run this answer is kept as (GET .../runs/{run_id}); a task keeps its last ` +
+    `${RUNS_KEPT} runs, older ones are removed`,
+});
 
 export const RegionStat = z.object({
   idx: z.number().int().openapi({ description: "the region's position in the sorted list of region ids" }),
@@ -143,12 +165,73 @@ export const AuditPayload = z.object({
   signif_level: z.number(),
   regions_source: z.enum(["region_ids", "polygons", "kmeans"]),
   unassigned_individuals: z.number().int().openapi({ description: "individuals in scope inside no polygon" }),
-  fair_map_html: z.string(),
-  fair_map_image: z.string().openapi({ description: "PNG, base64" }),
-  distribution_map_html: z.string(),
-  distribution_map_image: z.string().openapi({ description: "PNG, base64" }),
+  fair_map_html: mapField("an HTML page"),
+  fair_map_image: mapField("PNG, base64"),
+  distribution_map_html: mapField("an HTML page"),
+  distribution_map_image: mapField("PNG, base64"),
 }).openapi("AuditPayload");
 
 export const AuditResponse = AuditPayload.extend({
+  run_id: runIdField,
   elapsed_ms: z.number().openapi({ description: "the whole request, loading and maps included" }),
 }).openapi("AuditResponse");
+
+/** `{run_id}`: a kept run of the task. */
+export const RunParams = TaskParams.extend({
+  run_id: z.string().min(1).max(128).openapi({ description: "the `run_id` an answer gave" }),
+});
+
+/** `{name}`: one map of a run. */
+export const RunMapParams = RunParams.extend({
+  name: z.string().min(1).max(128).openapi({
+    description: "a map field of the run's answer: fair_map_html, fair_map_image, distribution_map_html, " +
+      "distribution_map_image (an audit); audit_before_mitigation.fair_map_html and the like, " +
+      "flips_map_html, flips_map_image, threshold_chart_before, threshold_chart_after (a mitigation). " +
+      "The run list names each run's maps",
+  }),
+});
+
+export const RunQuery = z.object({
+  include_maps: z.enum(["true", "false"]).default("true").openapi({
+    description: "false leaves the map fields out of the stored answer",
+  }),
+});
+
+const RunKind = z.enum(["audit", "relabel", "threshold"]);
+
+const RunSummary = z.record(z.string(), z.unknown()).openapi({
+  description: "an audit: sbi_score, total_signif_regions, n_individuals, n_positives, n_worlds, " +
+    "signif_level, regions_source; a mitigation: solver_status_code, solver_status_message, objective, " +
+    "n_flips, flip_budget, positive_rate_before, positive_rate_after, sbi_score_before, sbi_score_after, " +
+    "total_signif_regions_before, total_signif_regions_after, n_predictions (lines of mitigated_preds), " +
+    "and for threshold train_size, test_size",
+});
+
+export const RunEntry = z.object({
+  run_id: z.string(),
+  kind: RunKind,
+  created_at: z.string(),
+  requested_by: z.string().nullable(),
+  summary: RunSummary,
+  maps: z.array(z.string()).openapi({ description: "the names GET .../runs/{run_id}/maps/{name} serves" }),
+}).openapi("RunEntry");
+
+export const RunList = z.array(RunEntry).openapi("RunList", {
+  description: `newest first; a task keeps its last ${RUNS_KEPT} runs (saving one more removes the oldest)`,
+});
+
+export const StoredRun = z.looseObject({
+  run_id: z.string(),
+  run: z.object({
+    kind: RunKind,
+    created_at: z.string(),
+    requested_by: z.string().nullable(),
+    request: z.unknown().openapi({ description: "the request body as validated, defaults filled" }),
+    summary: RunSummary,
+    maps: z.array(z.string()),
+  }).openapi({ description: "what the run was; not part of the original answer" }),
+}).openapi("StoredRun", {
+  description: "the answer the run gave, every field as it was (an AuditResponse for an audit, a " +
+    "MitigationResponse for relabel, a ThresholdResponse for threshold; mitigated_preds complete), with " +
+    "its maps unless include_maps=false, and `run`",
+});

@@ -12,6 +12,7 @@ import {
   type Store,
 } from "../../store/store.ts";
 import {
+  bumpGeneration,
   type ColumnInfo,
   type DatasetRecord,
   findDataset,
@@ -116,17 +117,26 @@ export async function importRecords(
     if (pending.docs.length) await flush();
   } catch (e) {
     if (reserved) await releaseDataset(store, tesseraDb, target.collection).catch(() => {});
-    await undo(store, target, inserted, writing ? pending : null, e as Error, opts.replace);
+    // a run may have read the rows while they were there: once they are gone, its generation is stale
+    await undo(store, target, inserted, writing ? pending : null, e as Error, opts.replace)
+      .finally(() => bumpGeneration(store, tesseraDb, target.collection).catch(() => {}));
   }
   // An empty upload would register a dataset without rows or columns (or, replacing, wipe one).
   if (!inserted.length) {
     if (reserved) await releaseDataset(store, tesseraDb, target.collection);
     throw new BadRequestError("the upload holds no rows; nothing was imported");
   }
-  if (oldIds.length) await store.deleteMany(target, oldIds);
-  const rows = await store.count(target);
   const columns = profile.result().map(({ name, type }) => ({ name, type }));
-  await recordImport(store, tesseraDb, target, rows, columns);
+  let rows: number;
+  try {
+    if (oldIds.length) await store.deleteMany(target, oldIds);
+    rows = await store.count(target);
+    await recordImport(store, tesseraDb, target, rows, columns); // a new generation
+  } catch (e) {
+    // the rows changed but their record could not say so: the generation changes all the same
+    await bumpGeneration(store, tesseraDb, target.collection).catch(() => {});
+    throw e;
+  }
   return {
     inserted: inserted.length,
     replaced: oldIds.length,

@@ -29,6 +29,13 @@ export interface DatasetRecord extends Doc {
   distributions: Distribution[];
   created_at: string;
   updated_at: string;
+  /**
+   * Changes whenever the dataset's rows change by an import (first, replacing or appending, and an
+   * import that failed and was undone): a run records the generation it read, and a write-back of its
+   * predictions is refused once it differs. Writing a new field into the rows does not change it.
+   * Absent on records made before generations existed.
+   */
+  generation?: string;
 }
 
 /** Where the registry itself is kept. */
@@ -74,6 +81,7 @@ function datasetRecord(
     distributions: [dist],
     created_at: prev?.created_at ?? now,
     updated_at: now,
+    generation: crypto.randomUUID(),
   };
 }
 
@@ -115,4 +123,25 @@ export async function reserveDataset(
 /** Gives up a reservation whose import failed (no other import writes a reserved name, see claimName). */
 export async function releaseDataset(store: Store, tesseraDb: string, name: string): Promise<void> {
   await store.deleteMany(registryRef(tesseraDb), [name]);
+}
+
+/**
+ * Gives the dataset a new generation without any other change: what an import that failed does once it
+ * has removed its rows again, since a run may have read them meanwhile. Nothing when it has no record.
+ */
+export async function bumpGeneration(store: Store, tesseraDb: string, name: string): Promise<void> {
+  await store.patch(registryRef(tesseraDb), name, { generation: crypto.randomUUID() });
+}
+
+/**
+ * The generation of the rows of `ref` (see DatasetRecord.generation): null when no registered dataset
+ * lives there (rows written by other means) or its record predates generations.
+ */
+export async function datasetGeneration(
+  store: Store,
+  tesseraDb: string,
+  ref: CollectionRef,
+): Promise<string | null> {
+  const rec = await findDataset(store, tesseraDb, ref.collection);
+  return rec && rec.database === ref.db ? rec.generation ?? null : null;
 }

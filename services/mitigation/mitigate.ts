@@ -7,6 +7,8 @@ import { auditCap } from "../../core/spatial/maps/map_value.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
 import type { ClassificationMetrics } from "../../core/spatial/mitigate/metrics.ts";
 import type { RegionThreshold } from "../../core/spatial/mitigate/region_thresholds.ts";
+import type { FlipOrder } from "../../core/spatial/mitigate/flips.ts";
+import { InvalidInputError } from "../../core/errors.ts";
 import type { MitigationOutcome } from "../../core/spatial/mitigate/outcome.ts";
 import type { RelabelInput } from "../../core/spatial/mitigate/relabel.ts";
 import type { SolverStatusCode } from "../../core/spatial/mitigate/status.ts";
@@ -29,9 +31,13 @@ import {
   taskIndividuals,
 } from "../spatial/audit.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
+import { keepRun, type RunAnswer, type RunSource } from "../spatial/runs.ts";
 
-/** The settings of a relabel request: the audit's, and the solver's under core's names. */
-export type RelabelSettings = AuditSettings & SolverSettings;
+/**
+ * The settings of a relabel request: the audit's, the solver's under core's names, and flip_order
+ * (undefined: "uncertainty" when every individual has a probability, else "index").
+ */
+export type RelabelSettings = AuditSettings & SolverSettings & { flipOrder?: FlipOrder };
 
 /** The solver's knobs, as both of core's mitigations take them. */
 type SolverSettings = Pick<RelabelInput, "approx" | "budget" | "prTol" | "workLimitSeconds">;
@@ -46,10 +52,12 @@ export type ThresholdSettings =
   & RelabelSettings
   & Pick<ThresholdInput, "defaultBoundary" | "trainRatio" | "stratified" | "randomState">;
 
-/** Which task a mitigation works on, and who asked (noted on the task document). */
+/** Which task a mitigation works on, who asked (noted on the task document) and how (kept with the run). */
 export interface MitigationTarget {
   collectionName: string;
   requestedBy: string;
+  /** The request body as validated, kept with the run. */
+  request?: unknown;
 }
 
 /** The answer of `mitigate/relabel`, and the part `mitigate/threshold` shares. */
@@ -63,6 +71,8 @@ export interface MitigationAnswer {
   bound: number | null;
   regions_delta: { idx: number; region_id: number; delta: number }[];
   n_flips: number;
+  n_flips_per_region: RegionFlipCount[];
+  flip_order: FlipOrder | null;
   positive_rate_before: number;
   positive_rate_after: number;
   flip_budget: number;
@@ -70,7 +80,7 @@ export interface MitigationAnswer {
   solver_seconds: number;
   audit_before_mitigation: AuditPayload;
   audit_after_mitigation: AuditPayload;
-  mitigated_preds: { idx: number; doc_id: string; y_pred: number }[];
+  mitigated_preds: FinalPrediction[];
   flips_map_html: string;
   flips_map_image: string;
   elapsed_ms: number;
@@ -80,14 +90,60 @@ export interface MitigationAnswer {
 export interface ThresholdAnswer extends MitigationAnswer {
   threshold_chart_before: string;
   threshold_chart_after: string;
-  new_thresholds: RegionThreshold[];
+  new_thresholds: (RegionThreshold & { region_id: number })[];
   train_size: number;
   test_size: number;
 }
 
-/** The changed predictions of a mitigation, as the answer lists them. */
-function changedPreds(ind: Individuals, flipped: Int32Array, preds: Uint8Array) {
-  return Array.from(flipped, (i) => ({ idx: i, doc_id: ind.docIds[i], y_pred: preds[i] }));
+/** One line of `mitigated_preds`: an individual the mitigation judged, its final prediction. */
+export interface FinalPrediction {
+  idx: number;
+  doc_id: string;
+  y_pred: number;
+  flipped: boolean;
+}
+
+/** One line of `n_flips_per_region`. */
+export interface RegionFlipCount {
+  idx: number;
+  region_id: number;
+  n_flips: number;
+  n_to_positive: number;
+  n_to_negative: number;
+}
+
+/**
+ * The final predictions of the individuals at `positions` (ascending collection positions): relabel
+ * judges every individual (out of an equal-opportunity scope nobody flips, so they keep y_pred),
+ * threshold the test part.
+ */
+function finalPreds(
+  ind: Individuals,
+  positions: ArrayLike<number>,
+  preds: Uint8Array,
+): FinalPrediction[] {
+  return Array.from(positions, (i) => ({
+    idx: i,
+    doc_id: ind.docIds[i],
+    y_pred: preds[i],
+    flipped: preds[i] !== ind.yPred[i],
+  }));
+}
+
+/**
+ * The flip order of a relabel: the request's, else "uncertainty" when every individual has a
+ * probability (the mapped y_pred_prob), else "index"; "uncertainty" without probabilities is a 422.
+ */
+function flipOrderOf(requested: FlipOrder | undefined, ind: Individuals, mapping: Mapping): FlipOrder {
+  if (requested === "uncertainty" && !ind.prob) {
+    throw new InvalidInputError(
+      `flip_order "uncertainty" needs y_pred_prob for every individual, and field '${mapping.y_pred_prob}' ` +
+        `(mapped to y_pred_prob) is missing in some or all documents: map y_pred_prob to a probability ` +
+        `field, or choose "index" or "random"`,
+      ["body", "flip_order"],
+    );
+  }
+  return requested ?? (ind.prob ? "uncertainty" : "index");
 }
 
 /** The flips map: flipped individuals coloured by their new prediction over the after-audit's regions. */
@@ -112,10 +168,26 @@ async function recordMitigation(
   kind: "relabel" | "threshold",
   mapping: Mapping,
   nFlips: number,
+  runId: string,
 ) {
+  const at = new Date().toISOString();
   await deps.store.patch(taskDocumentsRef(deps.config.TESSERA_DB), target.collectionName, {
-    last_mitigation: { kind, at: new Date().toISOString(), by: target.requestedBy, mapping, n_flips: nFlips },
+    last_mitigation: { kind, at, by: target.requestedBy, mapping, n_flips: nFlips, run_id: runId },
   });
+}
+
+/** Keeps the run of a mitigation's answer, then notes the mitigation (with the run's id) on the task. */
+async function keepMitigation<T extends MitigationAnswer>(
+  deps: SpatialDeps,
+  input: MitigationTarget & AuditSettings,
+  found: { kind: "relabel" | "threshold"; source: RunSource; mapping: Mapping; nFlips: number },
+  answer: T,
+): Promise<RunAnswer<T>> {
+  const { kind, source, mapping } = found;
+  const run = { kind, task: input.collectionName, source, mapping, requestedBy: input.requestedBy };
+  const kept = await keepRun(deps, { ...run, request: input.request }, answer, input.includeMaps);
+  await recordMitigation(deps, input, kind, mapping, found.nFlips, kept.run_id);
+  return kept;
 }
 
 /** The fields relabel and threshold answers share, from the solver's result. */
@@ -130,6 +202,10 @@ function solverFields(r: MitigationOutcome, regions: Regions) {
     bound: r.bound,
     regions_delta: Array.from(r.regionsDelta, (delta, idx) => ({ idx, region_id: regions.ids[idx], delta })),
     n_flips: r.nFlips,
+    n_flips_per_region: Array.from(r.regionFlips.toPositive, (up, idx) => {
+      const down = r.regionFlips.toNegative[idx];
+      return { idx, region_id: regions.ids[idx], n_flips: up + down, n_to_positive: up, n_to_negative: down };
+    }),
     positive_rate_before: r.positiveRateBefore,
     positive_rate_after: r.positiveRateAfter,
     flip_budget: r.flipBudget,
@@ -142,10 +218,11 @@ function solverFields(r: MitigationOutcome, regions: Regions) {
 export async function mitigateByRelabel(
   deps: SpatialDeps,
   input: MitigationTarget & RelabelSettings,
-): Promise<MitigationAnswer> {
+): Promise<RunAnswer<MitigationAnswer>> {
   const t0 = performance.now();
   const { pool } = deps, name = input.collectionName;
-  const { ind, mapping } = await taskIndividuals(deps, input, { prob: false });
+  const { ind, mapping, source } = await taskIndividuals(deps, input, { prob: false });
+  const flipOrder = flipOrderOf(input.flipOrder, ind, mapping);
   const before = await auditOf(pool, ind, input);
   const r = await mitigateRelabel(pool, {
     yPred: ind.yPred,
@@ -153,25 +230,35 @@ export async function mitigateByRelabel(
     scope: before.scope,
     regions: before.regions,
     ...solverSettings(input),
+    flipOrder,
+    prob: flipOrder === "uncertainty" ? ind.prob : null,
+    seed: input.seed,
   });
   const prepared = { scope: before.scope, regions: before.regions };
   const after = await auditOf(pool, ind, input, { yPred: r.mitigatedPreds, prepared });
   const cap = auditCap(before.audit);
-  const common = { full: input.fullDistribution, seed: input.seed, cap };
+  const common = {
+    full: input.fullDistribution,
+    seed: input.seed,
+    cap,
+    equalOpp: input.equalOpp,
+    tileUrl: deps.config.MAP_TILE_URL,
+  };
   const [mapsBefore, mapsAfter, flips] = await Promise.all([
     auditMaps(pool, ind, before, ind.yPred, { ...common, title: `Before mitigation: ${name}` }),
     auditMaps(pool, ind, after, r.mitigatedPreds, { ...common, title: `After relabeling: ${name}` }),
     flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...common, title: `Flips: ${name}` }),
   ]);
-  await recordMitigation(deps, input, "relabel", mapping, r.nFlips);
-  return {
+  const found = { source, mapping, nFlips: r.nFlips };
+  return await keepMitigation(deps, input, { kind: "relabel", ...found }, {
     ...solverFields(r, before.regions),
     audit_before_mitigation: auditPayload(before, mapsBefore),
     audit_after_mitigation: auditPayload(after, mapsAfter),
-    mitigated_preds: changedPreds(ind, r.flipped, r.mitigatedPreds),
+    mitigated_preds: finalPreds(ind, Int32Array.from({ length: ind.n }, (_, i) => i), r.mitigatedPreds),
+    flip_order: r.flipOrder,
     ...flips,
     elapsed_ms: Math.round(performance.now() - t0),
-  };
+  });
 }
 
 /**
@@ -181,10 +268,10 @@ export async function mitigateByRelabel(
 export async function mitigateByThreshold(
   deps: SpatialDeps,
   input: MitigationTarget & ThresholdSettings,
-): Promise<ThresholdAnswer> {
+): Promise<RunAnswer<ThresholdAnswer>> {
   const t0 = performance.now();
   const { pool } = deps, name = input.collectionName;
-  const { ind, mapping } = await taskIndividuals(deps, input, { prob: true });
+  const { ind, mapping, source } = await taskIndividuals(deps, input, { prob: true });
   const regions = await pool.run("spatial.regions", { ind, polygons: input.polygons });
   const r = await mitigateThreshold(pool, {
     yPred: ind.yPred,
@@ -209,7 +296,13 @@ export async function mitigateByThreshold(
   const before = await auditOf(pool, test, input, { prepared });
   const after = await auditOf(pool, test, input, { prepared, yPred: testPreds });
   const cap = auditCap(before.audit);
-  const common = { full: input.fullDistribution, seed: input.seed, cap };
+  const common = {
+    full: input.fullDistribution,
+    seed: input.seed,
+    cap,
+    equalOpp: input.equalOpp,
+    tileUrl: deps.config.MAP_TILE_URL,
+  };
   const [mapsBefore, mapsAfter, flips, charts] = await Promise.all([
     auditMaps(pool, test, before, test.yPred, { ...common, title: `Test part before: ${name}` }),
     auditMaps(pool, test, after, testPreds, { ...common, title: `Test part after thresholds: ${name}` }),
@@ -220,19 +313,21 @@ export async function mitigateByThreshold(
       thresholds: r.newThresholds.map((t) => t.threshold),
       defaultBoundary: input.defaultBoundary,
       cap,
+      equalOpp: input.equalOpp,
     }),
   ]);
-  await recordMitigation(deps, input, "threshold", mapping, r.nFlips);
-  return {
+  const found = { source, mapping, nFlips: r.nFlips };
+  return await keepMitigation(deps, input, { kind: "threshold", ...found }, {
     ...solverFields(r, regions),
     audit_before_mitigation: auditPayload(before, mapsBefore),
     audit_after_mitigation: auditPayload(after, mapsAfter),
-    mitigated_preds: changedPreds(ind, r.flipped, r.mitigatedPreds),
+    mitigated_preds: finalPreds(ind, r.test, r.mitigatedPreds),
+    flip_order: null,
     ...flips,
     ...charts,
-    new_thresholds: r.newThresholds,
+    new_thresholds: r.newThresholds.map((t) => ({ ...t, region_id: regions.ids[t.idx] })),
     train_size: r.train.length,
     test_size: r.test.length,
     elapsed_ms: Math.round(performance.now() - t0),
-  };
+  });
 }

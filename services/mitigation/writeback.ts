@@ -1,8 +1,9 @@
 /**
  * Spatial write-back (spec 2 `mitigate/writeback`): mitigated predictions into a new field of each
- * listed document. Which fields may be written is core/spatial/mitigate/writeback_policy.ts; here are
- * the use case, who already holds a field, the batched write, and the task document's record of it,
- * kept by a compare-and-set so concurrent write-backs never lose each other's field or history entry.
+ * listed document, or of every document a kept run judged (by `run_id`, services/spatial/runs.ts).
+ * Which fields may be written is core/spatial/mitigate/writeback_policy.ts; here are the use case, who
+ * already holds a field, the batched write, and the task document's record of it, kept by a
+ * compare-and-set so concurrent write-backs never lose each other's field or history entry.
  */
 import type { Config } from "../../config.ts";
 import { InvalidInputError, NotFoundError } from "../../core/errors.ts";
@@ -12,6 +13,7 @@ import {
   writebackRefusal,
 } from "../../core/spatial/mitigate/writeback_policy.ts";
 import type { CollectionRef, Doc, Store } from "../../store/store.ts";
+import { runForWriteback, runPredictions, type WritableRun } from "../spatial/runs.ts";
 import { taskCollection } from "../spatial/task_collection.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
 
@@ -35,18 +37,58 @@ export interface Prediction {
   y_pred: number;
 }
 
-/** What a write-back asks: the task, the new field, the predictions, and who asks. */
-export interface WritebackInput {
-  collectionName: string;
-  newField: string;
-  preds: Prediction[];
-  requestedBy: string;
-}
+/**
+ * What a write-back asks: the task, the new field, who asks, and what to write: the listed predictions,
+ * or the final predictions of a kept run (exactly one of the two, checked at the edge).
+ */
+export type WritebackInput =
+  & { collectionName: string; newField: string; requestedBy: string }
+  & ({ preds: Prediction[]; runId?: undefined } | { runId: string; preds?: undefined });
 
 /** The answer of `mitigate/writeback`. */
 export interface WritebackAnswer extends WritebackTotals {
   new_field: string;
   written_at: string;
+  /** The run whose predictions were written, when the request named one. */
+  run_id?: string;
+}
+
+/** What a write-back writes: predictions in parts, and every document id among them. */
+interface Source {
+  parts: () => AsyncIterable<Prediction[]>;
+  ids: Set<string>;
+}
+
+/** The listed predictions, each doc_id once (422 naming the second listing). */
+function listedSource(preds: Prediction[]): Source {
+  // a request rule, checked here rather than in the schema so that a refused field is named first
+  const ids = new Set<string>();
+  preds.forEach((p, i) => {
+    if (ids.has(p.doc_id)) {
+      throw new InvalidInputError(`doc_id '${p.doc_id}' is listed twice`, ["body", "preds", i, "doc_id"]);
+    }
+    ids.add(p.doc_id);
+  });
+  return {
+    ids,
+    async *parts() {
+      for (let i = 0; i < preds.length; i += BATCH) yield preds.slice(i, i + BATCH);
+    },
+  };
+}
+
+/** A kept run's final predictions, read chunk by chunk (its ids gathered first, for the holder check). */
+async function runSource(deps: { store: Store; config: Config }, run: WritableRun): Promise<Source> {
+  const ids = new Set<string>();
+  for await (const part of runPredictions(deps, run.header)) for (const p of part) ids.add(p.doc_id);
+  return {
+    ids,
+    async *parts() {
+      for await (const part of runPredictions(deps, run.header)) {
+        yield part.map((p) => ({ doc_id: p.doc_id, y_pred: p.y_pred }));
+      }
+    },
+  };
 }
 
 /**
@@ -59,35 +101,34 @@ export async function writeBack(
 ): Promise<WritebackAnswer> {
   const { store } = deps, { collectionName, newField } = input;
   const ref = await taskCollection(deps, collectionName);
+  const run = input.runId === undefined
+    ? null
+    : await runForWriteback(deps, ref, collectionName, input.runId);
+  // the run's own mapping counts as one recorded on the task: its fields are data, never written
+  const task = run ? { ...ref.task, writeback_run: { mapping: run.header.mapping } } : ref.task;
   const refuse = (holder: string | null) => {
-    const why = writebackRefusal(ref.task, newField, holder);
+    const why = writebackRefusal(task, newField, holder);
     if (why) throw new InvalidInputError(`new_field '${newField}' ${why}`, ["body", "new_field"]);
   };
   refuse(null);
-  // a request rule, checked here rather than in the schema so that a refused field is named first
-  const ids = new Set<string>();
-  input.preds.forEach((p, i) => {
-    if (ids.has(p.doc_id)) {
-      throw new InvalidInputError(`doc_id '${p.doc_id}' is listed twice`, ["body", "preds", i, "doc_id"]);
-    }
-    ids.add(p.doc_id);
-  });
+  const source = run ? await runSource(deps, run) : listedSource(input.preds!);
   const tasks = taskDocumentsRef(deps.config.TESSERA_DB);
   if (!createdByTask(ref.task, newField)) {
-    refuse(await firstHolder(store, ref, newField, ids));
+    refuse(await firstHolder(store, ref, newField, source.ids));
     // claimed before writing: if the write stops halfway, a retry may still write into the field
     await claimWritebackField(store, tasks, collectionName, newField);
   }
-  const total = await writePredictions(store, ref, newField, input.preds);
+  const total = await writePredictions(store, ref, newField, source.parts());
   const written_at = new Date().toISOString();
   await recordWriteback(store, tasks, collectionName, {
     field: newField,
     at: written_at,
     by: input.requestedBy,
+    run_id: input.runId ?? null,
     ...total,
     not_found: total.not_found.length,
   });
-  return { new_field: newField, ...total, written_at };
+  return { new_field: newField, ...total, written_at, ...(run && { run_id: input.runId }) };
 }
 
 /**
@@ -109,20 +150,22 @@ function claimWritebackField(store: Store, tasks: CollectionRef, name: string, f
   }));
 }
 
-/** Sets `field` = y_pred on each listed document, in batches. */
+/** Sets `field` = y_pred on each document of the predictions, in batches of at most BATCH. */
 async function writePredictions(
   store: Store,
   ref: CollectionRef,
   field: string,
-  preds: Prediction[],
+  parts: AsyncIterable<Prediction[]>,
 ): Promise<WritebackTotals> {
   const total: WritebackTotals = { matched: 0, modified: 0, not_found: [] };
-  for (let i = 0; i < preds.length; i += BATCH) {
-    const part = preds.slice(i, i + BATCH).map((p) => ({ id: p.doc_id, set: { [field]: p.y_pred } }));
-    const r = await store.updateFields(ref, part);
-    total.matched += r.matched;
-    total.modified += r.modified;
-    total.not_found.push(...r.missing);
+  for await (const preds of parts) {
+    for (let i = 0; i < preds.length; i += BATCH) {
+      const part = preds.slice(i, i + BATCH).map((p) => ({ id: p.doc_id, set: { [field]: p.y_pred } }));
+      const r = await store.updateFields(ref, part);
+      total.matched += r.matched;
+      total.modified += r.modified;
+      total.not_found.push(...r.missing);
+    }
   }
   return total;
 }

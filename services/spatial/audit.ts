@@ -15,6 +15,8 @@ import { spatialAudit, type SpatialAuditReply } from "../../workers/spatial.ts";
 import type { AuditMaps, AuditMapsPayload } from "../../workers/maps.ts";
 import { loadIndividuals } from "./individuals.ts";
 import { taskCollection } from "./task_collection.ts";
+import { datasetGeneration } from "../datasets/registry.ts";
+import { keepRun, type RunAnswer, type RunSource } from "./runs.ts";
 
 /** What the spatial and mitigation services use: the store, the worker pool, the configuration. */
 export interface SpatialDeps {
@@ -40,6 +42,8 @@ export interface AuditSettings {
   /** Seed of the worlds and of the map's sample; with rng "numpy", seed + nWorlds - 1 < 2^32. */
   seed: number;
   rng: RngMode;
+  /** Answer the maps inline (default); false leaves them out, and the stored run still has them. */
+  includeMaps?: boolean;
 }
 
 /** An audit's statistics (without the raw world maxima and timings), its regions' origin and its maps. */
@@ -98,6 +102,10 @@ export interface MapSettings {
   seed: number;
   title: string;
   cap?: number;
+  /** The audit compares true-positive rates: the maps say so. */
+  equalOpp?: boolean;
+  /** The HTML maps' tile layer (config MAP_TILE_URL); unset: the embedded vector base map. */
+  tileUrl?: string;
 }
 
 /**
@@ -115,7 +123,8 @@ export function mapsPayload(
   const cls = Uint8Array.from(positions, (i) => yPred[i]);
   const { points, drawnOf } = mapPoints(ind, positions, cls, opts.full, opts.seed);
   const { world_max: _w, ...audit } = reply.audit;
-  return { regions: reply.regions, audit, points, options: { title: opts.title, drawnOf, cap: opts.cap } };
+  const { title, cap, equalOpp, tileUrl } = opts;
+  return { regions: reply.regions, audit, points, options: { title, drawnOf, cap, equalOpp, tileUrl } };
 }
 
 /** The fair map and the distribution map of an audit, HTML and PNG, drawn in a worker. */
@@ -142,30 +151,47 @@ export function auditPayload(reply: SpatialAuditReply, maps: AuditMaps): AuditPa
 
 /**
  * The individuals of a task's collection as the request maps them (y_true when it audits equal
- * opportunity, y_pred_prob when asked), with the whole mapping read: where an audit and each
- * mitigation start.
+ * opportunity, y_pred_prob when asked), with the whole mapping read and where they came from (for the
+ * run): where an audit and each mitigation start.
  */
 export async function taskIndividuals(
   deps: SpatialDeps,
   input: Pick<AuditSettings, "mapping" | "equalOpp"> & { collectionName: string },
   needs: { prob: boolean },
-): Promise<{ ind: Individuals; mapping: Mapping }> {
+): Promise<{ ind: Individuals; mapping: Mapping; source: RunSource }> {
   const ref = await taskCollection(deps, input.collectionName);
-  return loadIndividuals(deps.store, ref, input.mapping, { yTrue: input.equalOpp, prob: needs.prob });
+  // read before the rows: an import that changes them from now on leaves the run a stale generation
+  const generation = await datasetGeneration(deps.store, deps.config.TESSERA_DB, ref);
+  const loaded = await loadIndividuals(deps.store, ref, input.mapping, {
+    yTrue: input.equalOpp,
+    prob: needs.prob,
+  });
+  return { ...loaded, source: { db: ref.db, collection: ref.collection, generation } };
+}
+
+/** Who asked for a run and how (kept with it): the caller, and the request body as validated. */
+export interface RunOrigin {
+  requestedBy?: string;
+  request?: unknown;
 }
 
 /** Audits a task's collection and draws its maps: the reviewer's first look at where a model is unfair. */
 export async function auditTask(
   deps: SpatialDeps,
-  input: AuditSettings & { collectionName: string },
-): Promise<AuditAnswer> {
+  input: AuditSettings & RunOrigin & { collectionName: string },
+): Promise<RunAnswer<AuditAnswer>> {
   const t0 = performance.now();
-  const { ind } = await taskIndividuals(deps, input, { prob: false });
+  const { ind, mapping, source } = await taskIndividuals(deps, input, { prob: false });
   const reply = await auditOf(deps.pool, ind, input);
   const maps = await auditMaps(deps.pool, ind, reply, ind.yPred, {
     full: input.fullDistribution,
     seed: input.seed,
     title: `Spatial audit of ${input.collectionName}`,
+    equalOpp: input.equalOpp,
+    tileUrl: deps.config.MAP_TILE_URL,
   });
-  return { ...auditPayload(reply, maps), elapsed_ms: Math.round(performance.now() - t0) };
+  const answer = { ...auditPayload(reply, maps), elapsed_ms: Math.round(performance.now() - t0) };
+  const run = { kind: "audit" as const, task: input.collectionName, source, mapping };
+  const origin = { requestedBy: input.requestedBy, request: input.request };
+  return await keepRun(deps, { ...run, ...origin }, answer, input.includeMaps);
 }

@@ -31,12 +31,22 @@ storeTest(
     assert.ok(Math.abs(body.objective - 0.8054205420275551) < 1e-9);
     assert.deepEqual(body.regions_delta.map((r: { delta: number }) => r.delta), [-2, 2]);
     assert.equal(body.n_flips, 4);
-    // region 0 flips its first two positives (0, 1) to 0; region 1 its first two negatives (12, 13) to 1
-    assert.deepEqual(body.mitigated_preds, [
-      { idx: 0, doc_id: ids[0], y_pred: 0 },
-      { idx: 1, doc_id: ids[1], y_pred: 0 },
-      { idx: 12, doc_id: ids[12], y_pred: 1 },
-      { idx: 13, doc_id: ids[13], y_pred: 1 },
+    // no probability field: flip_order "index". Region 0 flips its first two positives (0, 1) to 0;
+    // region 1 its first two negatives (12, 13) to 1; every individual is listed, in collection order
+    assert.equal(body.flip_order, "index");
+    const flips = new Map([[0, 0], [1, 0], [12, 1], [13, 1]]);
+    assert.deepEqual(
+      body.mitigated_preds,
+      docs.map((d, i) => ({
+        idx: i,
+        doc_id: ids[i],
+        y_pred: flips.get(i) ?? d.y_pred,
+        flipped: flips.has(i),
+      })),
+    );
+    assert.deepEqual(body.n_flips_per_region, [
+      { idx: 0, region_id: 0, n_flips: 2, n_to_positive: 0, n_to_negative: 2 },
+      { idx: 1, region_id: 1, n_flips: 2, n_to_positive: 2, n_to_negative: 0 },
     ]);
     assert.equal(body.positive_rate_before, 0.5);
     assert.equal(body.positive_rate_after, 0.5);
@@ -74,7 +84,8 @@ storeTest(
     const none = await (await post({ equal_opp: false, n_worlds: 50, budget_constr: 0, approx: false }))
       .json();
     assert.equal(none.n_flips, 0);
-    assert.deepEqual(none.mitigated_preds, []);
+    assert.equal(none.mitigated_preds.length, 20);
+    assert.ok(none.mitigated_preds.every((p: { flipped: boolean }) => !p.flipped));
 
     const bad = await post({ equal_opp: false, pr_constr: 2 });
     assert.equal(bad.status, 422);
@@ -106,7 +117,32 @@ storeTest(
     // the biased cells (model pushed down) get thresholds below t0 = 0.5, so more of them pass
     for (const cell of SPATIAL_DEMO.biased) assert.ok(body.new_thresholds[cell].threshold < 0.5);
     assert.ok(body.threshold_chart_before.length > 100 && body.threshold_chart_after.length > 100);
-    for (const f of body.mitigated_preds) assert.notEqual(f.y_pred, rows[f.idx].y_pred);
+    assert.equal(body.flip_order, null);
+    // every region's line names its id, as the audits' stats do (grid cells: id = idx here)
+    const statId = new Map(
+      body.audit_before_mitigation.stats.map((s: { idx: number; region_id: number }) => [s.idx, s.region_id]),
+    );
+    body.new_thresholds.forEach((t: { idx: number; region_id: number }, r: number) => {
+      assert.equal(t.idx, r);
+      assert.equal(t.region_id, statId.get(r));
+    });
+    // the test part's flips per region, counted from the rows' own region_ids
+    const perRegion = new Map<number, [number, number]>();
+    for (const f of body.mitigated_preds.filter((f: { flipped: boolean }) => f.flipped)) {
+      for (const id of rows[f.idx].region_ids as number[]) {
+        const c = perRegion.get(id) ?? [0, 0];
+        c[f.y_pred ? 0 : 1]++;
+        perRegion.set(id, c);
+      }
+    }
+    for (const r of body.n_flips_per_region) {
+      const [up, down] = perRegion.get(r.region_id) ?? [0, 0];
+      assert.deepEqual([r.n_to_positive, r.n_to_negative, r.n_flips], [up, down, up + down]);
+    }
+    const idxs = body.mitigated_preds.map((f: { idx: number }) => f.idx);
+    assert.deepEqual(idxs, [...idxs].sort((a: number, b: number) => a - b));
+    assert.equal(body.mitigated_preds.length, body.test_size);
+    for (const f of body.mitigated_preds) assert.equal(f.flipped, f.y_pred !== rows[f.idx].y_pred);
     const again = await (await post({ n_worlds: 100, equal_opp: false })).json();
     assert.deepEqual(again.new_thresholds, body.new_thresholds);
     assert.deepEqual(again.mitigated_preds, body.mitigated_preds);
@@ -152,10 +188,147 @@ storeTest(
     assert.equal(body.flip_budget, 600);
     assert.deepEqual(body.new_positives_window, [Math.ceil(0.9 * P), Math.floor(1.1 * P)]);
     assert.ok(body.n_flips <= 600);
-    assert.equal(body.mitigated_preds.length, body.n_flips);
-    const newP = P +
-      body.mitigated_preds.reduce((a: number, f: { y_pred: number }) => a + (f.y_pred ? 1 : -1), 0);
+    const changed = body.mitigated_preds.filter((f: { flipped: boolean }) => f.flipped);
+    assert.equal(changed.length, body.n_flips);
+    const newP = P + changed.reduce((a: number, f: { y_pred: number }) => a + (f.y_pred ? 1 : -1), 0);
     assert.ok(newP >= body.new_positives_window[0] && newP <= body.new_positives_window[1]);
     assert.equal(body.positive_rate_after, newP / 3000);
+  },
+);
+
+/** The 20 individuals above with a probability: the least certain of each group are not the first. */
+const withProb = docs.map((d, i) => ({
+  ...d,
+  y_pred_prob: [
+    ...[0.9, 0.85, 0.8, 0.75, 0.7, 0.55, 0.95, 0.6, 0.3, 0.2], // region 0: positives 0-7, negatives 8, 9
+    ...[0.7, 0.8, 0.1, 0.2, 0.3, 0.45, 0.15, 0.25, 0.05, 0.4], // region 1: positives 10, 11, negatives 12-19
+  ][i],
+}));
+
+/** Counts of flips per region from the listed final predictions and the documents' region_ids. */
+function flipsPerRegion(
+  preds: { idx: number; y_pred: number; flipped: boolean }[],
+  rows: { region_ids: number[] }[],
+) {
+  const out = new Map<number, { up: number; down: number }>();
+  for (const p of preds.filter((p) => p.flipped)) {
+    for (const id of rows[p.idx].region_ids) {
+      const c = out.get(id) ?? { up: 0, down: 0 };
+      p.y_pred ? c.up++ : c.down++;
+      out.set(id, c);
+    }
+  }
+  return out;
+}
+
+storeTest(
+  "relabel flip_order: uncertainty by default with a probability field, index and seeded random on request",
+  async (t) => {
+    const ids = await t.store.insertMany({ db: t.db, collection: "preds" }, withProb);
+    await t.app.request(
+      "/api/tasks/documents",
+      jsonBody("POST", { database_name: t.db, data_collection_name: "preds" }),
+    );
+    const post = async (extra: Record<string, unknown>) => {
+      const res = await t.app.request(
+        "/api/spatial-hitl/task/preds/mitigate/relabel",
+        jsonBody("POST", { equal_opp: false, approx: false, n_worlds: 50, ...extra }),
+      );
+      assert.equal(res.status, 200, await res.clone().text());
+      return await res.json();
+    };
+    const flippedOf = (b: { mitigated_preds: { idx: number; flipped: boolean }[] }) =>
+      b.mitigated_preds.filter((p) => p.flipped).map((p) => p.idx);
+    const unc = await post({});
+    // the hand-checked optimum δ = (-2, +2) (first test) whatever the order; region 0's two positives
+    // with the lowest probability are 5 (0.55) and 7 (0.6), region 1's two negatives with the highest
+    // are 15 (0.45) and 19 (0.4)
+    assert.equal(unc.flip_order, "uncertainty");
+    assert.deepEqual(flippedOf(unc), [5, 7, 15, 19]);
+    assert.deepEqual(unc.mitigated_preds.map((p: { doc_id: string }) => p.doc_id), ids);
+    const index = await post({ flip_order: "index" });
+    assert.equal(index.flip_order, "index");
+    assert.deepEqual(flippedOf(index), [0, 1, 12, 13]);
+    const random = await post({ flip_order: "random", seed: 7 });
+    assert.deepEqual(flippedOf(await post({ flip_order: "random", seed: 7 })), flippedOf(random));
+    for (const b of [unc, index, random]) {
+      // what does not depend on the order
+      assert.equal(b.objective, unc.objective);
+      assert.equal(b.solver_status_code, 0);
+      assert.deepEqual(b.regions_delta, unc.regions_delta);
+      assert.deepEqual(b.n_flips_per_region, index.n_flips_per_region);
+      assert.equal(b.n_flips, 4);
+      assert.equal(b.mitigated_preds.length, 20);
+      // the listed flips per region are the solution's: |δ| of the region, in its direction
+      const counted = flipsPerRegion(b.mitigated_preds, withProb);
+      for (const r of b.n_flips_per_region) {
+        const c = counted.get(r.region_id) ?? { up: 0, down: 0 };
+        assert.deepEqual([r.n_to_positive, r.n_to_negative], [c.up, c.down]);
+        assert.equal(c.up - c.down, b.regions_delta[r.idx].delta);
+      }
+      for (const p of b.mitigated_preds) {
+        assert.equal(p.flipped, p.y_pred !== withProb[p.idx].y_pred);
+      }
+    }
+    // random flips within the groups the solution fixed: 2 positives of region 0, 2 negatives of region 1
+    const r = flippedOf(random);
+    assert.equal(r.filter((i: number) => i < 8).length, 2);
+    assert.equal(r.filter((i: number) => i >= 12).length, 2);
+  },
+);
+
+storeTest(
+  "relabel under equal opportunity lists every individual; those out of scope (y_true = 0) never flip",
+  async (t) => {
+    await t.store.insertMany({ db: t.db, collection: "preds" }, withProb);
+    await t.app.request(
+      "/api/tasks/documents",
+      jsonBody("POST", { database_name: t.db, data_collection_name: "preds" }),
+    );
+    const res = await t.app.request(
+      "/api/spatial-hitl/task/preds/mitigate/relabel",
+      jsonBody("POST", { equal_opp: true, approx: false, n_worlds: 50, budget_constr: 2, pr_constr: 1 }),
+    );
+    assert.equal(res.status, 200, await res.clone().text());
+    const body = await res.json();
+    assert.deepEqual(body.mitigated_preds.map((p: { idx: number }) => p.idx), docs.map((_, i) => i));
+    // in scope: y_true = 1 at 0, 3, 6, 9, 12, 15, 18
+    for (const p of body.mitigated_preds) {
+      if (withProb[p.idx].y_true === 0) assert.ok(!p.flipped && p.y_pred === withProb[p.idx].y_pred);
+    }
+    const flipped = body.mitigated_preds.filter((p: { flipped: boolean }) => p.flipped);
+    assert.equal(flipped.length, body.n_flips);
+    assert.ok(body.n_flips > 0 && body.n_flips <= 2);
+    const counted = flipsPerRegion(body.mitigated_preds, withProb);
+    for (const r of body.n_flips_per_region) {
+      const c = counted.get(r.region_id) ?? { up: 0, down: 0 };
+      assert.deepEqual([r.n_to_positive, r.n_to_negative], [c.up, c.down]);
+    }
+  },
+);
+
+storeTest(
+  "flip_order: uncertainty without a probability field, an unknown order, or on threshold: 422",
+  async (t) => {
+    await t.store.insertMany({ db: t.db, collection: "preds" }, docs);
+    await t.store.insertMany({ db: t.db, collection: "probs" }, withProb);
+    for (const c of ["preds", "probs"]) {
+      await t.app.request(
+        "/api/tasks/documents",
+        jsonBody("POST", { database_name: t.db, data_collection_name: c }),
+      );
+    }
+    const post = (c: string, op: string, body: unknown) =>
+      t.app.request(`/api/spatial-hitl/task/${c}/mitigate/${op}`, jsonBody("POST", body));
+    const none = await post("preds", "relabel", { equal_opp: false, flip_order: "uncertainty" });
+    assert.equal(none.status, 422);
+    const detail = (await none.json()).detail[0];
+    assert.deepEqual(detail.loc, ["body", "flip_order"]);
+    assert.match(detail.msg, /y_pred_prob/);
+    const unknown = await post("probs", "relabel", { equal_opp: false, flip_order: "closest" });
+    assert.equal(unknown.status, 422);
+    assert.deepEqual((await unknown.json()).detail[0].loc, ["body", "flip_order"]);
+    const threshold = await post("probs", "threshold", { equal_opp: false, flip_order: "index" });
+    assert.equal(threshold.status, 422);
   },
 );

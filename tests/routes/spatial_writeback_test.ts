@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { storeTest } from "../support/stores.ts";
+import { type StoreApp, storeTest } from "../support/stores.ts";
 import { jsonBody } from "../support/app.ts";
 
 storeTest("writeback: sets the field, reports matched/modified/not found, and is idempotent", async (t) => {
@@ -249,3 +249,237 @@ storeTest(
     for (const [i, f] of fields.entries()) assert.equal((await t.store.get(ref, ids[i]))![f], 1);
   },
 );
+
+/** A relabel of the task's collection (exact solver, statistical parity); its answer. */
+async function relabel(t: StoreApp, name: string, extra: Record<string, unknown> = {}) {
+  const res = await t.app.request(
+    `/api/spatial-hitl/task/${name}/mitigate/relabel`,
+    jsonBody("POST", { equal_opp: false, n_worlds: 20, approx: false, include_maps: false, ...extra }),
+  );
+  assert.equal(res.status, 200, await res.clone().text());
+  return await res.json();
+}
+
+const writebackOf = (t: StoreApp, name: string, body: unknown) =>
+  t.app.request(`/api/spatial-hitl/task/${name}/mitigate/writeback`, jsonBody("POST", body));
+
+/** Every document of a collection by id. */
+async function docsById(t: StoreApp, collection: string) {
+  const out = new Map<string, Record<string, unknown>>();
+  for await (const batch of t.store.stream({ db: t.db, collection })) {
+    for (const d of batch) out.set(d._id, d);
+  }
+  return out;
+}
+
+storeTest(
+  "writeback by run_id: every document the run judged gets its final prediction; twice changes nothing",
+  async (t) => {
+    // 1,200 individuals, three regions: region 0 predicts 1 for 300 of 400, regions 1 and 2 for 100
+    // of 400 each. The run's predictions span several chunks and the write several batches.
+    const ref = { db: t.db, collection: "full" };
+    await t.store.insertMany(
+      ref,
+      Array.from({ length: 1200 }, (_, i) => ({
+        region_ids: [i % 3],
+        y_pred: (i % 3 === 0 ? i % 4 !== 0 : i % 4 === 0) ? 1 : 0,
+      })),
+    );
+    await t.app.request(
+      "/api/tasks/documents",
+      jsonBody("POST", { database_name: t.db, data_collection_name: "full" }),
+    );
+    const answer = await relabel(t, "full");
+    assert.ok(answer.n_flips > 0);
+    const first = await writebackOf(t, "full", { new_field: "y_pred_fair", run_id: answer.run_id });
+    assert.equal(first.status, 200, await first.clone().text());
+    const body = await first.json();
+    // relabel judges every individual: all 1,200 documents are written, none is missing
+    assert.deepEqual([body.matched, body.modified, body.not_found, body.run_id], [
+      1200,
+      1200,
+      [],
+      answer.run_id,
+    ]);
+    const docs = await docsById(t, "full");
+    assert.equal(docs.size, 1200);
+    let changed = 0;
+    for (const d of docs.values()) {
+      assert.ok(d.y_pred_fair === 0 || d.y_pred_fair === 1, `${d._id} has y_pred_fair`);
+      if (d.y_pred_fair !== d.y_pred) changed++;
+    }
+    // the documents whose field differs from y_pred are exactly the flips
+    assert.equal(changed, answer.n_flips);
+    const flipped = answer.mitigated_preds.filter((p: { flipped: boolean }) => p.flipped);
+    for (const p of flipped) assert.notEqual(docs.get(p.doc_id)!.y_pred_fair, docs.get(p.doc_id)!.y_pred);
+
+    const second = await (await writebackOf(t, "full", { new_field: "y_pred_fair", run_id: answer.run_id }))
+      .json();
+    assert.deepEqual([second.matched, second.modified, second.not_found], [1200, 0, []]);
+    const task = await (await t.app.request("/api/tasks/document/full")).json();
+    assert.equal(task.last_writeback.run_id, answer.run_id);
+    assert.equal(task.last_writeback.field, "y_pred_fair");
+    assert.deepEqual([task.last_writeback.matched, task.last_writeback.modified], [1200, 0]);
+    assert.equal(task.last_mitigation.run_id, answer.run_id);
+    // the answer by preds is unchanged: no run_id in it, null in the record
+    const byPreds = await (await writebackOf(t, "full", {
+      new_field: "y_pred_fair",
+      preds: [{ doc_id: flipped[0].doc_id, y_pred: flipped[0].y_pred }],
+    })).json();
+    assert.equal("run_id" in byPreds, false);
+    const after = await (await t.app.request("/api/tasks/document/full")).json();
+    assert.equal(after.last_writeback.run_id, null);
+  },
+);
+
+storeTest("writeback by run_id: a threshold run writes its test part only", async (t) => {
+  const ref = { db: t.db, collection: "thr" };
+  await t.store.insertMany(
+    ref,
+    Array.from({ length: 60 }, (_, i) => ({
+      region_ids: [i % 2],
+      y_true: i % 3 === 0 ? 1 : 0,
+      y_pred: (i % 2 === 0 ? i % 5 !== 0 : i % 5 === 0) ? 1 : 0,
+      y_pred_prob: ((i * 37) % 100) / 100,
+    })),
+  );
+  await t.app.request(
+    "/api/tasks/documents",
+    jsonBody("POST", { database_name: t.db, data_collection_name: "thr" }),
+  );
+  const res = await t.app.request(
+    "/api/spatial-hitl/task/thr/mitigate/threshold",
+    jsonBody("POST", { equal_opp: false, n_worlds: 20, include_maps: false }),
+  );
+  assert.equal(res.status, 200, await res.clone().text());
+  const answer = await res.json();
+  const written = await (await writebackOf(t, "thr", { new_field: "y_fair", run_id: answer.run_id })).json();
+  assert.equal(written.matched, answer.test_size);
+  const docs = await docsById(t, "thr");
+  const holders = [...docs.values()].filter((d) => "y_fair" in d).length;
+  assert.equal(holders, answer.test_size);
+  assert.equal(docs.size - holders, answer.train_size);
+});
+
+storeTest(
+  "writeback by run_id: refused once the rows were imported again; a written field changes nothing",
+  async (t) => {
+    const rows = JSON.stringify(Array.from({ length: 30 }, (_, i) => ({
+      region_ids: [i % 2],
+      y_pred: (i % 2 === 0 ? i % 5 !== 0 : i % 5 === 0) ? 1 : 0,
+    })));
+    const upload = (body: string, query = "") =>
+      t.app.request(`/api/datasets/${t.db}/imported${query}`, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json" },
+      });
+    assert.equal((await upload(rows)).status, 200);
+    await t.app.request(
+      "/api/tasks/documents",
+      jsonBody("POST", { database_name: t.db, data_collection_name: "imported" }),
+    );
+    const answer = await relabel(t, "imported");
+    const docs = [...(await docsById(t, "imported")).keys()];
+    // a write-back adds a field: the rows are the same rows, the run stays writable
+    const note = await writebackOf(t, "imported", {
+      new_field: "note",
+      preds: [{ doc_id: docs[0], y_pred: 1 }],
+    });
+    assert.equal(note.status, 200);
+    const ok = await writebackOf(t, "imported", { new_field: "y_pred_fair", run_id: answer.run_id });
+    assert.equal(ok.status, 200, await ok.clone().text());
+    assert.equal((await ok.json()).matched, 30);
+    // the same rows imported again, replacing: the run's doc ids and rows are no longer these
+    const replaced = await upload(rows, "?replace=true");
+    assert.equal(replaced.status, 200, await replaced.clone().text());
+    const refused = await writebackOf(t, "imported", { new_field: "y_pred_fair", run_id: answer.run_id });
+    assert.equal(refused.status, 409);
+    assert.match(
+      (await refused.json()).detail,
+      new RegExp(`imported again, replaced or appended to since run '${answer.run_id}'`),
+    );
+    for (const d of (await docsById(t, "imported")).values()) assert.equal("y_pred_fair" in d, false);
+    // a run on the new rows is writable; an appending import makes it stale too
+    const fresh = await relabel(t, "imported");
+    assert.equal(
+      (await writebackOf(t, "imported", { new_field: "y_pred_fair", run_id: fresh.run_id })).status,
+      200,
+    );
+    assert.equal((await upload('[{"region_ids": [0], "y_pred": 1}]')).status, 200);
+    assert.equal(
+      (await writebackOf(t, "imported", { new_field: "y_pred_fair", run_id: fresh.run_id })).status,
+      409,
+    );
+  },
+);
+
+storeTest(
+  "writeback by run_id: another task's run, an audit run, an unknown run, and preds with run_id are refused",
+  async (t) => {
+    for (const name of ["one", "two"]) {
+      await t.store.insertMany(
+        { db: t.db, collection: name },
+        Array.from(
+          { length: 20 },
+          (_, i) => ({ region_ids: [i < 10 ? 0 : 1], y_pred: i < 8 || i === 10 ? 1 : 0 }),
+        ),
+      );
+      await t.app.request(
+        "/api/tasks/documents",
+        jsonBody("POST", { database_name: t.db, data_collection_name: name }),
+      );
+    }
+    const one = await relabel(t, "one");
+    const other = await writebackOf(t, "two", { new_field: "y_fair", run_id: one.run_id });
+    assert.equal(other.status, 409);
+    assert.match((await other.json()).detail, new RegExp(`run '${one.run_id}' belongs to task 'one'`));
+    const audit = await (await t.app.request(
+      "/api/spatial-hitl/task/one/audit",
+      jsonBody("POST", { equal_opp: false, n_worlds: 20, include_maps: false }),
+    )).json();
+    const auditRun = await writebackOf(t, "one", { new_field: "y_fair", run_id: audit.run_id });
+    assert.equal(auditRun.status, 409);
+    assert.match((await auditRun.json()).detail, /is an audit: it has no predictions to write/);
+    const unknown = await writebackOf(t, "one", { new_field: "y_fair", run_id: "0123456789abcdef01234567" });
+    assert.equal(unknown.status, 404);
+    assert.match((await unknown.json()).detail, /no run '0123456789abcdef01234567'/);
+    const both = await writebackOf(t, "one", {
+      new_field: "y_fair",
+      run_id: one.run_id,
+      preds: [{ doc_id: "a", y_pred: 1 }],
+    });
+    assert.equal(both.status, 422);
+    assert.deepEqual((await both.json()).detail[0].loc, ["body", "run_id"]);
+    const neither = await writebackOf(t, "one", { new_field: "y_fair" });
+    assert.equal(neither.status, 422);
+    assert.deepEqual((await neither.json()).detail[0].loc, ["body", "preds"]);
+    const empty = await writebackOf(t, "one", { new_field: "y_fair", run_id: "" });
+    assert.deepEqual((await empty.json()).detail[0].loc, ["body", "run_id"]);
+    // nothing was written by any of them
+    for (const d of (await docsById(t, "one")).values()) assert.equal("y_fair" in d, false);
+    for (const d of (await docsById(t, "two")).values()) assert.equal("y_fair" in d, false);
+  },
+);
+
+storeTest("writeback by run_id: a field the run's mapping read is refused", async (t) => {
+  await t.store.insertMany(
+    { db: t.db, collection: "mapped" },
+    Array.from(
+      { length: 20 },
+      (_, i) => ({ region_ids: [i < 10 ? 0 : 1], pred_v2: i < 8 || i === 10 ? 1 : 0 }),
+    ),
+  );
+  await t.app.request(
+    "/api/tasks/documents",
+    jsonBody("POST", { database_name: t.db, data_collection_name: "mapped" }),
+  );
+  const first = await relabel(t, "mapped", { mapping: { y_pred: "pred_v2" } });
+  // a later mitigation reads another field: the task's last mapping no longer names pred_v2
+  await t.store.patch({ db: t.config.TESSERA_DB, collection: "tasks" }, "mapped", {
+    last_mitigation: { mapping: { y_pred: "other" } },
+  });
+  const res = await writebackOf(t, "mapped", { new_field: "pred_v2", run_id: first.run_id });
+  assert.equal(res.status, 422);
+  assert.deepEqual((await res.json()).detail[0].loc, ["body", "new_field"]);
+});

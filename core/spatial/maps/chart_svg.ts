@@ -1,32 +1,65 @@
 /**
- * The threshold charts of the threshold mitigation: one bar per region (its decision threshold), coloured
- * by the region's audit map value, with a dashed reference line at default_boundary.
+ * The threshold charts of the threshold mitigation: one bar per region (its decision threshold) with a
+ * dashed reference line at default_boundary. A bar's colour says where its region stood in the audit
+ * before mitigation (significant above the overall rate, significant below, not significant), in both
+ * charts, so a region keeps its colour from before to after; a legend names the colours.
  */
 import type { AuditResult } from "../types.ts";
-import type { ChartBar, ChartOptions } from "./inputs.ts";
-import { auditMapValues } from "./map_value.ts";
-import { divergingColor } from "./map_value.ts";
-import { svgDocument, svgText } from "./svg.ts";
+import type { BarCategory, ChartBar, ChartOptions } from "./inputs.ts";
+import { overallRate, rateWords } from "./map_value.ts";
+import { BOLD, svgDocument, svgText } from "./svg.ts";
 import { fmt } from "./text.ts";
 
 /** Image size of a chart. */
 export const CHART_WIDTH = 800;
 export const CHART_HEIGHT = 500;
 
-const [LEFT, RIGHT, TOP, BOTTOM] = [70, 20, 44, 78];
+const [LEFT, RIGHT, TOP, BOTTOM] = [70, 20, 78, 78];
+
+/** Bar colours by category: strong, distinct, and the same hues as the map's ends. */
+export const BAR_COLORS: Record<BarCategory, string> = {
+  above: "#b2182b",
+  below: "#2166ac",
+  none: "#9aa3ad",
+};
 
 /**
- * Bars of a threshold chart from an audit and one threshold per region (by region index), so the route
- * needs no colour logic; `cap` is the before-mitigation colour cap, as for the maps.
+ * Bars of a threshold chart: one threshold per region (by region index), coloured by the region's
+ * standing in `before`, outlined when significant in `outlinedBy` (none when null).
  */
-export function thresholdBars(audit: AuditResult, thresholds: ArrayLike<number>, cap?: number): ChartBar[] {
-  const values = auditMapValues(audit, cap);
-  return audit.stats.map((st, i) => ({
+export function thresholdBars(
+  before: AuditResult,
+  thresholds: ArrayLike<number>,
+  outlinedBy: AuditResult | null = null,
+): ChartBar[] {
+  const g = overallRate(before);
+  const signifAfter = new Set(outlinedBy?.stats.filter((s) => s.is_signif).map((s) => s.idx) ?? []);
+  return before.stats.map((st) => ({
     label: st.region_id,
     value: thresholds[st.idx],
-    mapValue: values[i],
-    outlined: st.is_signif,
+    category: !st.is_signif || st.rate === null ? "none" : st.rate > g ? "above" : "below",
+    outlined: signifAfter.has(st.idx),
   }));
+}
+
+/** The legend row under the title: the three colours, and the outline when the chart uses one. */
+function chartLegend(bars: ChartBar[], options: ChartOptions): string {
+  const w = rateWords(options.equalOpp);
+  const items: [string, string][] = [
+    [BAR_COLORS.above, `significant, ${w.short} above overall`],
+    [BAR_COLORS.below, `significant, ${w.short} below overall`],
+    [BAR_COLORS.none, "not significant"],
+  ];
+  let x = 118, out = svgText(16, 48, "before mitigation:", 11, `fill="#444"`);
+  for (const [color, label] of items) {
+    out += `<rect x="${x}" y="38" width="14" height="12" fill="${color}"/>` + svgText(x + 19, 48, label, 11);
+    x += 19 + label.length * 5.4 + 20;
+  }
+  if (options.outlineLabel && bars.some((b) => b.outlined)) {
+    out += `<rect x="118" y="57" width="14" height="12" fill="#fff" stroke="#000" stroke-width="2"/>` +
+      svgText(137, 67, options.outlineLabel, 11);
+  }
+  return out;
 }
 
 /** "Nice" tick step (1, 2 or 5 × 10^k) giving about `count` ticks over [0, max]. */
@@ -45,7 +78,8 @@ export function barChartSvg(bars: ChartBar[], options: ChartOptions): string {
   const yOf = (v: number) => TOP + h - (Math.max(0, Math.min(v, yMax)) / yMax) * h;
   const slot = w / Math.max(1, bars.length);
   const gap = slot > 4 ? slot * 0.15 : 0;
-  let body = svgText(16, 26, options.title ?? "Decision threshold per region", 16, `font-weight="bold"`);
+  let body = svgText(16, 26, options.title ?? "Decision threshold per region", 16, BOLD) +
+    chartLegend(bars, options);
   const step = tickStep(yMax, 5);
   for (let v = 0; v <= yMax + 1e-9; v += step) {
     const y = yOf(v);
@@ -54,9 +88,9 @@ export function barChartSvg(bars: ChartBar[], options: ChartOptions): string {
   }
   bars.forEach((b, i) => {
     const y = yOf(finite[i]);
-    const stroke = b.outlined ? `stroke="#000" stroke-width="1.5"` : "";
+    const stroke = b.outlined ? `stroke="#000" stroke-width="2"` : "";
     body += `<rect x="${LEFT + i * slot + gap / 2}" y="${y}" width="${Math.max(slot - gap, 0.5)}" ` +
-      `height="${TOP + h - y}" fill="${divergingColor(b.mapValue)}" ${stroke}/>`;
+      `height="${TOP + h - y}" fill="${BAR_COLORS[b.category]}" ${stroke}/>`;
   });
   const labelEvery = Math.max(1, Math.ceil(bars.length / 40));
   bars.forEach((b, i) => {

@@ -1,47 +1,99 @@
 /**
  * The `*_html` maps of the audit and mitigation replies: self-contained pages a reviewer opens in a
- * browser (Leaflet inlined, base map when online, plain background offline).
+ * browser. Leaflet is inlined, and so is the base map: by default a vector base map (land, coasts,
+ * country and U.S. state borders; basemap.ts) embedded in the page, so a page loads nothing from outside
+ * and works offline; with a tile URL (config MAP_TILE_URL) the browser loads that tile layer instead.
  */
 import type { AuditResult, Regions } from "../types.ts";
-import { hasGeometry, type RegionFeature, regionFeatures } from "./features.ts";
+import { type Basemap, basemapFor } from "./basemap.ts";
+import { dataBox, hasGeometry, type MapScale, type RegionFeature } from "./features.ts";
 import { DOT_COLORS, type MapOptions, type MapPoints } from "./inputs.ts";
-import { legendHtml, mapPage, regionTable, tablePage } from "./html_parts.ts";
+import { legendHtml, mapPage, regionTable, tablePage, tileSource } from "./html_parts.ts";
+import { rateWords } from "./map_value.ts";
+import { BASEMAP_STYLE, DOT_LABELS, mapParts, OUTLINE } from "./svg.ts";
 import { count, fmt } from "./text.ts";
-
-/** OpenStreetMap's standard tiles; the browser fetches them, never our server. */
-export const DEFAULT_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
 
 /** Rounds a coordinate to about 10 cm, to keep pages small. */
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
-/** Context lines every map shows: scope, global rate, threshold, SBI, then the caller's notes. */
-function auditNotes(audit: AuditResult, options: MapOptions): string[] {
-  const rate = audit.n_individuals > 0 ? audit.n_positives / audit.n_individuals : null;
+/** Context lines every map shows: scope, overall rate, threshold, SBI, then the caller's notes. */
+function auditNotes(audit: AuditResult, scale: MapScale, options: MapOptions): string[] {
+  const words = rateWords(scale.equalOpp);
+  const scope = scale.equalOpp
+    ? `${count(audit.n_individuals)} individuals in scope (y_true = 1), ${count(audit.n_positives)} ` +
+      `predicted positive (overall true-positive rate ${fmt(scale.overall * 100, 1)} %)`
+    : `${count(audit.n_individuals)} individuals in scope, ${count(audit.n_positives)} positive ` +
+      `(overall positive rate ${fmt(scale.overall * 100, 1)} %)`;
   return [
-    `${count(audit.n_individuals)} individuals in scope, ${count(audit.n_positives)} positive ` +
-    `(global rate ${fmt(rate, 3)}); ${count(audit.stats.length)} regions, ` +
-    `${count(audit.total_signif_regions)} significant (s ≥ T = ` +
-    `${fmt(audit.signif_thresh, 4)}); SBI ${fmt(audit.sbi_score, 4)}.`,
+    `${scope}; ${count(audit.stats.length)} regions, ${count(audit.total_signif_regions)} significant ` +
+    `(s ≥ T = ${fmt(audit.signif_thresh, 4)}); SBI ${fmt(audit.sbi_score, 4)}.`,
+    `Regions are coloured by their ${words.rate} minus the overall ${words.rate}, in percentage points.`,
     ...(options.notes ?? []),
   ];
 }
 
-/** The page's data island: features with Leaflet `[lat, lon]` rings, and the dots. */
-function pageData(features: RegionFeature[], points: MapPoints | null, options: MapOptions, fill: number) {
-  const tileUrl = options.tileUrl === undefined ? DEFAULT_TILE_URL : options.tileUrl;
+/**
+ * Points as the page's base map carries them: integers in units of 10^-digits degrees, the first point
+ * absolute and each next one as the step from the one before ([x0, y0, dx1, dy1, ...]), about a third of
+ * the text of `[lon, lat]` pairs; the page undoes it (leaflet_client.js).
+ */
+export function packPoints(points: [number, number][], digits: number): number[] {
+  const k = 10 ** digits, out: number[] = [];
+  let [px, py] = [0, 0];
+  for (const [lon, lat] of points) {
+    const [x, y] = [Math.round(lon * k), Math.round(lat * k)];
+    out.push(x - px, y - py);
+    [px, py] = [x, y];
+  }
+  return out;
+}
+
+/** The base map as the page draws it: packed points (packPoints) and their digits. */
+function basemapData(base: Basemap | null) {
+  if (!base) return null;
+  const lines = (ls: [number, number][][]) => ls.map((l) => packPoints(l, base.digits));
   return {
-    tileUrl,
+    digits: base.digits,
+    land: base.land.map((rings) => lines(rings)),
+    coast: lines(base.coast),
+    borders: lines(base.borders),
+    states: lines(base.states),
+    attribution: base.attribution,
+  };
+}
+
+/** The page's data island: features with Leaflet `[lat, lon]` rings, the dots, the base map or tiles. */
+function pageData(
+  features: RegionFeature[],
+  points: MapPoints | null,
+  scale: MapScale,
+  options: MapOptions,
+  fill: number,
+  basemap: Basemap | null,
+) {
+  const tiles = options.tileUrl ? tileSource(options.tileUrl) : null;
+  const words = rateWords(scale.equalOpp);
+  return {
+    tiles: tiles ? { url: tiles.url, attribution: tiles.attribution } : null,
+    basemap: tiles ? null : basemapData(basemap),
+    style: { ...BASEMAP_STYLE, outline: OUTLINE.color, casing: OUTLINE.casing, other: OUTLINE.other },
     fillOpacity: fill,
     dotColors: DOT_COLORS,
+    rateName: words.rate,
+    overall: scale.overall,
     features: features.filter((f) => f.ring).map((f) => ({
       id: f.id,
+      name: f.name,
       n: f.n,
+      positives: f.p,
       rate: f.rate,
+      diff: f.diff,
       s: f.s,
       p: f.pValue,
       signif: f.signif,
       color: f.color,
       latlngs: f.ring!.map(([lon, lat]) => [r6(lat), r6(lon)]),
+      label: f.labelAt ? [r6(f.labelAt[1]), r6(f.labelAt[0])] : null,
     })),
     points: points
       ? {
@@ -54,36 +106,42 @@ function pageData(features: RegionFeature[], points: MapPoints | null, options: 
 }
 
 /** Shared body of the three pages; without any geometry it falls back to the per-region table. */
-function render(
+async function render(
   regions: Regions,
   audit: AuditResult,
   points: MapPoints | null,
   options: MapOptions,
   defaults: { title: string; notes: string[]; dotLabels: [string, string] | null; fill: number },
-): string {
-  const features = regionFeatures(regions, audit, options.cap);
+): Promise<string> {
+  const { scale, features } = mapParts(regions, audit, options);
   const title = options.title ?? defaults.title;
-  const notes = [...auditNotes(audit, options), ...defaults.notes];
+  const notes = [...auditNotes(audit, scale, options), ...defaults.notes];
+  const table = regionTable(features, scale);
   if (!hasGeometry(features, points)) {
     const why = points === null
       ? "These regions have no geometry (they come from region_ids without coordinates), so there is no map to draw."
       : "No individual has coordinates and the regions have no geometry, so there is no map to draw.";
-    return tablePage(
-      title,
-      notes,
-      `${why} The regions and their statistics are listed below.`,
-      regionTable(features),
-    );
+    return tablePage(title, notes, `${why} The regions and their statistics are listed below.`, table);
   }
   const missing = features.filter((f) => !f.ring).length;
   if (missing > 0) {
     notes.push(`${count(missing)} of ${count(features.length)} regions have no geometry and are not drawn.`);
   }
-  const table = `<details style="margin:0 16px 16px"><summary>Regions (table)</summary>${
-    regionTable(features)
-  }</details>`;
-  const legend = legendHtml(audit.signif_thresh, defaults.dotLabels);
-  return mapPage(title, notes, legend, table, pageData(features, points, options, defaults.fill));
+  const basemap = options.tileUrl ? null : await basemapFor(dataBox(regions, audit, points));
+  const legend = legendHtml(audit, scale, {
+    dotLabels: defaults.dotLabels,
+    fill: defaults.fill,
+    noData: features.some((f) => f.diff === null),
+  });
+  const after = `<details style="margin:0 16px 16px"><summary>Regions (table)</summary>${table}</details>`;
+  return mapPage(
+    title,
+    notes,
+    legend,
+    after,
+    pageData(features, points, scale, options, defaults.fill, basemap),
+    options.tileUrl ? tileSource(options.tileUrl) : null,
+  );
 }
 
 /** How many dots are drawn, and of how many when sampled, so a sampled map is never mistaken for all. */
@@ -95,13 +153,13 @@ function sampledNote(drawn: number, of: number | undefined, what: string): strin
     : [`${count(drawn)} ${what} drawn.`];
 }
 
-/** The audit map page: regions coloured by map value, significant ones outlined, tooltips per region. */
-export function fairMapHtml(regions: Regions, audit: AuditResult, options: MapOptions = {}): string {
+/** The audit map page: regions coloured by rate difference, significant ones outlined, labels and tooltips. */
+export function fairMapHtml(regions: Regions, audit: AuditResult, options: MapOptions = {}): Promise<string> {
   return render(regions, audit, null, options, {
     title: "Spatial fairness audit",
     notes: [],
     dotLabels: null,
-    fill: 0.7,
+    fill: 0.9,
   });
 }
 
@@ -111,12 +169,12 @@ export function distributionMapHtml(
   audit: AuditResult,
   points: MapPoints,
   options: MapOptions = {},
-): string {
+): Promise<string> {
   return render(regions, audit, points, options, {
     title: "Individuals in scope",
     notes: sampledNote(points.lon.length, options.drawnOf, "individuals"),
-    dotLabels: ["y_pred = 0", "y_pred = 1"],
-    fill: 0.35,
+    dotLabels: DOT_LABELS.distribution,
+    fill: 0.5,
   });
 }
 
@@ -126,7 +184,7 @@ export function flipsMapHtml(
   audit: AuditResult,
   flips: MapPoints,
   options: MapOptions = {},
-): string {
+): Promise<string> {
   let up = 0;
   for (let i = 0; i < flips.cls.length; i++) if (flips.cls[i]) up++;
   return render(regions, audit, flips, options, {
@@ -135,7 +193,7 @@ export function flipsMapHtml(
       ...sampledNote(flips.lon.length, options.drawnOf, "flips"),
       `Of these, ${count(up)} flipped from 0 to 1 and ${count(flips.cls.length - up)} from 1 to 0.`,
     ],
-    dotLabels: ["flipped 1 → 0", "flipped 0 → 1"],
-    fill: 0.35,
+    dotLabels: DOT_LABELS.flips,
+    fill: 0.5,
   });
 }

@@ -17,13 +17,26 @@ export interface MapOptions {
   title?: string;
   /** Extra context lines under the heading (e.g. "y_pred field: score"); HTML only. */
   notes?: string[];
-  /** Colour cap: the largest s of the audit before mitigation; defaults to this audit's own largest s. */
+  /**
+   * Colour cap in percentage points: the half-range of the rate-difference scale, from the audit before
+   * mitigation so before and after share it; defaults to this audit's own (auditCap).
+   */
   cap?: number;
   /** How many individuals the dots were sampled from, to say "10,000 of 206,418 drawn". */
   drawnOf?: number;
-  /** HTML only: base-map tile URL template, or null for none (defaults to OpenStreetMap's). */
+  /** The audit compares true-positive rates (equal opportunity): the labels say so. */
+  equalOpp?: boolean;
+  /** Region names by region id, shown next to the id where given. */
+  regionNames?: Record<string, string>;
+  /**
+   * HTML only: a base-map tile URL template (`{z}/{x}/{y}`, optionally `{s}`) the browser loads tiles
+   * from. Unset or null: the vector base map embedded in the page, and nothing loaded from outside.
+   */
   tileUrl?: string | null;
 }
+
+/** Which side of the overall rate a region was on in the audit before mitigation (a bar's colour). */
+export type BarCategory = "above" | "below" | "none";
 
 /** One bar of a threshold chart. */
 export interface ChartBar {
@@ -31,9 +44,9 @@ export interface ChartBar {
   label: string | number;
   /** Bar height: the region's decision threshold. */
   value: number;
-  /** The region's audit map value in [−1, 1], which colours the bar. */
-  mapValue: number;
-  /** Draw a dark outline (the region was significant in the audit). */
+  /** Significant above / below the overall rate before mitigation, or not significant. */
+  category: BarCategory;
+  /** Draw a dark outline (the region is significant in the audit the chart shows). */
   outlined?: boolean;
 }
 
@@ -46,6 +59,10 @@ export interface ChartOptions {
   yLabel?: string;
   /** Top of the value axis; defaults to 1 or the largest value if larger. */
   yMax?: number;
+  /** The audits compare true-positive rates: the legend says so. */
+  equalOpp?: boolean;
+  /** What the outline means, for the legend; no outline key when absent. */
+  outlineLabel?: string;
 }
 
 /** Colours of dot classes 0 and 1 (PRGn ends: distinct from the RdBu region fill, colour-blind-safe). */

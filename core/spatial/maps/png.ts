@@ -11,26 +11,30 @@ import type { AuditResult, Regions } from "../types.ts";
 import type { ChartBar, ChartOptions, MapOptions, MapPoints } from "./inputs.ts";
 import { fairMapSvg, FONT_FAMILY, pointsMapSvg } from "./svg.ts";
 import { barChartSvg } from "./chart_svg.ts";
+import { basemapFor } from "./basemap.ts";
+import { dataBox } from "./features.ts";
 
 const WASM = "@resvg/resvg-wasm/index_bg.wasm";
-const FONT = "@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf";
+const FONTS = [
+  "@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf",
+  "@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf",
+];
 
-/** The renderer, initialised once per isolate: resvg's wasm and the font bytes. */
-let ready: Promise<Uint8Array> | null = null;
+/** The renderer, initialised once per isolate: resvg's wasm and the font bytes (regular and bold). */
+let ready: Promise<Uint8Array[]> | null = null;
 
-/** Loads resvg's wasm and the font from their npm packages, once; later calls share the promise. */
-function renderer(): Promise<Uint8Array> {
+/** Loads resvg's wasm and the fonts from their npm packages, once; later calls share the promise. */
+function renderer(): Promise<Uint8Array[]> {
   ready ??= (async () => {
     if (interMeta.family !== FONT_FAMILY) {
       throw new Error(`expected font ${FONT_FAMILY}, got ${interMeta.family}`);
     }
     const require = createRequire(import.meta.url);
-    const [wasm, font] = await Promise.all([
-      Deno.readFile(require.resolve(WASM)),
-      Deno.readFile(require.resolve(FONT)),
-    ]);
+    const [wasm, ...fonts] = await Promise.all(
+      [WASM, ...FONTS].map((path) => Deno.readFile(require.resolve(path))),
+    );
     await initWasm(wasm);
-    return font;
+    return fonts;
   })().catch((e) => {
     ready = null; // a later call may try again (e.g. after the package cache is filled)
     throw e;
@@ -49,9 +53,9 @@ function toBase64(bytes: Uint8Array): string {
 
 /** Rasterises an SVG document to PNG bytes with the bundled font (no system fonts: same image everywhere). */
 export async function svgToPng(svg: string): Promise<Uint8Array> {
-  const font = await renderer();
+  const fonts = await renderer();
   const resvg = new Resvg(svg, {
-    font: { fontBuffers: [font], loadSystemFonts: false, defaultFontFamily: FONT_FAMILY },
+    font: { fontBuffers: fonts, loadSystemFonts: false, defaultFontFamily: FONT_FAMILY },
     shapeRendering: 2,
     textRendering: 1,
   });
@@ -67,19 +71,22 @@ export async function svgToPng(svg: string): Promise<Uint8Array> {
   }
 }
 
-/** The audit map as a base64 PNG (800×600), for replies that embed an image rather than a page. */
+/** The audit map as a base64 PNG (800×600) over the vector base map, for replies that embed an image. */
 export async function fairMapPng(
   regions: Regions,
   audit: AuditResult,
   options: MapOptions = {},
 ): Promise<string> {
-  return toBase64(await svgToPng(fairMapSvg(regions, audit, options)));
+  const basemap = await basemapFor(dataBox(regions, audit));
+  return toBase64(await svgToPng(fairMapSvg(regions, audit, options, basemap)));
 }
 
 /** The renderer of a dot map over the regions as a base64 PNG, of the kind svg.ts pointsMapSvg draws. */
 function pointsMapPng(kind: "distribution" | "flips") {
-  return async (regions: Regions, audit: AuditResult, points: MapPoints, options: MapOptions = {}) =>
-    toBase64(await svgToPng(pointsMapSvg(kind, regions, audit, points, options)));
+  return async (regions: Regions, audit: AuditResult, points: MapPoints, options: MapOptions = {}) => {
+    const basemap = await basemapFor(dataBox(regions, audit, points));
+    return toBase64(await svgToPng(pointsMapSvg(kind, regions, audit, points, options, basemap)));
+  };
 }
 
 /** The distribution map as a base64 PNG: the caller's (sampled) dots, coloured by y_pred, over the regions. */
@@ -88,7 +95,7 @@ export const distributionMapPng = pointsMapPng("distribution");
 /** The flips map as a base64 PNG: flipped individuals coloured by their new prediction (direction). */
 export const flipsMapPng = pointsMapPng("flips");
 
-/** A threshold chart as a base64 PNG (800×500): bars per region coloured by map value, reference line. */
+/** A threshold chart as a base64 PNG (800×500): bars per region, before-audit colours, reference line. */
 export async function barChartPng(bars: ChartBar[], options: ChartOptions): Promise<string> {
   return toBase64(await svgToPng(barChartSvg(bars, options)));
 }

@@ -12,11 +12,22 @@
  *   This is a solution of the per-individual LP with the same objective (the LP depends on the
  *   members only through their sum), so it is the per-individual rounding the model asks for.
  *
+ * Which members of a unit flip (`chooseMembers`, after the counts are fixed): by `flip_order`. The
+ * members of a unit are interchangeable for the model, so the choice never changes the objective, the
+ * per-region counts or the status.
+ * - "index": the first k_u by collection order (the reference's choice);
+ * - "uncertainty": the members the model was least sure of: to 1 (unit of 0s) the highest
+ *   probability first, to 0 (unit of 1s) the lowest first;
+ * - "random": a seeded random k_u.
+ * Ties ("uncertainty": equal probabilities) break by a seeded random order, so a request always gives
+ * the same flips.
+ *
  * Rounding each value on its own can break the constraints the LP kept (two regions at +0.5 and
  * -1.5 under s = 0 round to 0 and -2: newP moves by 2), so when plain rounding breaks the flip budget
  * or the newP window, the rounding units (regions, or units of individuals) are rounded under the
  * constraints instead (`roundUnderConstraints`). Either way n_flips ≤ C and newP ∈ [lo, hi].
  */
+import { Rng } from "../../random.ts";
 import { type MitigationProblem, unitRegion } from "./problem.ts";
 
 const SNAP = 1e-9;
@@ -139,13 +150,91 @@ export function unitFlipCounts(pr: MitigationProblem, unitDelta: Float64Array): 
   return out;
 }
 
-/** Which scope positions flip (ascending): the first k_u members by index of every unit. */
-export function flipsFromUnits(pr: MitigationProblem, unitDelta: Float64Array): Int32Array {
-  const k = unitFlipCounts(pr, unitDelta), out: number[] = [];
-  for (let u = 0; u < k.length; u++) {
-    for (let t = pr.unitMemStart[u]; t < pr.unitMemStart[u] + k[u]; t++) out.push(pr.unitMembers[t]);
+/** How the members of a unit that flip are chosen (docs/spatial-fairness.md "From δ to flips"). */
+export type FlipOrder = "uncertainty" | "random" | "index";
+export const FLIP_ORDERS = ["uncertainty", "random", "index"] as const satisfies readonly FlipOrder[];
+
+/** The choice of members: the order, each scope position's probability ("uncertainty"), the seed. */
+export interface FlipChoice {
+  order: FlipOrder;
+  /** y_pred_prob per scope position; required by "uncertainty", unused otherwise. */
+  prob?: ArrayLike<number> | null;
+  /** Seed of the random order ("random") and of the tie-breaks ("uncertainty"). */
+  seed?: number;
+}
+
+const BY_INDEX: FlipChoice = { order: "index" };
+
+/** A seeded random rank of every scope position (0..N-1, a permutation): the tie-break and "random". */
+export function seededRanks(N: number, seed: number): Int32Array {
+  // Fisher–Yates over 0..N-1 with a stream apart from the audit's worlds (same seed, other constant)
+  const rng = new Rng((seed ^ 0x2f1c_9a37) >>> 0), perm = Int32Array.from({ length: N }, (_, j) => j);
+  for (let j = N - 1; j > 0; j--) {
+    const t = rng.int(j + 1), v = perm[j];
+    (perm[j] = perm[t], perm[t] = v);
+  }
+  const rank = new Int32Array(N);
+  perm.forEach((j, r) => (rank[j] = r));
+  return rank;
+}
+
+/**
+ * The k_u members of every unit that flip (scope positions, ascending), chosen by `choice` among the
+ * unit's members: the counts decide how many, the order only whom.
+ */
+export function chooseMembers(
+  pr: MitigationProblem,
+  counts: Int32Array,
+  choice: FlipChoice = BY_INDEX,
+): Int32Array {
+  const { order } = choice, prob = choice.prob ?? null;
+  if (order === "uncertainty" && (!prob || prob.length !== pr.N)) {
+    throw new RangeError("flip order 'uncertainty' needs a probability for every individual in scope");
+  }
+  const rank = order === "index" ? null : seededRanks(pr.N, choice.seed ?? 0);
+  const out: number[] = [];
+  for (let u = 0; u < counts.length; u++) {
+    const a = pr.unitMemStart[u], b = pr.unitMemStart[u + 1], k = counts[u];
+    if (k <= 0) continue;
+    if (k >= b - a || order === "index") {
+      for (let t = a; t < a + Math.min(k, b - a); t++) out.push(pr.unitMembers[t]);
+      continue;
+    }
+    const m = Array.from(pr.unitMembers.subarray(a, b));
+    if (order === "random") m.sort((x, y) => rank![x] - rank![y]);
+    else {
+      // flips to 1 (a unit of 0s): highest probability first; to 0: lowest first
+      const s = pr.unitSign[u];
+      m.sort((x, y) => s * (prob![y] - prob![x]) || rank![x] - rank![y]);
+    }
+    for (let t = 0; t < k; t++) out.push(m[t]);
   }
   return Int32Array.from(out).sort();
+}
+
+/** Which scope positions flip (ascending): k_u members of every unit (unitFlipCounts), chosen by `choice`. */
+export function flipsFromUnits(
+  pr: MitigationProblem,
+  unitDelta: Float64Array,
+  choice: FlipChoice = BY_INDEX,
+): Int32Array {
+  return chooseMembers(pr, unitFlipCounts(pr, unitDelta), choice);
+}
+
+/**
+ * Flips per region from the units' counts: to 1 and to 0 (a unit's flips count in every region of
+ * its signature; individuals in no region count in none).
+ */
+export function regionFlipCounts(
+  pr: MitigationProblem,
+  counts: Int32Array,
+): { toPositive: Int32Array; toNegative: Int32Array } {
+  const R = pr.n.length, toPositive = new Int32Array(R), toNegative = new Int32Array(R);
+  for (let u = 0; u < counts.length; u++) {
+    const into = pr.unitSign[u] > 0 ? toPositive : toNegative;
+    for (let t = pr.unitRegStart[u]; t < pr.unitRegStart[u + 1]; t++) into[pr.unitRegions[t]] += counts[u];
+  }
+  return { toPositive, toNegative };
 }
 
 /** δ of every region: the sum of its units' flips (real for approx, integer for exact). */

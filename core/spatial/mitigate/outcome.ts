@@ -16,6 +16,8 @@ export interface MitigationOutcome {
   nFlips: number;
   /** δ of every region as the solver found it (real for approx, integer for exact); zeros without a solution. */
   regionsDelta: Float64Array;
+  /** Per region, its members flipped to 1 and to 0 (relabel: in scope; threshold: of the test part). */
+  regionFlips: RegionFlips;
   /** The solved model's objective (approx: Σ w_i|ρin_i - ρout_i|; exact: Σ_i (l1_i - l0)); null without one. */
   objective: number | null;
   /** Exact only: a proven lower bound of the optimum (equal to the objective when optimal). */
@@ -32,6 +34,12 @@ export interface MitigationOutcome {
   seconds: { solve: number; total: number };
 }
 
+/** Flips per region (index: region position): to 1 and to 0. */
+export interface RegionFlips {
+  toPositive: Int32Array;
+  toNegative: Int32Array;
+}
+
 /** The predictions before and after a mitigation, and what it measured of them. */
 export interface MitigatedPredictions {
   yPred: Uint8Array;
@@ -39,6 +47,7 @@ export interface MitigatedPredictions {
   mitigatedPreds: Uint8Array;
   flipped: Int32Array;
   regionsDelta: Float64Array;
+  regionFlips: RegionFlips;
   positiveRateBefore: number;
   positiveRateAfter: number;
   /** The positions the metrics count (default: every individual). */
@@ -62,6 +71,7 @@ export function mitigationOutcome(
     flipped,
     nFlips: flipped.length,
     regionsDelta: preds.regionsDelta,
+    regionFlips: preds.regionFlips,
     objective: sol.objective,
     bound: sol.bound,
     positiveRateBefore: preds.positiveRateBefore,

@@ -8,7 +8,10 @@
 import { InvalidInputError } from "../../errors.ts";
 import type { Rng } from "../../random.ts";
 
-/** One line of `new_thresholds`; eq_to_thresh_flip_prob = -1 when no tie probability is set. */
+/**
+ * One line of `new_thresholds` (the answer adds the region's id); eq_to_thresh_flip_prob = -1 when no
+ * tie probability is set: a number in every line, as the reference answered, never null.
+ */
 export interface RegionThreshold {
   idx: number;
   threshold: number;
@@ -18,13 +21,15 @@ export interface RegionThreshold {
 /**
  * The threshold and tie probability of a region whose scored members (train part) have probabilities
  * `probs`, for δ (more positives when > 0) and default boundary t0. A 422 when |δ| asks for more
- * candidates than the region has (y_pred disagreeing with prob > t0 makes that possible).
+ * candidates than the region has (y_pred disagreeing with prob > t0 makes that possible); the 422
+ * names the region by `regionId` (its id in the answer's stats) and `idx` (its position).
  */
 export function regionThreshold(
   delta: number,
   probs: ArrayLike<number>,
   t0: number,
   idx = 0,
+  regionId = idx,
 ): RegionThreshold {
   const d = Math.abs(delta - Math.round(delta)) <= 1e-9 ? Math.round(delta) : delta;
   if (d === 0) return { idx, threshold: t0, eq_to_thresh_flip_prob: -1 };
@@ -34,7 +39,7 @@ export function regionThreshold(
   const whole = Math.trunc(d), f = Math.abs(d - whole), k = Math.abs(whole) - 1;
   if (Math.abs(d) > s.length) {
     throw new InvalidInputError(
-      `region ${idx}: δ = ${d} asks for more flips than the ${s.length} of its training members on the ` +
+      `region ${regionId} (idx ${idx}): δ = ${d} asks for more flips than the ${s.length} of its training members on the ` +
         `other side of default_boundary ${t0}; y_pred must agree with y_pred_prob > default_boundary`,
       ["body", "default_boundary"],
     );

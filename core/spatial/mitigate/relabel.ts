@@ -2,9 +2,10 @@
  * The relabel mitigation (docs/spatial-fairness.md "Relabel mitigation (PROMIS)") from typed columns
  * to flips: problem data, the solver (approx: HiGHS; exact: disjoint B&B over newP, or the overlapping
  * search), δ → flips (flips.ts: the plain half-to-even rounding when it keeps n_flips ≤ C and newP in
- * the window, else rounded under those constraints), new predictions over every individual, rates
- * and metrics. The worker task "mitigate.relabel" runs it; an infeasible or unfinished solve is a
- * status with no flips, never a throw.
+ * the window, else rounded under those constraints; then which members of each unit flip, by
+ * flip_order), new predictions over every individual, flips per region, rates and metrics. The
+ * worker task "mitigate.relabel" runs it; an infeasible or unfinished solve is a status with no
+ * flips, never a throw.
  */
 import { xlogxTable } from "../statistic.ts";
 import type { Regions } from "../types.ts";
@@ -12,7 +13,8 @@ import { solveApprox } from "./approx.ts";
 import { solveExactDisjoint } from "./exact_disjoint.ts";
 import { groupsOf } from "./exact_fixed_rate.ts";
 import { solveExactOverlapping } from "./exact_overlapping.ts";
-import { flipsFromUnits, regionsDelta, unitFlipCounts } from "./flips.ts";
+import { chooseMembers, type FlipOrder, regionFlipCounts, regionsDelta, unitFlipCounts } from "./flips.ts";
+import { InvalidInputError } from "../../errors.ts";
 import { type MitigationOutcome, mitigationOutcome } from "./outcome.ts";
 import { buildProblem, type MitigationProblem, unitRegion } from "./problem.ts";
 import { hasSolution, solverStatus, type UnitSolution } from "./status.ts";
@@ -35,10 +37,19 @@ export interface RelabelInput {
   prTol: number;
   /** work_limit: seconds of solver wall-clock time (HiGHS time_limit; the exact search's deadline). */
   workLimitSeconds: number;
+  /** flip_order: which members of a unit flip (default "index"); "uncertainty" needs `prob`. */
+  flipOrder?: FlipOrder;
+  /** y_pred_prob of every individual (as yPred), or null. */
+  prob?: Float64Array | null;
+  /** Seed of the "random" order and of the tie-breaks (the request's `seed`; default 0). */
+  seed?: number;
 }
 
 /** The relabel's answer: positive rates in scope, metrics over every individual with y_true. */
-export type RelabelResult = MitigationOutcome;
+export interface RelabelResult extends MitigationOutcome {
+  /** The flip order applied. */
+  flipOrder: FlipOrder;
+}
 
 /** Overlapping exact searches over more units than this start from the rounded approx solution. */
 const SEED_UNITS = 24;
@@ -94,22 +105,38 @@ export async function solveProblem(
 export async function relabel(input: RelabelInput): Promise<RelabelResult> {
   const t0 = performance.now();
   const { yPred, yTrue, scope } = input;
+  const flipOrder = input.flipOrder ?? "index", prob = input.prob ?? null;
+  if (flipOrder === "uncertainty" && (!prob || prob.length !== yPred.length)) {
+    throw new InvalidInputError(
+      "flip_order 'uncertainty' needs y_pred_prob for every individual",
+      ["body", "flip_order"],
+    );
+  }
   const labels = Uint8Array.from(scope, (i) => yPred[i]);
   const pr = buildProblem(labels, input.regions, { budget: input.budget, prTol: input.prTol });
   const sol = await solveProblem(pr, input.approx, input.workLimitSeconds);
   const mitigatedPreds = yPred.slice();
-  let flipped = new Int32Array(0), newP = pr.P;
+  // the solution fixes how many of each unit flip (and so every region's count); flip_order whom
+  let flipped = new Int32Array(0), newP = pr.P, counts: Int32Array = new Int32Array(pr.unitSign.length);
   if (sol.unitDelta && hasSolution(sol.status)) {
-    flipped = Int32Array.from(flipsFromUnits(pr, sol.unitDelta), (j) => scope[j]);
+    counts = unitFlipCounts(pr, sol.unitDelta);
+    const choice = {
+      order: flipOrder,
+      prob: prob && flipOrder === "uncertainty" ? Float64Array.from(scope, (i) => prob[i]) : null,
+      seed: input.seed ?? 0,
+    };
+    flipped = Int32Array.from(chooseMembers(pr, counts, choice), (j) => scope[j]);
     for (const i of flipped) (newP += mitigatedPreds[i] ? -1 : 1, mitigatedPreds[i] ^= 1);
   }
-  return mitigationOutcome(pr, sol, {
+  const outcome = mitigationOutcome(pr, sol, {
     yPred,
     yTrue,
     mitigatedPreds,
     flipped,
     regionsDelta: sol.unitDelta ? regionsDelta(pr, sol.unitDelta) : new Float64Array(pr.n.length),
+    regionFlips: regionFlipCounts(pr, counts),
     positiveRateBefore: pr.N ? pr.P / pr.N : 0,
     positiveRateAfter: pr.N ? newP / pr.N : 0,
   }, t0);
+  return { ...outcome, flipOrder };
 }

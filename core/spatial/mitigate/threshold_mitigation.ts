@@ -106,16 +106,16 @@ export async function thresholdMitigation(input: ThresholdInput): Promise<Thresh
   const solved = sol.unitDelta !== null && hasSolution(sol.status);
   const delta = solved ? regionsDelta(pr, sol.unitDelta!) : new Float64Array(R);
   const newThresholds = trainRegions.members.map((m, r) =>
-    regionThreshold(delta[r], Float64Array.from(m, (j) => prob[trainScope[j]]), t0, r)
+    regionThreshold(delta[r], Float64Array.from(m, (j) => prob[trainScope[j]]), t0, r, regions.ids[r])
   );
-  const mitigatedPreds = yPred.slice();
+  const mitigatedPreds = yPred.slice(), regionsOf = membership(n, regions.members);
   if (solved) {
     const weight = Float64Array.from(regions.members, (m) => (m.length ? 1 / m.length : 0));
     const rng = new Rng((input.randomState ^ 0x5bd1e995) >>> 0);
     const preds = predictWithThresholds(
       prob,
       test,
-      membership(n, regions.members),
+      regionsOf,
       newThresholds,
       weight,
       t0,
@@ -124,6 +124,12 @@ export async function thresholdMitigation(input: ThresholdInput): Promise<Thresh
     test.forEach((i, k) => (mitigatedPreds[i] = preds[k]));
   }
   const flipped = test.filter((i) => mitigatedPreds[i] !== yPred[i]);
+  // flips per region: every region an individual belongs to counts its flip
+  const regionFlips = { toPositive: new Int32Array(R), toNegative: new Int32Array(R) };
+  for (const i of flipped) {
+    const into = mitigatedPreds[i] ? regionFlips.toPositive : regionFlips.toNegative;
+    for (let t = regionsOf.start[i]; t < regionsOf.start[i + 1]; t++) into[regionsOf.regs[t]]++;
+  }
   return {
     ...mitigationOutcome(pr, sol, {
       yPred,
@@ -131,6 +137,7 @@ export async function thresholdMitigation(input: ThresholdInput): Promise<Thresh
       mitigatedPreds,
       flipped,
       regionsDelta: delta,
+      regionFlips,
       positiveRateBefore: rate(yPred, testScope),
       positiveRateAfter: rate(mitigatedPreds, testScope),
       metricsOver: test,

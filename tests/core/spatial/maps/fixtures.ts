@@ -29,9 +29,9 @@ export function stat(
 }
 
 /**
- * Four regions over 400 individuals with 120 positive (global rate 0.3), threshold T = 0.1, cap 0.5.
- * Map values by hand: r0 rate 0.5 s 0.5 → +1; r1 rate 0.1 s 0.3 → −(0.2 + 0.8·0.2/0.4) = −0.6;
- * r2 rate 0.35 s 0.05 → +0.2·0.5 = +0.1; r3 rate 0.25 s 0.02 → −0.04.
+ * Four regions over 400 individuals with 120 positive (overall rate 0.3), threshold T = 0.1.
+ * Rate differences by hand: r0 0.5 − 0.3 → +20 pp (significant), r1 0.1 − 0.3 → −20 pp (significant),
+ * r2 0.35 − 0.3 → +5 pp, r3 0.25 − 0.3 → −5 pp. Cap: the largest significant |difference|, 20 pp.
  */
 export function fourRegions(polygons: (Ring | null)[] | null = [
   square(23.70, 37.90),

@@ -6,13 +6,21 @@ import {
   flipsMapPng,
   svgToPng,
 } from "../../../../core/spatial/maps/png.ts";
-import { thresholdBars } from "../../../../core/spatial/maps/chart_svg.ts";
-import { svgDocument, svgText } from "../../../../core/spatial/maps/svg.ts";
-import { colorCounts, decodeBase64Png, decodePng } from "./png_decode.ts";
-import { fourRegions } from "./fixtures.ts";
+import { BAR_COLORS, thresholdBars } from "../../../../core/spatial/maps/chart_svg.ts";
+import {
+  BASEMAP_STYLE,
+  fairMapSvg,
+  mapProjection,
+  svgDocument,
+  svgText,
+} from "../../../../core/spatial/maps/svg.ts";
+import { runAudit } from "../../../../core/spatial/audit.ts";
+import type { AuditResult, Regions, Ring } from "../../../../core/spatial/types.ts";
+import { colorCounts, decodeBase64Png, type DecodedPng, decodePng } from "./png_decode.ts";
+import { fourRegions, square } from "./fixtures.ts";
 
-/** Region colours of fourRegions: map values +1, −0.6, +0.1, −0.04 on RdBu (see map_value_test). */
-const REGION_COLORS = ["#67001f", "#4393c3", "#fae9df"];
+/** Region colours of fourRegions: +20, −20, +5, −5 pp on a cap of 20 (see map_value_test). */
+const REGION_COLORS = ["#67001f", "#053061", "#e58368", "#6bacd1"];
 const DOTS = ["#762a83", "#1b7837"];
 
 /** Dots spread over the four squares, alternating classes. */
@@ -26,14 +34,97 @@ function dots(n: number) {
   return { lon, lat, cls };
 }
 
-Deno.test("svgToPng: the bundled font draws text (dark pixels on white)", async () => {
-  const png = decodePng(await svgToPng(svgDocument(120, 40, svgText(8, 28, "Tessera", 20))));
-  assert.equal(png.width, 120);
-  const dark = [...colorCounts(png)].filter(([c]) => parseInt(c.slice(1, 3), 16) < 100).length;
-  assert.ok(dark > 0, "text rendered");
+/** RGB of the pixel at (x, y). */
+function pixel(png: DecodedPng, x: number, y: number): [number, number, number] {
+  const i = (Math.round(y) * png.width + Math.round(x)) * 4;
+  return [png.rgba[i], png.rgba[i + 1], png.rgba[i + 2]];
+}
+
+/**
+ * A planted case, audited for real: nine squares of 0.2° over Attica (land and sea), 300 individuals
+ * each, 30 % positive everywhere except the centre square (region 4, 60 %: planted above) and the corner
+ * square (region 0, 10 %: planted below).
+ */
+function planted(): { regions: Regions; audit: AuditResult; centers: [number, number][] } {
+  const polygons: Ring[] = [], members: Int32Array[] = [], centers: [number, number][] = [];
+  const labels: number[] = [];
+  for (let r = 0; r < 9; r++) {
+    const [lon, lat] = [23.4 + (r % 3) * 0.2, 37.7 + Math.floor(r / 3) * 0.2];
+    polygons.push(square(lon, lat, 0.2));
+    centers.push([lon + 0.1, lat + 0.1]);
+    const rate = r === 4 ? 0.6 : r === 0 ? 0.1 : 0.3;
+    members.push(Int32Array.from({ length: 300 }, (_, k) => labels.length + k));
+    for (let k = 0; k < 300; k++) labels.push(k < rate * 300 ? 1 : 0);
+  }
+  const regions: Regions = {
+    source: "polygons",
+    ids: [...polygons.keys()],
+    members,
+    polygons,
+    unassigned: 0,
+  };
+  const out = runAudit({
+    labels: Uint8Array.from(labels),
+    regions,
+    nWorlds: 200,
+    signifLevel: 0.05,
+    seed: 1,
+    rng: "fast",
+  });
+  const { world_max: _w, timing_ms: _t, ...audit } = out;
+  return { regions, audit, centers };
+}
+
+Deno.test("svgToPng: the bundled fonts draw text, regular and bold (dark pixels on white)", async () => {
+  for (const weight of ["", `font-weight="700"`]) {
+    const png = decodePng(await svgToPng(svgDocument(120, 40, svgText(8, 28, "Tessera", 20, weight))));
+    assert.equal(png.width, 120);
+    const dark = [...colorCounts(png)].filter(([c]) => parseInt(c.slice(1, 3), 16) < 100).length;
+    assert.ok(dark > 0, "text rendered");
+  }
 });
 
-Deno.test("fairMapPng: an 800×600 PNG with the region colours and several distinct colours", async () => {
+Deno.test("fairMapPng: a planted significant region is drawn on the 'above' side, a low one on the other", async () => {
+  const { regions, audit, centers } = planted();
+  // the audit finds the planted squares: region 4 above the overall rate, region 0 below
+  const overall = audit.n_positives / audit.n_individuals; // (0.6 + 0.1 + 7 · 0.3) / 9 = 0.3111
+  assert.ok(Math.abs(overall - 2.8 / 9) < 1e-12);
+  assert.ok(audit.stats[4].is_signif && audit.stats[4].rate! > overall);
+  assert.ok(audit.stats[0].is_signif && audit.stats[0].rate! < overall);
+  const png = decodeBase64Png(await fairMapPng(regions, audit, { title: "Planted" }));
+  assert.deepEqual([png.width, png.height], [800, 600]);
+  const project = mapProjection([23.4, 37.7, 24.0, 38.3]);
+  // a quarter of the way in from a corner: inside the square, away from its label and outline
+  const at = (r: number) =>
+    pixel(png, ...(project(centers[r][0] - 0.05, centers[r][1] + 0.05) as [number, number]));
+  const nearWhite = ([r, g, b]: number[]) => Math.min(r, g, b) > 215;
+  const above = at(4), below = at(0), plain = at(1);
+  // above: +28.9 pp, the cap's region, the darkest red; below: −21.1 pp on the same cap (√0.73: dark blue)
+  assert.ok(above[0] - above[2] > 60 && !nearWhite(above), `region 4 ${above}`);
+  assert.ok(below[2] - below[0] > 60 && !nearWhite(below), `region 0 ${below}`);
+  // a square at 30 % is 1.1 pp below the overall rate: pale, a little on the blue side
+  assert.ok(plain[2] >= plain[0] && Math.min(...plain) > 150, `region 1 ${plain}`);
+  // the base map is drawn: sea and land around the squares
+  const counts = colorCounts(png);
+  assert.ok((counts.get(BASEMAP_STYLE.sea) ?? 0) > 2000, "sea");
+  assert.ok((counts.get(BASEMAP_STYLE.land) ?? 0) > 2000, "land");
+});
+
+Deno.test("fairMapSvg: region ids as labels where they fit, the legend in percentage points", () => {
+  const { regions, audit } = planted();
+  const svg = fairMapSvg(regions, audit, {}, null);
+  for (let r = 0; r < 9; r++) assert.match(svg, new RegExp(`>${r}</text>`), `label ${r}`);
+  assert.match(svg, /region rate − overall rate/);
+  assert.match(svg, /percentage points/);
+  assert.match(svg, /\+32 pp/); // cap: 28.9 pp rounded up
+  assert.match(svg, /\+8 pp/); // cap / 4
+  assert.match(svg, /significant/);
+  const eo = fairMapSvg(regions, audit, { equalOpp: true, regionNames: { "4": "Centre" } }, null);
+  assert.match(eo, /region TPR − overall TPR/);
+  assert.match(eo, />4 · Centre</);
+});
+
+Deno.test("fairMapPng: an 800×600 PNG with the region colours of the rate-difference scale", async () => {
   const { regions, audit } = fourRegions();
   const png = decodeBase64Png(await fairMapPng(regions, audit, { title: "<b>x</b> & y" }));
   assert.equal(png.width, 800);
@@ -61,14 +152,27 @@ Deno.test("fairMapPng: without geometry, one coloured cell per region", async ()
   for (const c of REGION_COLORS) assert.ok((counts.get(c) ?? 0) > 500, `cell colour ${c}`);
 });
 
-Deno.test("barChartPng: 800×500, bars coloured by map value, reference line drawn", async () => {
+Deno.test("thresholdBars: colours by the before audit, outlines by the audit after", () => {
   const { audit } = fourRegions();
-  const bars = thresholdBars(audit, [0.3, 0.62, 0.45, 0.5]);
+  const after = { ...audit, stats: audit.stats.map((s) => ({ ...s, is_signif: s.idx === 1 })) };
+  const bars = thresholdBars(audit, [0.3, 0.62, 0.45, 0.5], after);
   assert.deepEqual(bars.map((b) => b.label), [0, 10, 20, 30]);
-  assert.deepEqual(bars.map((b) => b.outlined), [true, true, false, false]);
-  const png = decodeBase64Png(await barChartPng(bars, { reference: 0.5 }));
+  assert.deepEqual(bars.map((b) => b.category), ["above", "below", "none", "none"]);
+  assert.deepEqual(bars.map((b) => b.outlined), [false, true, false, false]);
+  assert.deepEqual(thresholdBars(audit, [0.5, 0.5, 0.5, 0.5]).map((b) => b.outlined), [
+    false,
+    false,
+    false,
+    false,
+  ]);
+});
+
+Deno.test("barChartPng: 800×500, bars in the three labelled colours, reference line drawn", async () => {
+  const { audit } = fourRegions();
+  const bars = thresholdBars(audit, [0.3, 0.62, 0.45, 0.5], audit);
+  const png = decodeBase64Png(await barChartPng(bars, { reference: 0.5, outlineLabel: "still significant" }));
   assert.deepEqual([png.width, png.height], [800, 500]);
   const counts = colorCounts(png);
-  for (const c of REGION_COLORS) assert.ok((counts.get(c) ?? 0) > 1000, `bar colour ${c}`);
+  for (const c of Object.values(BAR_COLORS)) assert.ok((counts.get(c) ?? 0) > 1000, `bar colour ${c}`);
   assert.ok((counts.get("#111111") ?? 0) > 100, "dashed reference line");
 });

@@ -59,6 +59,14 @@ for (const approx of [true, false]) {
     for (const i of r.train) assert.equal(r.mitigatedPreds[i], input.yPred[i]);
     assert.equal(r.nFlips, r.flipped.length);
     assert.ok(r.flipped.every((i) => r.mitigatedPreds[i] !== input.yPred[i]));
+    // flips per region, counted from the test part's predictions (region of i: i mod 4)
+    for (let g = 0; g < 4; g++) {
+      const mine = [...r.test].filter((i) => i % 4 === g && r.mitigatedPreds[i] !== input.yPred[i]);
+      assert.equal(r.regionFlips.toPositive[g], mine.filter((i) => r.mitigatedPreds[i] === 1).length);
+      assert.equal(r.regionFlips.toNegative[g], mine.filter((i) => r.mitigatedPreds[i] === 0).length);
+    }
+    assert.ok(r.regionFlips.toNegative[0] > 0 && r.regionFlips.toPositive[0] === 0);
+    assert.ok(r.regionFlips.toPositive[3] > 0 && r.regionFlips.toNegative[3] === 0);
     // the gap between the extreme regions' positive rates narrows on the test part
     const before = rateIn(input.yPred, r.test, 0) - rateIn(input.yPred, r.test, 3);
     const after = rateIn(r.mitigatedPreds, r.test, 0) - rateIn(r.mitigatedPreds, r.test, 3);

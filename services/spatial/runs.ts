@@ -1,0 +1,525 @@
+/**
+ * Kept runs: every audit, relabel and threshold answer is stored with its task, so that a reviewer can
+ * list them, fetch one again, open one of its maps by URL, and write a run's final predictions back by
+ * its id (services/mitigation/writeback.ts). A task keeps its last RUNS_KEPT runs; each new run removes
+ * the older ones.
+ *
+ * The embedded store refuses documents over 64 KB, and a run of a large collection holds megabytes of
+ * maps and one prediction per individual. So a run is a header document (`spatial_runs`: what it is, its
+ * summary, and its layout) and chunk documents (`spatial_run_chunks`): the answer without its maps and
+ * predictions as JSON text (with the request), each map's text, and the predictions packed in columns.
+ * A chunk's id follows from the run's id and the layout, so reading a run needs no query.
+ *
+ * Only a run in state "complete" is listed or read. Saving writes the header in state "writing" (its
+ * layout already known, so leftovers can be found), then the chunks, then marks it "complete": a crash
+ * midway never leaves a run that lists. Removing marks the header "deleting" first, deletes the chunks,
+ * then the header. Each save also finishes the removal of any run of its task that a crash left
+ * "deleting", or "writing" for longer than STALE_MS.
+ */
+import type { Config } from "../../config.ts";
+import { ConflictError, NotFoundError } from "../../core/errors.ts";
+import { log } from "../../core/log.ts";
+import type { Mapping } from "../../core/spatial/mapping.ts";
+import { newId } from "../../store/ids.ts";
+import type { CollectionRef, Doc, Store } from "../../store/store.ts";
+import { datasetGeneration } from "../datasets/registry.ts";
+import { type TaskCollection, taskCollection } from "./task_collection.ts";
+
+/** Complete runs a task keeps; saving one more removes the oldest. */
+export const RUNS_KEPT = 20;
+/** A run still "writing" after this long was left by a crash (a save takes seconds). */
+const STALE_MS = 60 * 60 * 1000;
+/**
+ * UTF-16 units per text chunk. V8 serialises a string at one or two bytes a unit (two when the string, or
+ * the string it is a slice of, holds any character beyond Latin-1), so a chunk stays under KV's 64 KB.
+ */
+const TEXT_UNITS = 30_000;
+/** An upper bound of the serialised bytes of one chunk's predictions. */
+const PRED_BYTES = 56_000;
+/** Chunk documents per insert call, and read at once. */
+const CHUNK_BATCH = 16;
+
+/** What the run use cases need: the store and the configuration (Tessera's own database, the task switch). */
+export interface RunDeps {
+  store: Store;
+  config: Config;
+}
+
+export type RunKind = "audit" | "relabel" | "threshold";
+
+/** How a map is served: an HTML page, or a PNG the answer carries as base64. */
+export type MapFormat = "html" | "png";
+
+/** The answer fields that are maps; the name says how each is served. */
+export type MapField = `${string}_html` | `${string}_image` | `threshold_chart_${string}`;
+
+/** The format of an answer field that is a map, or null for any other field. */
+export function mapFormat(field: string): MapFormat | null {
+  if (field.endsWith("_html")) return "html";
+  if (field.endsWith("_image") || field.startsWith("threshold_chart_")) return "png";
+  return null;
+}
+
+/** An answer whose map fields (at its top level and inside its audits) may be left out. */
+export type Lighter<T> =
+  & {
+    [K in keyof T as K extends MapField ? never : K]: T[K] extends readonly unknown[] ? T[K]
+      : T[K] extends object ? Lighter<T[K]>
+      : T[K];
+  }
+  & { [K in keyof T as K extends MapField ? K : never]?: T[K] };
+
+/** An answer as audit, relabel and threshold give it: with the id of its stored run, maps on request. */
+export type RunAnswer<T> = Lighter<T> & { run_id: string };
+
+/** Where a run's rows came from, and their generation when it read them (see datasetGeneration). */
+export interface RunSource extends CollectionRef {
+  generation: string | null;
+}
+
+/** What a run is about, besides its answer. */
+export interface RunContext {
+  kind: RunKind;
+  /** The task: its data_collection_name. */
+  task: string;
+  source: RunSource;
+  /** The whole mapping the run read (omitted keys resolved). */
+  mapping: Mapping;
+  requestedBy?: string;
+  /** The request body as validated (defaults filled). */
+  request?: unknown;
+}
+
+/** One line of `mitigated_preds` as stored: whatever the answer listed. */
+export interface StoredPrediction {
+  idx: number;
+  doc_id: string;
+  y_pred: number;
+  flipped?: boolean;
+}
+
+/** How a run's chunks are laid out: each part's number of chunks. */
+interface Layout {
+  /** The answer without maps and predictions, and the request, as JSON text. */
+  answer: number;
+  maps: { name: string; format: MapFormat; chunks: number }[];
+  /** null: the answer has no predictions (an audit). `flags`: its lines carry `flipped`. */
+  preds: { count: number; chunks: number; flags: boolean } | null;
+}
+
+/** The header document of a run. */
+export interface RunHeader extends Doc {
+  task: string;
+  database: string;
+  collection: string;
+  kind: RunKind;
+  state: "writing" | "complete" | "deleting";
+  created_at: string;
+  requested_by: string | null;
+  generation: string | null;
+  mapping: Mapping;
+  summary: Record<string, unknown>;
+  layout: Layout;
+}
+
+/** A run as the list shows it. */
+export interface RunEntry {
+  run_id: string;
+  kind: RunKind;
+  created_at: string;
+  requested_by: string | null;
+  summary: Record<string, unknown>;
+  maps: string[];
+}
+
+const runsRef = (tesseraDb: string): CollectionRef => ({ db: tesseraDb, collection: "spatial_runs" });
+const chunksRef = (tesseraDb: string): CollectionRef => ({ db: tesseraDb, collection: "spatial_run_chunks" });
+
+const answerChunk = (id: string, i: number) => `${id}:a:${i}`;
+const mapChunk = (id: string, k: number, i: number) => `${id}:m${k}:${i}`;
+const predChunk = (id: string, i: number) => `${id}:p:${i}`;
+
+/** Every chunk id of a run. */
+function chunkIds(h: RunHeader): string[] {
+  const n = (k: number, f: (i: number) => string) => Array.from({ length: k }, (_, i) => f(i));
+  return [
+    ...n(h.layout.answer, (i) => answerChunk(h._id, i)),
+    ...h.layout.maps.flatMap((m, k) => n(m.chunks, (i) => mapChunk(h._id, k, i))),
+    ...n(h.layout.preds?.chunks ?? 0, (i) => predChunk(h._id, i)),
+  ];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The answer without its map fields, at its top level and inside its audits. */
+export function withoutMaps<T extends object>(answer: T): Lighter<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(answer)) {
+    if (typeof v === "string" && mapFormat(k)) continue;
+    out[k] = isRecord(v) ? withoutMaps(v) : v;
+  }
+  return out as Lighter<T>;
+}
+
+/**
+ * Stores the run of an answer and gives the answer its `run_id`, without the maps unless `includeMaps`
+ * (the stored run keeps them). Then removes the task's runs beyond the last RUNS_KEPT.
+ */
+export async function keepRun<T extends object>(
+  deps: RunDeps,
+  run: RunContext,
+  answer: T,
+  includeMaps = true,
+): Promise<RunAnswer<T>> {
+  const runId = await saveRun(deps, run, answer);
+  const shown = includeMaps ? answer as Lighter<T> : withoutMaps(answer);
+  return { run_id: runId, ...shown };
+}
+
+/** The answer split into what the chunks hold: its rest (maps and predictions nulled), its maps, its predictions. */
+function splitAnswer(answer: object) {
+  const maps: { name: string; format: MapFormat; text: string }[] = [];
+  let preds: StoredPrediction[] | null = null;
+  const strip = (obj: Record<string, unknown>, prefix: string, top: boolean) => {
+    const rest: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(obj)) {
+      const format = typeof v === "string" ? mapFormat(k) : null;
+      if (format) {
+        maps.push({ name: prefix + k, format, text: v as string });
+        rest[k] = null;
+      } else if (top && k === "mitigated_preds" && Array.isArray(v)) {
+        preds = v as StoredPrediction[];
+        rest[k] = null;
+      } else rest[k] = top && isRecord(v) ? strip(v, `${k}.`, false) : v;
+    }
+    return rest;
+  };
+  const rest = strip(answer as Record<string, unknown>, "", true);
+  return { rest, maps, preds: preds as StoredPrediction[] | null };
+}
+
+/** Cuts text into chunks of at most TEXT_UNITS units, never between the two halves of a surrogate pair. */
+export function sliceText(text: string): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + TEXT_UNITS);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last < 0xdc00) end--;
+    out.push(text.slice(at, end));
+    at = end;
+  }
+  return out.length ? out : [""];
+}
+
+/** Predictions in columns, as many to a chunk as stay under PRED_BYTES however V8 stores their ids. */
+export function packPredictions(preds: StoredPrediction[], flags: boolean) {
+  const out: { ids: string[]; idx: number[]; y: number[]; f?: boolean[] }[] = [];
+  let cur = { ids: [] as string[], idx: [] as number[], y: [] as number[], f: [] as boolean[] };
+  let bytes = 0;
+  for (const p of preds) {
+    const size = 2 * p.doc_id.length + 24;
+    if (cur.ids.length && bytes + size > PRED_BYTES) {
+      out.push(flags ? cur : { ids: cur.ids, idx: cur.idx, y: cur.y });
+      cur = { ids: [], idx: [], y: [], f: [] };
+      bytes = 0;
+    }
+    cur.ids.push(p.doc_id);
+    cur.idx.push(p.idx);
+    cur.y.push(p.y_pred);
+    cur.f.push(p.flipped === true);
+    bytes += size;
+  }
+  if (cur.ids.length) out.push(flags ? cur : { ids: cur.ids, idx: cur.idx, y: cur.y });
+  return out;
+}
+
+/** The short summary a run list shows. */
+function summaryOf(kind: RunKind, answer: Record<string, unknown>, preds: number | null) {
+  const pick = (o: unknown, keys: string[], suffix = "") =>
+    Object.fromEntries(
+      keys.filter((k) => isRecord(o) && o[k] !== undefined).map((k) => [k + suffix, (o as never)[k]]),
+    );
+  const audit = ["sbi_score", "total_signif_regions", "n_individuals", "n_positives"];
+  if (kind === "audit") return pick(answer, [...audit, "n_worlds", "signif_level", "regions_source"]);
+  return {
+    ...pick(answer, [
+      "solver_status_code",
+      "solver_status_message",
+      "objective",
+      "n_flips",
+      "flip_budget",
+      "positive_rate_before",
+      "positive_rate_after",
+      "train_size",
+      "test_size",
+    ]),
+    ...pick(answer.audit_before_mitigation, audit.slice(0, 2), "_before"),
+    ...pick(answer.audit_after_mitigation, audit.slice(0, 2), "_after"),
+    n_predictions: preds,
+  };
+}
+
+/** Writes a run (header "writing", chunks, header "complete") and prunes its task's runs; its id. */
+async function saveRun(deps: RunDeps, run: RunContext, answer: object): Promise<string> {
+  const { store, config } = deps;
+  const id = newId();
+  const { rest, maps, preds } = splitAnswer(answer);
+  const texts = sliceText(JSON.stringify({ answer: rest, request: run.request ?? null }));
+  const mapTexts = maps.map((m) => sliceText(m.text));
+  const flags = preds?.some((p) => typeof p.flipped === "boolean") ?? false;
+  const packed = preds ? packPredictions(preds, flags) : [];
+  const chunks: Doc[] = [
+    ...texts.map((text, i) => ({ _id: answerChunk(id, i), run_id: id, text })),
+    ...mapTexts.flatMap((parts, k) =>
+      parts.map((text, i) => ({ _id: mapChunk(id, k, i), run_id: id, text }))
+    ),
+    ...packed.map((p, i) => ({ _id: predChunk(id, i), run_id: id, ...p })),
+  ];
+  const header: RunHeader = {
+    _id: id,
+    task: run.task,
+    database: run.source.db,
+    collection: run.source.collection,
+    kind: run.kind,
+    state: "writing",
+    created_at: new Date().toISOString(),
+    requested_by: run.requestedBy ?? null,
+    generation: run.source.generation,
+    mapping: run.mapping,
+    summary: summaryOf(run.kind, rest, preds?.length ?? null),
+    layout: {
+      answer: texts.length,
+      maps: maps.map((m, k) => ({ name: m.name, format: m.format, chunks: mapTexts[k].length })),
+      preds: preds ? { count: preds.length, chunks: packed.length, flags } : null,
+    },
+  };
+  const runs = runsRef(config.TESSERA_DB), ref = chunksRef(config.TESSERA_DB);
+  await store.put(runs, header);
+  try {
+    for (let i = 0; i < chunks.length; i += CHUNK_BATCH) {
+      const part = chunks.slice(i, i + CHUNK_BATCH);
+      await store.insertMany(ref, part, { fresh: new Set(part.map((c) => c._id)) });
+    }
+    await store.patch(runs, id, { state: "complete" });
+  } catch (e) {
+    await removeRun(deps, header).catch(() => {});
+    throw e;
+  }
+  await pruneRuns(deps, run.task).catch((e) =>
+    log("warn", "could not remove a task's older runs", { task: run.task, error: String(e) })
+  );
+  return id;
+}
+
+/** Removes a run: marked "deleting" (no longer listed or read), its chunks deleted, then its header. */
+async function removeRun(deps: RunDeps, h: RunHeader): Promise<void> {
+  const runs = runsRef(deps.config.TESSERA_DB);
+  await deps.store.patch(runs, h._id, { state: "deleting" });
+  await deps.store.deleteMany(chunksRef(deps.config.TESSERA_DB), chunkIds(h));
+  await deps.store.delete(runs, h._id);
+}
+
+/** Newest first: by creation time, then by id (ids sort by creation within a process). */
+const newestFirst = (a: RunHeader, b: RunHeader) =>
+  b.created_at.localeCompare(a.created_at) || b._id.localeCompare(a._id);
+
+/** Keeps a task's last RUNS_KEPT complete runs and finishes what crashes left half written or removed. */
+async function pruneRuns(deps: RunDeps, task: string): Promise<void> {
+  const all = (await deps.store.list(runsRef(deps.config.TESSERA_DB), { task })) as RunHeader[];
+  const now = Date.now();
+  const complete = all.filter((h) => h.state === "complete").sort(newestFirst);
+  const left = all.filter((h) =>
+    h.state === "deleting" || (h.state === "writing" && now - Date.parse(h.created_at) > STALE_MS)
+  );
+  for (const h of [...complete.slice(RUNS_KEPT), ...left]) await removeRun(deps, h);
+}
+
+/** The runs of a task, newest first (404 without its task document). */
+export async function listRuns(deps: RunDeps, task: string): Promise<RunEntry[]> {
+  await taskCollection(deps, task);
+  const all = await deps.store.list(runsRef(deps.config.TESSERA_DB), { task, state: "complete" });
+  return (all as RunHeader[]).sort(newestFirst).map((h) => ({
+    run_id: h._id,
+    kind: h.kind,
+    created_at: h.created_at,
+    requested_by: h.requested_by,
+    summary: h.summary,
+    maps: h.layout.maps.map((m) => m.name),
+  }));
+}
+
+/** A complete run's header by id, or null. */
+async function findRun(deps: RunDeps, runId: string): Promise<RunHeader | null> {
+  const h = (await deps.store.get(runsRef(deps.config.TESSERA_DB), runId)) as RunHeader | null;
+  return h?.state === "complete" ? h : null;
+}
+
+const noRun = (runId: string, task: string) =>
+  new NotFoundError(
+    `no run '${runId}' for task '${task}' (a task keeps its last ${RUNS_KEPT} runs; its list shows them)`,
+  );
+
+/** A complete run of the task (404 naming it when there is none, or it is another task's). */
+async function taskRun(deps: RunDeps, task: string, runId: string): Promise<RunHeader> {
+  await taskCollection(deps, task);
+  const h = await findRun(deps, runId);
+  if (!h || h.task !== task) throw noRun(runId, task);
+  return h;
+}
+
+/** Reads chunks by id, CHUNK_BATCH at a time; a missing one means the run was removed meanwhile (404). */
+async function readChunks(deps: RunDeps, h: RunHeader, ids: string[]): Promise<Doc[]> {
+  const out: Doc[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK_BATCH) {
+    const ref = chunksRef(deps.config.TESSERA_DB);
+    const got = await Promise.all(ids.slice(i, i + CHUNK_BATCH).map((id) => deps.store.get(ref, id)));
+    if (got.some((d) => d === null)) throw noRun(h._id, h.task);
+    out.push(...got as Doc[]);
+  }
+  return out;
+}
+
+const joined = (docs: Doc[]) => docs.map((d) => String(d.text)).join("");
+
+/** A map's text as stored (HTML, or the PNG in base64). */
+async function mapText(deps: RunDeps, h: RunHeader, k: number): Promise<string> {
+  const ids = Array.from({ length: h.layout.maps[k].chunks }, (_, i) => mapChunk(h._id, k, i));
+  return joined(await readChunks(deps, h, ids));
+}
+
+/** A run's final predictions, one chunk at a time. */
+export async function* runPredictions(deps: RunDeps, h: RunHeader): AsyncIterable<StoredPrediction[]> {
+  const chunks = h.layout.preds?.chunks ?? 0;
+  for (let i = 0; i < chunks; i += CHUNK_BATCH) {
+    const ids = Array.from({ length: Math.min(CHUNK_BATCH, chunks - i) }, (_, j) => predChunk(h._id, i + j));
+    for (const c of await readChunks(deps, h, ids)) {
+      const { ids: docIds, idx, y, f } = c as Doc & {
+        ids: string[];
+        idx: number[];
+        y: number[];
+        f?: boolean[];
+      };
+      yield docIds.map((doc_id, j) => ({
+        idx: idx[j],
+        doc_id,
+        y_pred: y[j],
+        ...(f && { flipped: f[j] }),
+      }));
+    }
+  }
+}
+
+/** What a stored run answers: the answer as given (maps unless left out), and what the run was. */
+export interface StoredRun {
+  run_id: string;
+  answer: Record<string, unknown>;
+  run: {
+    kind: RunKind;
+    created_at: string;
+    requested_by: string | null;
+    request: unknown;
+    summary: Record<string, unknown>;
+    maps: string[];
+  };
+}
+
+/** A task's run as it answered, rebuilt from its chunks (404 naming an unknown run). */
+export async function getRun(
+  deps: RunDeps,
+  task: string,
+  runId: string,
+  includeMaps = true,
+): Promise<StoredRun> {
+  const h = await taskRun(deps, task, runId);
+  const ids = Array.from({ length: h.layout.answer }, (_, i) => answerChunk(h._id, i));
+  const { answer, request } = JSON.parse(joined(await readChunks(deps, h, ids)));
+  for (const [k, m] of h.layout.maps.entries()) {
+    const path = m.name.split(".");
+    const holder = path.length === 1 ? answer : answer[path[0]];
+    const key = path.at(-1)!;
+    if (includeMaps) holder[key] = await mapText(deps, h, k);
+    else delete holder[key];
+  }
+  if (h.layout.preds) {
+    const preds: StoredPrediction[] = [];
+    for await (const part of runPredictions(deps, h)) preds.push(...part);
+    answer.mitigated_preds = preds;
+  }
+  return {
+    run_id: h._id,
+    answer,
+    run: {
+      kind: h.kind,
+      created_at: h.created_at,
+      requested_by: h.requested_by,
+      request,
+      summary: h.summary,
+      maps: h.layout.maps.map((m) => m.name),
+    },
+  };
+}
+
+/** One map of a run: an HTML page, or PNG bytes. */
+export type RunMap = { format: "html"; text: string } | { format: "png"; bytes: Uint8Array<ArrayBuffer> };
+
+/** One map of a task's run by its field name (404 naming an unknown run or map). */
+export async function getRunMap(deps: RunDeps, task: string, runId: string, name: string): Promise<RunMap> {
+  const h = await taskRun(deps, task, runId);
+  const k = h.layout.maps.findIndex((m) => m.name === name);
+  if (k < 0) {
+    const names = h.layout.maps.map((m) => m.name).join(", ");
+    throw new NotFoundError(`run '${runId}' has no map '${name}'; its maps: ${names || "(none)"}`);
+  }
+  const text = await mapText(deps, h, k);
+  if (h.layout.maps[k].format === "html") return { format: "html", text };
+  return { format: "png", bytes: Uint8Array.fromBase64(text) };
+}
+
+/** A run whose predictions may be written into the task's collection, with its predictions' count. */
+export interface WritableRun {
+  header: RunHeader;
+  count: number;
+}
+
+/**
+ * The run a write-back by `run_id` writes: 404 when unknown; 409 naming why when it belongs to another
+ * task or collection, has no predictions (an audit), or was computed on rows that were imported,
+ * replaced or appended to since (the dataset's generation changed).
+ */
+export async function runForWriteback(
+  deps: RunDeps,
+  ref: TaskCollection,
+  task: string,
+  runId: string,
+): Promise<WritableRun> {
+  const h = await findRun(deps, runId);
+  if (!h) throw noRun(runId, task);
+  const where = (db: string, coll: string) => `collection '${coll}' of database '${db}'`;
+  if (h.task !== task) {
+    throw new ConflictError(
+      `run '${runId}' belongs to task '${h.task}' (${where(h.database, h.collection)}), not to '${task}'`,
+    );
+  }
+  if (h.database !== ref.db || h.collection !== ref.collection) {
+    throw new ConflictError(
+      `run '${runId}' was computed on ${where(h.database, h.collection)}; the task now names ` +
+        where(ref.db, ref.collection),
+    );
+  }
+  if (!h.layout.preds) {
+    throw new ConflictError(`run '${runId}' is an ${h.kind}: it has no predictions to write`);
+  }
+  const now = await datasetGeneration(deps.store, deps.config.TESSERA_DB, ref);
+  if (now !== h.generation) {
+    throw new ConflictError(
+      `the rows of ${where(ref.db, ref.collection)} were imported again, replaced or appended to ` +
+        `since run '${runId}' was computed (${h.created_at}): its predictions may not match them; run the ` +
+        `mitigation again`,
+    );
+  }
+  return { header: h, count: h.layout.preds.count };
+}
+
+/** The mapping a run read, whose fields a write-back of it must not overwrite. */
+export const runMapping = (run: WritableRun): Mapping => run.header.mapping;
