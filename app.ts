@@ -16,6 +16,7 @@ import { mitigationRoutes } from "./routes/mitigation/mitigation.index.ts";
 import { annotationRoutes } from "./routes/annotation/annotation.index.ts";
 import { valuationRoutes } from "./routes/valuation/valuation.index.ts";
 import { cleaningRoutes } from "./routes/cleaning/cleaning.index.ts";
+import { consoleRoutes } from "./routes/console/console.index.ts";
 import { type LineLevel, log, setLogLevel, withRequestId } from "./core/log.ts";
 
 /**
@@ -83,6 +84,7 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     ...(deps.extraRoutes ?? []),
   ];
   for (const group of groups) app.route("/", group);
+  app.route("/", consoleRoutes()); // the review console's pages: not in /openapi.json, no bearer token
   docsRoutes(app);
   app.notFound((c) => c.json({ detail: "Not Found" }, 404));
   app.onError(onError);

@@ -37,7 +37,14 @@ if (dev && await needingStore("seeding", () => isEmpty(store, config.TESSERA_DB)
 
 const auth = await needingStore("the token signing key", () => setupAuth(config, store));
 const pool = createWorkerPool(config.WORKERS);
-const app = createApp({ config, store, pool, verifier: auth.verifier, extraRoutes: auth.routes });
+const app = createApp({
+  config,
+  store,
+  pool,
+  verifier: auth.verifier,
+  realm: auth.realm,
+  extraRoutes: auth.routes,
+});
 
 /** How to get a token, printed at start so the README's first command is enough. */
 function banner(): string {

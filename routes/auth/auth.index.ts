@@ -26,10 +26,12 @@ export interface AuthSetup {
   verifier: TokenVerifier | null;
   /** Route groups to mount (the local realm's endpoints). */
   routes: OpenAPIHono<AppEnv>[];
+  /** The local realm (AUTH_MODE=local), else null: the console's sign-in uses its password grant. */
+  realm: Realm | null;
 }
 
 /** The configured mode's verifier, and the realm's routes to mount when Tessera is its own issuer. */
 export async function setupAuth(config: Config, store: Store): Promise<AuthSetup> {
   const { verifier, realm } = await configureAuth({ config, store });
-  return { verifier, routes: realm ? [realmRoutes(realm)] : [] };
+  return { verifier, routes: realm ? [realmRoutes(realm)] : [], realm };
 }

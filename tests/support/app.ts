@@ -65,8 +65,8 @@ export function authTestApp(env: Record<string, string> = {}, opts: AuthAppOptio
     ...env,
   }, { dev: opts.dev });
   return build(config, 1, async (config, store) => {
-    const { verifier, routes } = await setupAuth(config, store);
-    return { verifier, extraRoutes: [...routes, ...opts.extraRoutes ?? []] };
+    const { verifier, routes, realm } = await setupAuth(config, store);
+    return { verifier, realm, extraRoutes: [...routes, ...opts.extraRoutes ?? []] };
   }, opts.kvPath);
 }
 

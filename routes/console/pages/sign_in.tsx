@@ -1,0 +1,136 @@
+/**
+ * Sign in and sign out. The server asks the configured issuer for a token with the person's username
+ * and password (services/console) and keeps the session in the store; the browser only holds the
+ * cookie naming it. `GET /` and `GET /console/` lead here, or to the tasks when signed in.
+ */
+import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
+import type { AppEnv } from "../../http/env.ts";
+import type { ConsoleEnv } from "../env.ts";
+import { sessionDeps } from "../env.ts";
+import { Layout } from "../layout.tsx";
+import { Field, Notice, render } from "../components.tsx";
+import {
+  clearSessionCookie,
+  COOKIE,
+  formFields,
+  lookupSession,
+  originAllowed,
+  safeNext,
+  setSessionCookie,
+} from "../session.ts";
+import { signIn, signOut } from "../../../services/console/sessions.ts";
+import { SignInError } from "../../../services/console/issuer.ts";
+import { forbiddenPage } from "./errors.tsx";
+
+interface SignInView {
+  next: string;
+  pending?: string;
+  expired?: boolean;
+  signedOut?: boolean;
+  username?: string;
+  error?: string;
+  offMode: boolean;
+}
+
+const SignInPage = (v: SignInView) => {
+  const errorId = v.error ? "sign-in-error" : undefined;
+  return (
+    <Layout title="Sign in" width="narrow">
+      <div class="card">
+        <h1>Sign in</h1>
+        <p class="lede">to the Tessera review console</p>
+        {v.expired && (
+          <Notice kind="info">
+            <p>
+              Your session has expired. Sign in again to continue
+              {v.pending ? "; the form you sent was not saved and will be shown again, filled in." : "."}
+            </p>
+          </Notice>
+        )}
+        {v.signedOut && (
+          <Notice kind="success">
+            <p>You have signed out.</p>
+          </Notice>
+        )}
+        {v.offMode && (
+          <Notice kind="info">
+            <p>Authentication is off on this server (AUTH_MODE=off): any username signs in.</p>
+          </Notice>
+        )}
+        <form method="post" action="/console/sign-in" aria-describedby={errorId}>
+          {v.error && <Notice kind="error" id={errorId}>{v.error}</Notice>}
+          <input type="hidden" name="next" value={v.next} />
+          {v.pending && <input type="hidden" name="pending" value={v.pending} />}
+          <Field
+            label="Username"
+            name="username"
+            value={v.username}
+            autocomplete="username"
+            required
+          />
+          <Field label="Password" name="password" type="password" autocomplete="current-password" />
+          <div class="form-actions">
+            <button type="submit" class="btn">Sign in</button>
+          </div>
+        </form>
+      </div>
+    </Layout>
+  );
+};
+
+/** `GET /` and `GET /console/`: the tasks when signed in, else the sign-in page. */
+export async function home(c: Context<AppEnv>) {
+  const found = await lookupSession(c);
+  return c.redirect(found.state === "active" ? "/console/tasks" : "/console/sign-in", 303);
+}
+
+export async function signInPage(c: Context<ConsoleEnv>) {
+  if ((await lookupSession(c)).state === "active") return c.redirect(safeNext(c.req.query("next")), 303);
+  return render(
+    c,
+    <SignInPage
+      next={safeNext(c.req.query("next"))}
+      pending={c.req.query("pending")}
+      expired={c.req.query("expired") === "1"}
+      signedOut={c.req.query("signed_out") === "1"}
+      offMode={c.var.deps.config.AUTH_MODE === "off"}
+    />,
+  );
+}
+
+export async function signInSubmit(c: Context<ConsoleEnv>) {
+  if (!originAllowed(c)) return forbiddenPage(c, "This sign-in came from another site.");
+  const form = await formFields(c);
+  const view: SignInView = {
+    next: safeNext(form.next),
+    pending: form.pending || undefined,
+    username: form.username ?? "",
+    offMode: c.var.deps.config.AUTH_MODE === "off",
+  };
+  if (!view.username?.trim()) return render(c, <SignInPage {...view} error="Enter your username." />, 422);
+  try {
+    const { secret } = await signIn(sessionDeps(c), {
+      username: view.username,
+      password: form.password ?? "",
+    });
+    const previous = getCookie(c, COOKIE);
+    if (previous) await signOut(sessionDeps(c), previous);
+    setSessionCookie(c, secret);
+  } catch (e) {
+    if (!(e instanceof SignInError)) throw e;
+    return render(c, <SignInPage {...view} error={e.message} />, e.reason === "refused" ? 422 : 503);
+  }
+  const to = view.pending
+    ? `${view.next}${view.next.includes("?") ? "&" : "?"}pending=${encodeURIComponent(view.pending)}`
+    : view.next;
+  return c.redirect(to, 303);
+}
+
+/** Ends the session (the signedIn middleware has checked the origin and the CSRF token). */
+export async function signOutSubmit(c: Context<ConsoleEnv>) {
+  const secret = getCookie(c, COOKIE);
+  if (secret) await signOut(sessionDeps(c), secret);
+  clearSessionCookie(c);
+  return c.redirect("/console/sign-in?signed_out=1", 303);
+}

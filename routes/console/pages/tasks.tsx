@@ -1,0 +1,330 @@
+/**
+ * The tasks: the task documents in a table (filtered by status and component), a form to create one,
+ * "Mark done" on each, and a task's own page (`/console/tasks/{name}`, where the spatial review goes).
+ * Everything goes through services/tasks, as the JSON API does; the create form is checked by the same
+ * schema as `POST /api/tasks/documents`.
+ */
+import type { Context } from "hono";
+import type { ConsoleEnv } from "../env.ts";
+import { Layout } from "../layout.tsx";
+import {
+  Csrf,
+  errorsByField,
+  Field,
+  type FormState,
+  Notice,
+  render,
+  SelectField,
+  Status,
+  TableRegion,
+  Value,
+  When,
+} from "../components.tsx";
+import { formFields, pendingFormFor } from "../session.ts";
+import * as tasks from "../../../services/tasks/task_documents.ts";
+import { TaskCreate } from "../../tasks/tasks.schemas.ts";
+import { zodToDetail } from "../../http/error_answers.ts";
+import { ConflictError, DisabledError } from "../../../core/errors.ts";
+import type { ConsoleSession } from "../../../services/console/sessions.ts";
+
+const taskHref = (name: string) => `/console/tasks/${encodeURIComponent(name)}`;
+
+/** The filter as the page's query gives it (an empty choice is no filter). */
+function filterOf(c: Context<ConsoleEnv>): tasks.TaskFilter {
+  const status = c.req.query("status") || undefined;
+  const component = c.req.query("component") || undefined;
+  return { status, component };
+}
+
+const distinct = (values: unknown[]) =>
+  [...new Set(values.filter((v): v is string => typeof v === "string" && v !== ""))].sort();
+
+interface TasksView {
+  session: ConsoleSession;
+  docs: tasks.TaskDocument[];
+  all: tasks.TaskDocument[];
+  filter: tasks.TaskFilter;
+  back: string;
+  create: FormState;
+  notice?: { kind: "success" | "info" | "error"; text: string };
+}
+
+const MarkDone = ({ session, name, back }: { session: ConsoleSession; name: string; back: string }) => (
+  <form method="post" action={`${taskHref(name)}/done`} class="inline-form">
+    <Csrf session={session} />
+    <input type="hidden" name="back" value={back} />
+    <button type="submit" class="btn btn-secondary btn-small">Mark done</button>
+  </form>
+);
+
+const TaskTable = ({ v }: { v: TasksView }) => (
+  <TableRegion label="Task documents">
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Data collection</th>
+          <th scope="col">Database</th>
+          <th scope="col">Status</th>
+          <th scope="col">Component</th>
+          <th scope="col">Pipeline</th>
+          <th scope="col">Started (UTC)</th>
+          <th scope="col">Ended (UTC)</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {v.docs.map((d) => (
+          <tr>
+            <th scope="row">
+              <a href={taskHref(d.data_collection_name)}>{d.data_collection_name}</a>
+            </th>
+            <td>{d.database_name}</td>
+            <td>
+              <Status status={d.status} />
+            </td>
+            <td class="nowrap">
+              <Value v={d.component} />
+            </td>
+            <td class="nowrap">
+              <Value v={d.pipeline_name} />
+            </td>
+            <td class="nowrap">
+              <When iso={d.started_at} utc={false} />
+            </td>
+            <td class="nowrap">
+              <When iso={d.ended_at} utc={false} />
+            </td>
+            <td>
+              {d.status === "done"
+                ? <span class="muted">Done</span>
+                : <MarkDone session={v.session} name={d.data_collection_name} back={v.back} />}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  </TableRegion>
+);
+
+const TasksPage = (v: TasksView) => {
+  const statuses = distinct(v.all.map((d) => d.status));
+  const components = distinct(v.all.map((d) => d.component));
+  const filtered = v.filter.status !== undefined || v.filter.component !== undefined;
+  return (
+    <Layout title="Tasks" active="tasks" session={v.session}>
+      <div class="page-head">
+        <h1>Tasks</h1>
+        <p class="muted">
+          {v.docs.length} of {v.all.length} task document{v.all.length === 1 ? "" : "s"}
+        </p>
+      </div>
+      {v.notice && (
+        <Notice kind={v.notice.kind}>
+          <p>{v.notice.text}</p>
+        </Notice>
+      )}
+      <form method="get" action="/console/tasks" class="filters" aria-label="Filter tasks">
+        <SelectField
+          label="Show status"
+          name="status"
+          id="filter-status"
+          value={v.filter.status}
+          options={[["", "Any status"], ...statuses.map((s): [string, string] => [s, s])]}
+        />
+        <SelectField
+          label="Show component"
+          name="component"
+          id="filter-component"
+          value={v.filter.component}
+          options={[["", "Any component"], ...components.map((s): [string, string] => [s, s])]}
+        />
+        <div class="form-actions">
+          <button type="submit" class="btn btn-secondary">Filter</button>
+          {filtered && <a href="/console/tasks">Clear filter</a>}
+        </div>
+      </form>
+      {v.docs.length ? <TaskTable v={v} /> : (
+        <p class="panel empty">
+          {filtered ? "No task document matches this filter." : "No task documents yet: create one below."}
+        </p>
+      )}
+      <section class="panel" aria-labelledby="create-task">
+        <h2 id="create-task">Create a task</h2>
+        <form method="post" action="/console/tasks">
+          <Csrf session={v.session} />
+          {v.create.errors?.form && <Notice kind="error">{v.create.errors.form}</Notice>}
+          <div class="form-grid">
+            <Field label="Database" name="database_name" state={v.create} required />
+            <Field label="Data collection name" name="data_collection_name" state={v.create} required />
+            <Field label="Component" name="component" state={v.create} placeholder="spatial-fairness" />
+            <Field label="Pipeline name" name="pipeline_name" state={v.create} />
+            <Field label="Initial status" name="status" state={v.create} value="pending" />
+          </div>
+          <div class="form-actions">
+            <button type="submit" class="btn">Create task</button>
+          </div>
+        </form>
+      </section>
+    </Layout>
+  );
+};
+
+/** The page's own address with its filter, to come back to after "Mark done". */
+function backOf(filter: tasks.TaskFilter): string {
+  const q = new URLSearchParams();
+  if (filter.status) q.set("status", filter.status);
+  if (filter.component) q.set("component", filter.component);
+  const s = q.toString();
+  return `/console/tasks${s ? `?${s}` : ""}`;
+}
+
+/** Renders the list with the given create-form state (and status). */
+async function showTasks(
+  c: Context<ConsoleEnv>,
+  create: FormState,
+  notice?: TasksView["notice"],
+  status: 200 | 409 | 422 = 200,
+) {
+  const deps = c.var.deps;
+  const filter = filterOf(c);
+  let all: tasks.TaskDocument[] = [];
+  let docs: tasks.TaskDocument[] = [];
+  try {
+    tasks.assertTasksEnabled(deps.config);
+    all = await tasks.listTaskDocuments(deps, {});
+    docs = filter.status || filter.component ? await tasks.listTaskDocuments(deps, filter) : all;
+  } catch (e) {
+    if (!(e instanceof DisabledError)) throw e;
+    notice = { kind: "info", text: "Task documents are switched off on this server (TASKS_ENABLED=false)." };
+  }
+  const view = { session: c.var.session, docs, all, filter, back: backOf(filter), create, notice };
+  return render(c, <TasksPage {...view} />, status);
+}
+
+export async function tasksPage(c: Context<ConsoleEnv>) {
+  const pending = await pendingFormFor(c, "/console/tasks");
+  if (pending) {
+    return showTasks(c, { values: pending }, {
+      kind: "info",
+      text: "Your session had expired before this form was sent, so nothing was saved. " +
+        "Check the values below and create the task again.",
+    });
+  }
+  const created = c.req.query("created");
+  const marked = c.req.query("marked");
+  const notice = created
+    ? { kind: "success" as const, text: `The task for '${created}' was created.` }
+    : marked
+    ? { kind: "success" as const, text: `'${marked}' is marked done.` }
+    : undefined;
+  return showTasks(c, {}, notice);
+}
+
+/** Friendlier words for the schema's refusals of the create form. */
+function friendly(field: string, msg: string): string {
+  if (msg === "Field required") return "Enter a value.";
+  if (msg.startsWith("String should match pattern")) {
+    return field === "database_name"
+      ? "Use 1 to 63 letters, digits, '_' or '-'."
+      : "Start with a letter or digit, then up to 119 letters, digits, '_', '.' or '-'.";
+  }
+  if (msg.startsWith("String should have at least")) return "Enter a value.";
+  return msg;
+}
+
+export async function createTask(c: Context<ConsoleEnv>) {
+  const { _csrf: _, ...values } = await formFields(c);
+  const input: Record<string, string> = {};
+  for (const k of ["database_name", "data_collection_name", "status", "component", "pipeline_name"]) {
+    const v = values[k]?.trim();
+    if (v) input[k] = v;
+  }
+  const parsed = TaskCreate.safeParse(input);
+  if (!parsed.success) {
+    const errors = errorsByField(zodToDetail(parsed.error, "body", input));
+    for (const k of Object.keys(errors)) errors[k] = friendly(k, errors[k]);
+    return showTasks(c, { values, errors }, undefined, 422);
+  }
+  try {
+    tasks.assertTasksEnabled(c.var.deps.config);
+    await tasks.createTaskDocument(c.var.deps, parsed.data);
+  } catch (e) {
+    if (!(e instanceof ConflictError)) throw e;
+    const errors = {
+      data_collection_name: `A task for '${parsed.data.data_collection_name}' exists already.`,
+    };
+    return showTasks(c, { values, errors }, undefined, 409);
+  }
+  return c.redirect(`/console/tasks?created=${encodeURIComponent(parsed.data.data_collection_name)}`, 303);
+}
+
+export async function markDone(c: Context<ConsoleEnv>) {
+  const name = c.req.param("name") ?? "";
+  const { back } = await formFields(c);
+  tasks.assertTasksEnabled(c.var.deps.config);
+  await tasks.setTaskStatus(c.var.deps, name, "done");
+  const to = back?.startsWith("/console/tasks") && !back.startsWith("//") ? back : "/console/tasks";
+  return c.redirect(`${to}${to.includes("?") ? "&" : "?"}marked=${encodeURIComponent(name)}`, 303);
+}
+
+/** The fields of a task document shown on its page, in this order; any others follow. */
+const FIELD_ORDER = [
+  "data_collection_name",
+  "database_name",
+  "status",
+  "component",
+  "pipeline_name",
+  "started_at",
+  "ended_at",
+];
+
+const TaskPage = ({ session, doc }: { session: ConsoleSession; doc: tasks.TaskDocument }) => {
+  const keys = [
+    ...FIELD_ORDER.filter((k) => k in doc),
+    ...Object.keys(doc).filter((k) => !FIELD_ORDER.includes(k)).sort(),
+  ];
+  return (
+    <Layout title={doc.data_collection_name} active="tasks" session={session}>
+      <p>
+        <a href="/console/tasks">← All tasks</a>
+      </p>
+      <div class="page-head">
+        <h1>{doc.data_collection_name}</h1>
+        {doc.status !== "done" && (
+          <MarkDone session={session} name={doc.data_collection_name} back="/console/tasks" />
+        )}
+      </div>
+      <Notice kind="info">
+        <p>
+          The review of this task (field mapping, the spatial audit, mitigation and write-back) is coming to
+          this page.
+        </p>
+      </Notice>
+      <section class="panel" aria-labelledby="task-fields">
+        <h2 id="task-fields">Task document</h2>
+        <dl class="facts">
+          {keys.map((k) => (
+            <>
+              <dt>{k}</dt>
+              <dd>
+                {k === "status"
+                  ? <Status status={String(doc[k])} />
+                  : k.endsWith("_at")
+                  ? <When iso={doc[k]} />
+                  : <Value v={doc[k]} />}
+              </dd>
+            </>
+          ))}
+        </dl>
+      </section>
+    </Layout>
+  );
+};
+
+export async function taskPage(c: Context<ConsoleEnv>) {
+  tasks.assertTasksEnabled(c.var.deps.config);
+  const doc = await tasks.getTaskDocument(c.var.deps, c.req.param("name") ?? "");
+  return render(c, <TaskPage session={c.var.session} doc={doc} />);
+}
