@@ -7,6 +7,7 @@ import type { AppEnv, Deps } from "./routes/http/env.ts";
 import { newRouter } from "./routes/http/router.ts";
 import { onError } from "./routes/http/error_answers.ts";
 import { streamingBodyLimit } from "./routes/http/body_limit.ts";
+import { methodNotAllowed } from "./routes/http/method_not_allowed.ts";
 import { healthRoutes } from "./routes/health/health.index.ts";
 import { docsRoutes } from "./routes/http/docs.ts";
 import { datasetRoutes } from "./routes/datasets/datasets.index.ts";
@@ -86,7 +87,8 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   for (const group of groups) app.route("/", group);
   app.route("/", consoleRoutes()); // the review console's pages: not in /openapi.json, no bearer token
   docsRoutes(app);
-  app.notFound((c) => c.json({ detail: "Not Found" }, 404));
+  // a path served with other methods: 405 + Allow (OPTIONS: 204 + Allow); else the 404
+  app.notFound(methodNotAllowed(app, (c) => c.json({ detail: "Not Found" }, 404)));
   app.onError(onError);
   return app;
 }

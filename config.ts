@@ -4,6 +4,10 @@
  */
 import { z } from "zod";
 
+/** The client and user `deno task dev` comes with; production refuses them (demoCredentials). */
+export const DEMO_CLIENT = ["tessera", "tessera-secret"] as const;
+export const DEMO_USER = ["demo", "demo"] as const;
+
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 const pairs = (what: string) =>
   z.string().transform((s, ctx) => {
@@ -19,17 +23,32 @@ const pairs = (what: string) =>
     return out;
   });
 
+/** A TCP port: digits, 0-65535 (0: any free one). */
+const port = z.string().transform((s, ctx) => {
+  const n = Number(s);
+  if (!/^\d{1,5}$/.test(s.trim()) || n > 65535) {
+    ctx.addIssue({ code: "custom", message: `must be a port number (0-65535), got '${s}'` });
+    return z.NEVER;
+  }
+  return n;
+});
+
 const schema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  PORT: port.default(8000),
   HOST: z.string().default("0.0.0.0"),
   PUBLIC_URL: z.string().url().optional(),
-  MONGO_URL: z.string().optional(),
+  MONGO_URL: z.string().regex(
+    /^mongodb(\+srv)?:\/\/[^\s/?#]+/,
+    "must be a MongoDB connection string (mongodb://host:port/... or mongodb+srv://host/...)",
+  ).optional(),
   KV_PATH: z.string().default("./data/tessera.kv"),
   TESSERA_DB: z.string().regex(/^[A-Za-z0-9_-]+$/).default("tessera"),
   AUTH_MODE: z.enum(["local", "oidc", "off"]).default("local"),
   TESSERA_REALM: z.string().regex(/^[A-Za-z0-9_.-]+$/).default("tessera"),
   TESSERA_USERS: pairs("TESSERA_USERS").optional(),
-  TESSERA_CLIENTS: pairs("TESSERA_CLIENTS").default(new Map([["tessera", "tessera-secret"]])),
+  TESSERA_CLIENTS: pairs("TESSERA_CLIENTS").default(new Map([[DEMO_CLIENT[0], DEMO_CLIENT[1]]])),
+  /** Production (no --dev) refuses to start with the demo client secret or user unless this is true. */
+  ALLOW_DEMO_CREDENTIALS: bool.default(false),
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
   REFRESH_TTL_SECONDS: z.coerce.number().int().min(10).default(1800),
   OIDC_JWKS_URL: z.string().url().optional(),
@@ -50,6 +69,8 @@ const schema = z.object({
   JOB_POLL_SECONDS: z.coerce.number().positive().default(1),
   JOB_TIMEOUT_SECONDS: z.coerce.number().positive().default(600),
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
+  /** An import's hold on its dataset name lasts this long unrenewed; a crashed import is recovered after it. */
+  IMPORT_LEASE_SECONDS: z.coerce.number().positive().default(15),
   RATE_LIMIT_CAPACITY: z.coerce.number().int().min(0).default(60),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(1),
   MODELS_DIR: z.string().min(1).optional(),
@@ -70,22 +91,43 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema> & { dev: boolean; publicUrl: string; users: Map<string, string> };
 
-/** Reads and validates the configuration; throws one message listing every bad variable. */
+/** Reads and validates the configuration; throws one line listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>, opts: { dev?: boolean } = {}): Config {
   const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-    throw new Error(`invalid configuration:\n  ${lines.join("\n  ")}`);
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`invalid configuration: ${issues.join("; ")}`);
   }
   const c = parsed.data;
   const dev = opts.dev ?? false;
   if (c.AUTH_MODE === "oidc" && (!c.OIDC_JWKS_URL || !c.OIDC_ISSUER || !c.OIDC_AUDIENCE)) {
     throw new Error(
-      "invalid configuration:\n  AUTH_MODE=oidc needs OIDC_JWKS_URL, OIDC_ISSUER and OIDC_AUDIENCE",
+      "invalid configuration: AUTH_MODE=oidc needs OIDC_JWKS_URL, OIDC_ISSUER and OIDC_AUDIENCE",
     );
   }
-  const users = c.TESSERA_USERS ?? (dev ? new Map([["demo", "demo"]]) : new Map<string, string>());
+  const users = c.TESSERA_USERS ??
+    (dev ? new Map([[DEMO_USER[0], DEMO_USER[1]]]) : new Map<string, string>());
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, "");
   return { ...c, dev, publicUrl, users };
+}
+
+/**
+ * What of the demo credentials a configuration would accept, in one sentence, or null: the local issuer
+ * (AUTH_MODE=local) with a client whose secret is the demo one (`tessera-secret`, the default of
+ * TESSERA_CLIENTS) or the user demo:demo. main.ts refuses to start with them outside --dev unless
+ * ALLOW_DEMO_CREDENTIALS=true.
+ */
+export function demoCredentials(config: Config): string | null {
+  if (config.AUTH_MODE !== "local" || config.ALLOW_DEMO_CREDENTIALS) return null;
+  const found: string[] = [];
+  for (const [id, secret] of config.TESSERA_CLIENTS) {
+    if (secret === DEMO_CLIENT[1]) found.push(`client '${id}' has the default secret '${DEMO_CLIENT[1]}'`);
+  }
+  if (config.users.get(DEMO_USER[0]) === DEMO_USER[1]) {
+    found.push(`TESSERA_USERS holds the demo user demo:demo`);
+  }
+  if (!found.length) return null;
+  return `demo credentials in production: ${found.join(", and ")}; set TESSERA_CLIENTS=id:secret and ` +
+    "TESSERA_USERS=name:password of your own (or ALLOW_DEMO_CREDENTIALS=true to run with them anyway)";
 }

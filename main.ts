@@ -1,23 +1,87 @@
 /**
- * Reads config, opens the store, builds the app and serves it. `deno task dev` (flag `--dev`) also
- * seeds an empty embedded store with demo data. On Deno Deploy (DENO_DEPLOYMENT_ID set) the platform
- * picks the port and the store is its managed KV; the cleaning job runner starts there as everywhere.
+ * Reads config, binds the port, opens the store, builds the app and serves it. `deno task dev` (flag
+ * `--dev`) also seeds an empty embedded store with demo data. On Deno Deploy (DENO_DEPLOYMENT_ID set) the
+ * platform picks the port and the store is its managed KV; the cleaning job runner starts there as everywhere.
+ *
+ * Start-up stops at the first problem with exit code 1 and one JSON line on stderr whose `msg` starts
+ * "cannot start:": a bad variable, the demo credentials outside --dev, a port already in use (found before
+ * any store work), a store that cannot be opened or reached. Until the app is built (seeding, the signing
+ * key), every request is answered 503 with Retry-After.
  */
-import { loadConfig } from "./config.ts";
+import { type Config, demoCredentials, loadConfig } from "./config.ts";
 import { createApp } from "./app.ts";
 import { openStore } from "./store/open.ts";
-import { StoreUnavailableError } from "./store/store.ts";
+import { type Store, StoreUnavailableError } from "./store/store.ts";
 import { isEmpty, seedDemo } from "./services/demo/seed.ts";
 import { setupAuth } from "./routes/auth/auth.index.ts";
 import { createWorkerPool } from "./workers/pool.ts";
 import { startJobRunner } from "./services/cleaning/job_runner.ts";
-import { log, setLogLevel } from "./core/log.ts";
+import { startImportRecovery } from "./services/datasets/import_journal.ts";
+import { setLogLevel } from "./core/log.ts";
+
+/** Ends start-up: one JSON line on stderr, whatever LOG_LEVEL says, and exit code 1. */
+function cannotStart(why: string, fields: Record<string, unknown> = {}): never {
+  const line = { time: new Date().toISOString(), level: "error", msg: `cannot start: ${why}`, ...fields };
+  console.error(JSON.stringify(line));
+  Deno.exit(1);
+}
 
 const dev = Deno.args.includes("--dev");
 const onDeploy = Boolean(Deno.env.get("DENO_DEPLOYMENT_ID"));
-const config = loadConfig(Deno.env.toObject(), { dev });
+
+let config: Config;
+try {
+  config = loadConfig(Deno.env.toObject(), { dev });
+} catch (e) {
+  cannotStart((e as Error).message);
+}
 setLogLevel(config.LOG_LEVEL); // createApp sets it too, but start-up logs before the app exists
-const store = await openStore(config, onDeploy);
+const demo = dev ? null : demoCredentials(config);
+if (demo) cannotStart(demo);
+
+/** What serves requests once start-up is done; until then every request is a 503. */
+let serve: ((req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>) | null = null;
+const notYet = (detail: string) =>
+  Response.json({ detail }, {
+    status: 503,
+    headers: { connection: "close", "retry-after": "1", "x-request-id": crypto.randomUUID() },
+  });
+
+// Graceful stop: Deno's server.shutdown() cuts request bodies still being uploaded, so first drain:
+// refuse new requests, wait for the in-flight ones (30 s at most), then shut down and close the store.
+let inflight = 0;
+let draining = false;
+let server: Deno.HttpServer | null = null;
+if (!onDeploy && import.meta.main) {
+  // The port is bound before any store work: one already in use is found at once.
+  try {
+    server = Deno.serve(
+      { port: config.PORT, hostname: config.HOST, onListen: () => {} },
+      async (req, info) => {
+        if (draining) return notYet("shutting down");
+        if (!serve) return notYet("starting");
+        inflight++;
+        try {
+          return await serve(req, info);
+        } finally {
+          inflight--;
+        }
+      },
+    );
+  } catch (e) {
+    if (e instanceof Deno.errors.AddrInUse) {
+      cannotStart(`port ${config.PORT} on ${config.HOST} is already in use`);
+    }
+    cannotStart(`cannot listen on ${config.HOST}:${config.PORT}: ${(e as Error).message}`);
+  }
+}
+
+let store: Store;
+try {
+  store = await openStore(config, onDeploy);
+} catch (e) {
+  cannotStart(`the store cannot be opened: ${(e as Error).message}`);
+}
 
 /** Start-up reads the store (demo data, signing key): an unreachable one ends the process with one clear line. */
 async function needingStore<T>(what: string, work: () => Promise<T>): Promise<T> {
@@ -25,10 +89,16 @@ async function needingStore<T>(what: string, work: () => Promise<T>): Promise<T>
     return await work();
   } catch (e) {
     if (!(e instanceof StoreUnavailableError)) throw e;
-    log("error", `cannot start: ${what} needs the store`, { error: e.message });
-    Deno.exit(1);
+    cannotStart(`${what} needs the store`, { error: e.message });
   }
 }
+
+// An import that died with an earlier process is rolled back (or completed) before anything is served;
+// later, imports of instances that die are swept up once their lease runs out.
+const importRecovery = await needingStore(
+  "recovering unfinished imports",
+  () => startImportRecovery(store, config.TESSERA_DB, config.IMPORT_LEASE_SECONDS * 1000),
+);
 
 if (dev && await needingStore("seeding", () => isEmpty(store, config.TESSERA_DB))) {
   console.log("first start: seeding the demo datasets (a few seconds)...");
@@ -46,7 +116,7 @@ const app = createApp({
   extraRoutes: auth.routes,
 });
 
-/** How to get a token, printed at start so the README's first command is enough. */
+/** How to get a token, printed at start so the README's first command is enough (secrets only with --dev). */
 function banner(): string {
   const url = config.publicUrl;
   const lines = [
@@ -59,7 +129,10 @@ function banner(): string {
     lines.push(
       "  get a token:",
       `    curl -s -X POST ${url}/realms/${config.TESSERA_REALM}/protocol/openid-connect/token \\`,
-      `      -d client_id=${client} -d client_secret=${secret} -d username=${user} -d password=${pass} -d grant_type=password`,
+      `      -d client_id=${client} -d client_secret=${
+        config.dev ? secret : "<secret>"
+      } -d username=${user} ` +
+        `-d password=${pass} -d grant_type=password`,
     );
   }
   return lines.join("\n");
@@ -68,29 +141,10 @@ function banner(): string {
 if (onDeploy) {
   Deno.serve(app.fetch);
   startJobRunner(config, store, pool); // the platform stops the isolate; leases hand its jobs on
-} else if (import.meta.main) {
-  // Graceful stop: Deno's server.shutdown() cuts request bodies still being uploaded, so first drain:
-  // refuse new requests, wait for the in-flight ones (30 s at most), then shut down and close the store.
-  let inflight = 0;
-  let draining = false;
-  const server = Deno.serve({
-    port: config.PORT,
-    hostname: config.HOST,
-    onListen: () => console.log(banner()),
-  }, async (req, info) => {
-    if (draining) {
-      return Response.json({ detail: "shutting down" }, {
-        status: 503,
-        headers: { connection: "close", "retry-after": "1", "x-request-id": crypto.randomUUID() },
-      });
-    }
-    inflight++;
-    try {
-      return await app.fetch(req, info);
-    } finally {
-      inflight--;
-    }
-  });
+} else if (server) {
+  const listening = server;
+  serve = (req, info) => app.fetch(req, info);
+  console.log(banner());
   // The cleaning job runner (JOBS_ENABLED): claims queued jobs; on stop it hands running ones back.
   const runner = startJobRunner(config, store, pool);
   const stop = async () => {
@@ -98,8 +152,9 @@ if (onDeploy) {
     draining = true;
     const deadline = Date.now() + 30_000;
     while (inflight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    await server.shutdown();
+    await listening.shutdown();
     await runner?.stop();
+    importRecovery.stop();
     pool.close();
     await store.close();
     Deno.exit(0);

@@ -15,6 +15,7 @@ import {
   type InsertOptions,
   matches,
   project,
+  refuseTooDeep,
   type Store,
   type StreamOptions,
 } from "./store.ts";
@@ -83,10 +84,12 @@ export class KvStore implements Store {
   }
 
   async put(ref: CollectionRef, doc: Doc): Promise<void> {
+    refuseTooDeep([doc]);
     await this.kv.set(this.key(ref, doc._id), doc);
   }
 
   async patch(ref: CollectionRef, id: string, set: Record<string, unknown>): Promise<Doc | null> {
+    refuseTooDeep([set]);
     for (;;) {
       const cur = await this.kv.get<Doc>(this.key(ref, id));
       if (!cur.value) return null;
@@ -102,6 +105,7 @@ export class KvStore implements Store {
     expected: Filter,
     set: Record<string, unknown>,
   ): Promise<Doc | null> {
+    refuseTooDeep([set]);
     for (;;) {
       const cur = await this.kv.get<Doc>(this.key(ref, id));
       if (!cur.value || !matches(cur.value, expected)) return null;
@@ -129,6 +133,7 @@ export class KvStore implements Store {
     docs: Record<string, unknown>[],
     opts: InsertOptions = {},
   ): Promise<string[]> {
+    refuseTooDeep(docs);
     const seen = new Set<string>();
     const writes = docs.map((d, i): Write => {
       const given = typeof d._id === "string";
@@ -207,6 +212,7 @@ export class KvStore implements Store {
    * a concurrent write to other fields of the same document is never lost.
    */
   async updateFields(ref: CollectionRef, updates: FieldUpdate[]): Promise<BulkResult> {
+    refuseTooDeep(updates.map((u) => u.set));
     const result: BulkResult = { matched: 0, modified: 0, missing: [] };
     let cap = MAX_CHECKS;
     for (let at = 0; at < updates.length;) {

@@ -28,6 +28,7 @@ import {
   DuplicateIdError,
   type FieldUpdate,
   type Filter,
+  refuseTooDeep,
   type Store,
   StoreUnavailableError,
   type StreamOptions,
@@ -78,6 +79,7 @@ export class MongoStore implements Store {
   /** Replaces in place when either id form exists (keeping that form); otherwise inserts. */
   put(ref: CollectionRef, doc: Doc): Promise<void> {
     return guard(async () => {
+      refuseTooDeep([doc]);
       const { _id, ...rest } = doc;
       const res = await byEachId(_id, (f) => this.coll(ref).replaceOne(f, rest), (r) => r.matchedCount > 0);
       if (res.matchedCount === 0) {
@@ -88,6 +90,7 @@ export class MongoStore implements Store {
 
   patch(ref: CollectionRef, id: string, set: Record<string, unknown>): Promise<Doc | null> {
     return guard(async () => {
+      refuseTooDeep([set]);
       const { _id: _, ...fields } = set;
       const update = (f: Document) => this.coll(ref).findOneAndUpdate(f, { $set: fields }, AFTER);
       return fromMongo(await byEachId(id, update, found));
@@ -102,6 +105,7 @@ export class MongoStore implements Store {
     set: Record<string, unknown>,
   ): Promise<Doc | null> {
     return guard(async () => {
+      refuseTooDeep([set]);
       const { _id: _, ...fields } = set;
       const exp = toQuery(expected);
       const query = (f: Document) => Object.keys(exp).length ? { $and: [f, exp] } : f;
@@ -120,6 +124,7 @@ export class MongoStore implements Store {
   /** Ordered: the server stops at the first refused document, keeping those before it. */
   insertMany(ref: CollectionRef, docs: Record<string, unknown>[]): Promise<string[]> {
     return guard(async () => {
+      refuseTooDeep(docs);
       const ids = docs.map((d) => typeof d._id === "string" ? d._id : newId());
       if (!docs.length) return ids;
       const stored = docs.map((d, i) => ({ ...d, _id: toMongoId(ids[i]) }));
@@ -194,6 +199,7 @@ export class MongoStore implements Store {
 
   updateFields(ref: CollectionRef, updates: FieldUpdate[]): Promise<BulkResult> {
     return guard(async () => {
+      refuseTooDeep(updates.map((u) => u.set));
       const result: BulkResult = { matched: 0, modified: 0, missing: [] };
       const size = updates.length ? await this.updateBulkSize() : 0;
       for (let i = 0; i < updates.length; i += size) {

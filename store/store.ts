@@ -6,6 +6,8 @@
  * it by insertion (ids are ObjectId-style, time then counter), so `stream` returns an import in order.
  */
 import { BadRequestError, ConflictError } from "../core/errors.ts";
+import { type JsonPath, MAX_JSON_DEPTH, tooDeepField, tooDeepMessage } from "../core/json_depth.ts";
+import { own, setOwn } from "../core/data_keys.ts";
 
 /** A stored document: plain JSON with a string `_id`. */
 export type Doc = { _id: string; [field: string]: unknown };
@@ -46,7 +48,11 @@ export interface StreamOptions {
   batchSize?: number;
 }
 
-/** The whole contract; every method may throw StoreUnavailableError when the backend is unreachable. */
+/**
+ * The whole contract; every method may throw StoreUnavailableError when the backend is unreachable, and
+ * every write (put, patch, compareAndSet, insertMany, updateFields) throws DocumentTooDeepError, writing
+ * nothing, when a document or a set of fields has a field nested more than MAX_JSON_DEPTH levels deep.
+ */
 export interface Store {
   readonly kind: "kv" | "mongo";
   get(ref: CollectionRef, id: string): Promise<Doc | null>;
@@ -117,21 +123,42 @@ export class DocumentTooLargeError extends BadRequestError {
   }
 }
 
-/** Keeps `_id` and the named top-level fields of a document. */
+/**
+ * A document with a field nested deeper than MAX_JSON_DEPTH levels (400), refused before any of the call's
+ * documents is written: too large in depth, so whoever names an oversize document's place names this one's.
+ * The serialisers of both stores recurse and overflow the stack a few thousand levels down.
+ */
+export class DocumentTooDeepError extends DocumentTooLargeError {
+  override name = "DocumentTooDeepError";
+  constructor(index: number, readonly field: string, path: JsonPath) {
+    super(index, 0, MAX_JSON_DEPTH, 0);
+    this.message = `field '${field}' ${tooDeepMessage(path)}`;
+  }
+}
+
+/** Throws DocumentTooDeepError for the first document (or set of fields) nested too deep. */
+export function refuseTooDeep(docs: readonly Record<string, unknown>[]): void {
+  for (let i = 0; i < docs.length; i++) {
+    const hit = tooDeepField(docs[i]);
+    if (hit) throw new DocumentTooDeepError(i, hit.field, hit.path);
+  }
+}
+
+/** Keeps `_id` and the named top-level fields a document has (its own: `constructor` is a field like any). */
 export function project(doc: Doc, fields: string[] | undefined): Doc {
   if (!fields) return doc;
   const out: Doc = { _id: doc._id };
-  for (const f of fields) if (f in doc) out[f] = doc[f];
+  for (const f of fields) if (Object.hasOwn(doc, f)) setOwn(out, f, doc[f]);
   return out;
 }
 
 /** True when every field of the filter equals the document's value. */
 export function matches(doc: Doc, filter: Filter | undefined): boolean {
   if (!filter) return true;
-  return Object.entries(filter).every(([k, v]) => doc[k] === v);
+  return Object.entries(filter).every(([k, v]) => own(doc, k) === v);
 }
 
 /** Whether setting these fields would change the document. */
 export function changes(doc: Doc, set: Record<string, unknown>): boolean {
-  return Object.entries(set).some(([k, v]) => JSON.stringify(doc[k]) !== JSON.stringify(v));
+  return Object.entries(set).some(([k, v]) => JSON.stringify(own(doc, k)) !== JSON.stringify(v));
 }

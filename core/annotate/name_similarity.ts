@@ -4,7 +4,7 @@
  * Common abbreviations in column headers, expanded before names are compared. Small on purpose: each
  * entry is a word a data steward would read the same way in any dataset.
  */
-const ABBREVIATIONS: Record<string, string[]> = {
+const ABBREVIATIONS = new Map<string, string[]>(Object.entries({
   temp: ["temperature"],
   hum: ["humidity"],
   rh: ["relative", "humidity"],
@@ -28,7 +28,7 @@ const ABBREVIATIONS: Record<string, string[]> = {
   lastname: ["family", "name"],
   surname: ["family", "name"],
   last: ["family"],
-};
+})); // a Map: a word of a column name (`constructor`) must not find an Object.prototype member
 
 /** Words of a name: camelCase, snake_case, kebab-case, dots and spaces split; lower case. */
 export function nameTokens(name: string): string[] {
@@ -42,7 +42,7 @@ export function nameTokens(name: string): string[] {
 
 /** The words of a name with common abbreviations written out (`temp_c` → temperature, c). */
 export function expandedTokens(name: string): string[] {
-  return nameTokens(name).flatMap((t) => ABBREVIATIONS[t] ?? [t]);
+  return nameTokens(name).flatMap((t) => ABBREVIATIONS.get(t) ?? [t]);
 }
 
 /** A name reduced for comparison: expanded words run together (`Date_Observed` → `dateobserved`). */

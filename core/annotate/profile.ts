@@ -78,13 +78,24 @@ export function summarize(xs: number[]): NumericSummary {
   const n = sorted.length;
   let mean = 0;
   for (let i = 0; i < n; i++) mean += (sorted[i] - mean) / (i + 1);
+  // values near ±1.8e308 overflow the differences above; a sum of shares cannot (each |x / n| ≤ max)
+  if (!Number.isFinite(mean)) mean = sorted.reduce((m, x) => m + x / n, 0);
   let ss = 0;
   for (const x of sorted) ss += (x - mean) ** 2;
+  let std = n > 1 ? Math.sqrt(ss / (n - 1)) : null;
+  if (std !== null && !Number.isFinite(std)) {
+    // squares beyond a double: half deviations (which cannot overflow) scaled by the largest of them
+    const half = (x: number) => x / 2 - mean / 2;
+    const scale = Math.max(Math.abs(half(sorted[0])), Math.abs(half(sorted[n - 1])));
+    let scaled = 0;
+    for (const x of sorted) scaled += (half(x) / scale) ** 2;
+    std = Math.min(Number.MAX_VALUE, 2 * scale * Math.sqrt(scaled / (n - 1)));
+  }
   return {
     min: sorted[0],
     max: sorted[n - 1],
     mean,
-    std: n > 1 ? Math.sqrt(ss / (n - 1)) : null,
+    std,
     q1: quantile(sorted, 0.25),
     median: quantile(sorted, 0.5),
     q3: quantile(sorted, 0.75),
@@ -96,8 +107,14 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);
   const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+  const span = sorted[hi] - sorted[lo];
+  const f = pos - lo;
+  // a span beyond a double (values of both signs near ±1.8e308): the same point as a weighted sum
+  return Number.isFinite(span) ? sorted[lo] + span * f : sorted[lo] * (1 - f) + sorted[hi] * f;
 }
+
+/** x within the doubles: a fence beyond them (huge values or k) is the largest double, which no value passes. */
+const withinDoubles = (x: number) => Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, x));
 
 function outliers(
   xs: { row: string | number; value: number }[],
@@ -105,8 +122,8 @@ function outliers(
   p: ProfileParams,
 ): Outliers {
   const iqr = s.q3 - s.q1;
-  const lower = s.q1 - p.outlier_k * iqr;
-  const upper = s.q3 + p.outlier_k * iqr;
+  const lower = withinDoubles(s.q1 - p.outlier_k * iqr);
+  const upper = withinDoubles(s.q3 + p.outlier_k * iqr);
   const out = xs.filter((e) => e.value < lower || e.value > upper);
   return {
     method: "iqr",

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { inferCell } from "../ingest/values.ts";
 import { InvalidInputError } from "../errors.ts";
+import { own } from "../data_keys.ts";
 
 export type Row = Record<string, unknown>;
 
@@ -42,7 +43,8 @@ export function toTable(rows: Row[], only?: string[]): Table {
   }
   const keep = only ?? [...names];
   return {
-    columns: keep.map((name) => ({ name, values: rows.map((r) => r[name] ?? null) })),
+    // own fields only: a row without `constructor` lacks it, whatever Object.prototype holds
+    columns: keep.map((name) => ({ name, values: rows.map((r) => own(r, name) ?? null) })),
     rowIds: rows.map((r, i) => (typeof r._id === "string" ? r._id : i)),
   };
 }
@@ -78,4 +80,5 @@ export function tally(values: unknown[]): Map<string, { value: unknown; count: n
 }
 
 /** Rounds to 4 decimals: scores and shares are reported at that precision. */
-export const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+export const round4 = (x: number): number =>
+  Math.abs(x) >= 2 ** 52 ? x : Math.round(x * 1e4) / 1e4; // from 2^52 on a double has no fraction to round

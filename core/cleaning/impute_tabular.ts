@@ -4,6 +4,7 @@
  */
 import { type Cell, type Imputation, mean, median, missingRows, rowMajor, standardize } from "./stats.ts";
 import { KdTree, Neighbors } from "./kd_tree.ts";
+import { setOwn } from "../data_keys.ts";
 
 /** A named column: numbers for numeric methods, raw cells for most_frequent and constant. */
 export interface TableColumn {
@@ -21,7 +22,7 @@ function fillEach(columns: TableColumn[], stat: (v: Float64Array) => number): Im
     const rows = missingRows(c.values);
     if (!rows.length) continue;
     const v = stat(c.values);
-    if (Number.isNaN(v)) out.unfilled[c.name] = rows.length; // sklearn drops an all-missing column
+    if (Number.isNaN(v)) setOwn(out.unfilled, c.name, rows.length); // sklearn drops an all-missing column
     else out.filled.push({ column: c.name, rows, values: new Array(rows.length).fill(v) });
   }
   return out;
@@ -66,7 +67,7 @@ export function imputeMostFrequent(columns: TableColumn[]): Imputation {
     for (const [v, n] of counts) {
       if (n > bestN || (n === bestN && cellOrder(v, best!) < 0)) [best, bestN] = [v, n];
     }
-    if (best === undefined) out.unfilled[c.name] = rows.length;
+    if (best === undefined) setOwn(out.unfilled, c.name, rows.length);
     else out.filled.push({ column: c.name, rows, values: new Array(rows.length).fill(best) });
   }
   return out;
@@ -204,7 +205,7 @@ export function collect(
     if (filled[j].rows.length) {
       out.filled.push({ column: c.name, rows: Int32Array.from(filled[j].rows), values: filled[j].values });
     }
-    if (missing > filled[j].rows.length) out.unfilled[c.name] = missing - filled[j].rows.length;
+    if (missing > filled[j].rows.length) setOwn(out.unfilled, c.name, missing - filled[j].rows.length);
   });
   return out;
 }

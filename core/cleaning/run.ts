@@ -43,6 +43,7 @@ import {
   detectVolatilityShift,
 } from "./detect_series.ts";
 import { InvalidInputError } from "../errors.ts";
+import { setOwn } from "../data_keys.ts";
 
 export interface CleaningInput {
   task: Task;
@@ -147,7 +148,7 @@ export function runCleaning(input: CleaningInput): CleaningOutput {
       const after = SERIES_IMPUTE[spec.name](times, before, p);
       out.filled.push(...changedCells(c.name, before, after));
       const left = after.reduce((n, v) => n + (Number.isNaN(v) ? 1 : 0), 0);
-      if (left) out.unfilled[c.name] = left;
+      if (left) setOwn(out.unfilled, c.name, left);
     }
     out.filled = out.filled.filter((f) => f.rows.length);
     return { task: "impute", ...out };

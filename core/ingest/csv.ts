@@ -10,8 +10,15 @@ export interface CsvRow {
   fields: string[];
 }
 
-/** Splits a stream of text chunks into rows. */
-export async function* readCsv(chunks: AsyncIterable<string>, delimiter = ","): AsyncGenerator<CsvRow> {
+/**
+ * Splits a stream of text chunks into rows. A row of more than `maxFields` fields is refused as soon as
+ * its field past the limit begins (a 400 naming its line), so a very wide row is never held whole.
+ */
+export async function* readCsv(
+  chunks: AsyncIterable<string>,
+  delimiter = ",",
+  maxFields = Infinity,
+): AsyncGenerator<CsvRow> {
   let field = "";
   let fields: string[] = [];
   let inQuotes = false;
@@ -28,6 +35,28 @@ export async function* readCsv(chunks: AsyncIterable<string>, delimiter = ","): 
         if (ch === "\n") continue;
       }
       if (ch !== "\n" && ch !== "\r") started = true;
+      if (inQuotes && ch !== '"') {
+        // a quoted run up to the next quote (or the chunk's end), taken whole
+        let end = chunk.indexOf('"', i);
+        if (end < 0) end = chunk.length;
+        const run = chunk.slice(i, end);
+        for (let nl = run.indexOf("\n"); nl >= 0; nl = run.indexOf("\n", nl + 1)) line++;
+        field += run;
+        i = end - 1;
+        continue;
+      }
+      if (!inQuotes && !afterQuote && ch !== '"' && ch !== delimiter && ch !== "\n" && ch !== "\r") {
+        // an unquoted run up to the next delimiter, line break or quote, taken whole
+        let end = i + 1;
+        while (end < chunk.length) {
+          const c = chunk[end];
+          if (c === delimiter || c === "\n" || c === "\r" || c === '"') break;
+          end++;
+        }
+        field += chunk.slice(i, end);
+        i = end - 1;
+        continue;
+      }
       if (inQuotes) {
         if (ch === '"') {
           if (chunk[i + 1] === '"') {
@@ -56,6 +85,11 @@ export async function* readCsv(chunks: AsyncIterable<string>, delimiter = ","): 
         fields.push(field);
         field = "";
         afterQuote = false;
+        if (fields.length >= maxFields) {
+          throw new BadRequestError(
+            `line ${rowLine}: more than ${maxFields} fields (an upload has at most ${maxFields} columns)`,
+          );
+        }
       } else if (ch === "\n" || ch === "\r") {
         fields.push(field);
         if (started) yield { line: rowLine, fields };

@@ -10,6 +10,24 @@ import { arrayElements } from "./json_array.ts";
 export type JsonRecord = Record<string, unknown>;
 export type UploadFormat = "csv" | "tsv" | "ndjson" | "json";
 
+/** The field delimiters a CSV upload may use (detected among these when none is given). */
+export const CSV_DELIMITERS = [",", ";", "\t", "|"] as const;
+export type CsvDelimiter = typeof CSV_DELIMITERS[number];
+
+/**
+ * Most columns (fields of a record) an upload may have. A CSV header past it is refused as soon as its
+ * field past the limit is read, a JSON record past it when it is parsed: a 400 naming the line or item.
+ */
+export const MAX_COLUMNS = 10_000;
+
+/**
+ * How a CSV upload is read: `delimiter` as given, or null to detect it from the first lines; after the
+ * reader has started, it holds the delimiter in use.
+ */
+export interface CsvDialect {
+  delimiter: CsvDelimiter | null;
+}
+
 /** Where the record a reader yielded last came from ("line 12", "item 3"); set before each yield. */
 export interface Position {
   where: string;
@@ -19,6 +37,7 @@ export interface Position {
 export function formatOf(contentType: string | undefined): UploadFormat | null {
   const ct = (contentType ?? "").split(";")[0].trim().toLowerCase();
   if (ct === "text/csv" || ct === "application/csv") return "csv";
+  if (ct === "text/tab-separated-values") return "tsv";
   if (ct === "application/x-ndjson" || ct === "application/ndjson" || ct === "application/jsonl") {
     return "ndjson";
   }
@@ -36,21 +55,95 @@ export function formatOfFileName(name: string): UploadFormat | null {
   return null;
 }
 
-/** Records of an upload body in the given format; `position` follows the record last yielded. */
+/**
+ * Records of an upload body in the given format; `position` follows the record last yielded. CSV reads
+ * with `dialect.delimiter`, or detects it (`detectDelimiter`) and records it there; TSV is CSV with tabs.
+ */
 export function readRecords(
   format: UploadFormat,
   chunks: AsyncIterable<string>,
   position: Position = { where: "" },
+  dialect: CsvDialect = { delimiter: null },
 ): AsyncGenerator<JsonRecord> {
-  if (format === "csv") return csvRecords(chunks, position);
-  if (format === "tsv") return csvRecords(chunks, position, "\t");
+  if (format === "csv") return dialectRecords(chunks, position, dialect);
+  if (format === "tsv") return csvRecords(chunks, position, dialect.delimiter ??= "\t");
   if (format === "ndjson") return ndjsonRecords(chunks, position);
   return jsonArrayRecords(chunks, position);
 }
 
+/** CSV records with the dialect's delimiter, detected from the first lines when it names none. */
+async function* dialectRecords(
+  chunks: AsyncIterable<string>,
+  position: Position,
+  dialect: CsvDialect,
+): AsyncGenerator<JsonRecord> {
+  if (dialect.delimiter) return yield* csvRecords(chunks, position, dialect.delimiter);
+  const { sample, rest } = await peek(chunks, DETECT_CHARS);
+  dialect.delimiter = await detectDelimiter(sample.join(""), rest === null);
+  yield* csvRecords(prepend(sample, rest), position, dialect.delimiter);
+}
+
+/** How much of a CSV upload the delimiter is detected from (at most DETECT_ROWS rows of it). */
+const DETECT_CHARS = 65_536;
+const DETECT_ROWS = 20;
+
+/** The first chunks of a stream, at least `chars` long unless it ends first (`rest` null), and the rest. */
+async function peek(chunks: AsyncIterable<string>, chars: number) {
+  const it = chunks[Symbol.asyncIterator]();
+  const sample: string[] = [];
+  let length = 0;
+  while (length < chars) {
+    const next = await it.next();
+    if (next.done) return { sample, rest: null };
+    sample.push(next.value);
+    length += next.value.length;
+  }
+  return { sample, rest: it };
+}
+
+/** The chunks `head`, then whatever `rest` still gives. */
+async function* prepend(head: string[], rest: AsyncIterator<string> | null): AsyncGenerator<string> {
+  yield* head;
+  if (!rest) return;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+}
+
 /**
- * CSV rows keyed by the header, cells typed by `inferCell`; a short or long row is an error. TSV is the
- * same with a tab as the delimiter (quotes still group a field, as spreadsheets write them).
+ * The delimiter of a CSV text's first rows, among `,` `;` tab `|` (quoted fields respected): the one that
+ * splits the header into more than one field and the most rows into as many fields as the header, then
+ * the one giving the most fields, then the first in that order. `,` when none splits the header (a file
+ * of one column). `complete`: the sample is the whole upload (else its last, perhaps cut, row is ignored).
+ */
+export async function detectDelimiter(sample: string, complete: boolean): Promise<CsvDelimiter> {
+  let best: CsvDelimiter = ",";
+  let bestScore = [0, 0];
+  for (const d of CSV_DELIMITERS) {
+    const rows: string[][] = [];
+    let cut = !complete; // the last row read may be cut off by the sample's end
+    try {
+      for await (const { fields } of readCsv(prepend([sample], null), d, MAX_COLUMNS)) {
+        rows.push(fields);
+        if (rows.length > DETECT_ROWS) {
+          cut = false; // every row read was followed by another
+          break;
+        }
+      }
+    } catch { /* a quote cut by the sample's end, or a malformed row: judge the rows before it */ }
+    if (cut && rows.length > 1) rows.pop();
+    const width = rows[0]?.length ?? 0;
+    if (width < 2) continue;
+    const score = [rows.filter((r) => r.length === width).length / rows.length, width];
+    if (score[0] > bestScore[0] || (score[0] === bestScore[0] && score[1] > bestScore[1])) {
+      [best, bestScore] = [d, score];
+    }
+  }
+  return best;
+}
+
+/**
+ * CSV rows keyed by the header, cells typed by `inferCell`; a short or long row is an error, and so is
+ * a header of more than MAX_COLUMNS fields. TSV is the same with a tab as the delimiter (quotes still
+ * group a field, as spreadsheets write them).
  */
 export async function* csvRecords(
   chunks: AsyncIterable<string>,
@@ -58,11 +151,9 @@ export async function* csvRecords(
   delimiter = ",",
 ): AsyncGenerator<JsonRecord> {
   let header: string[] | null = null;
-  for await (const { line, fields } of readCsv(chunks, delimiter)) {
+  for await (const { line, fields } of readCsv(chunks, delimiter, MAX_COLUMNS)) {
     if (!header) {
-      header = fields.map((f, i) => f.trim().replace(/^\uFEFF/, "") || `column_${i + 1}`);
-      const dup = header.find((h, i) => header!.indexOf(h) !== i);
-      if (dup) throw new BadRequestError(`line 1: the header names column '${dup}' twice`);
+      header = headerOf(fields);
       continue;
     }
     if (fields.length !== header.length) {
@@ -73,6 +164,17 @@ export async function* csvRecords(
     position.where = `line ${line}`;
     yield rec;
   }
+}
+
+/** A CSV header's column names: trimmed, the BOM gone, blanks named `column_<n>`; a repeated name is a 400. */
+function headerOf(fields: string[]): string[] {
+  const header = fields.map((f, i) => f.trim().replace(/^\uFEFF/, "") || `column_${i + 1}`);
+  const seen = new Set<string>();
+  for (const h of header) {
+    if (seen.has(h)) throw new BadRequestError(`line 1: the header names column '${h}' twice`);
+    seen.add(h);
+  }
+  return header;
 }
 
 /**
@@ -138,6 +240,14 @@ function asRecord(value: unknown, where: string): JsonRecord {
     throw new BadRequestError(`${where}: expected a JSON object`);
   }
   const rec = value as JsonRecord;
+  let fields = 0;
+  for (const _ in rec) {
+    if (++fields > MAX_COLUMNS) {
+      throw new BadRequestError(
+        `${where}: more than ${MAX_COLUMNS} fields (an upload has at most ${MAX_COLUMNS} columns)`,
+      );
+    }
+  }
   const id = rec._id as { $oid?: unknown } | string | undefined;
   if (id === undefined || typeof id === "string") return rec;
   if (id && typeof id === "object" && typeof id.$oid === "string") return { ...rec, _id: id.$oid };

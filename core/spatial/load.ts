@@ -3,6 +3,7 @@
  * refuses data a reviewer must fix first with a 422 that says what is wrong and how often.
  */
 import { InvalidInputError } from "../errors.ts";
+import { own } from "../data_keys.ts";
 import type { Individuals } from "./types.ts";
 import { type Mapping, MAPPING_KEYS, type MappingKey } from "./mapping.ts";
 
@@ -74,7 +75,7 @@ export class IndividualsBuilder {
   }
 
   private value(d: Record<string, unknown>, key: MappingKey): unknown {
-    const v = d[this.mapping[key]];
+    const v = own(d, this.mapping[key]);
     if (v === undefined || v === null) this.missing[key]++;
     return v ?? null;
   }

@@ -4,53 +4,109 @@
  */
 import { z } from "@hono/zod-openapi";
 import { PII_KINDS } from "../../core/annotate/pii_scan.ts";
+import { describeProcedures } from "../../core/annotate/procedures.ts";
+import { ROW_CAP } from "../../services/datasets/rows.ts";
+import { depthNote, shallowJson } from "../http/schemas.ts";
 
 /** Path parameters carry no type constraint in the spec; the length cap only keeps ids storable. */
 export const PathName = z.string().max(256);
 
+// The rules of POST /annotations that the service checks (core/annotate/sample.ts, services/annotation/
+// runs.ts, each with its own message) stated in the OpenAPI document too, so a client (or a fuzzer) can
+// tell a valid body from the schema alone. What needs the stored data (a column, a record, a data model
+// that exists) cannot be said here: it is a 422 (404 for a record or dataset) naming the field.
+
+const PROCEDURES = describeProcedures();
+
+/** A record list: one or more JSON objects. */
+const recordList = { type: "array", items: { type: "object" }, minItems: 1 } as const;
+
+/** `head:N` or `random:N[:SEED]` with 1 ≤ N ≤ ROW_CAP (leading zeros allowed); any other string is a record id. */
+const N = `0*([1-9][0-9]{0,${String(ROW_CAP).length - 2}}|${ROW_CAP})`;
+const sampleIdRule = {
+  anyOf: [
+    { not: { pattern: "^(head|random):[0-9]+(:[0-9]+)?$" } },
+    { pattern: `^head:${N}$` },
+    { pattern: `^random:${N}(:[0-9]+)?$` },
+  ],
+};
+
+/**
+ * `params` by `annotation_function`: null, or an object the function's schema takes (GET /procedures). A
+ * function with required parameters (concept_mapping: data_model_id) needs them in the request, or in the
+ * dataset's configuration, which the request's override key by key.
+ */
+const paramsByFunction = PROCEDURES.map(({ name, parameters }) => {
+  const { $schema: _, ...schema } = parameters as Record<string, unknown>;
+  const required = Array.isArray(schema.required) && schema.required.length > 0;
+  return {
+    if: { properties: { annotation_function: { const: name } }, required: ["annotation_function"] },
+    then: required
+      ? { properties: { params: schema }, required: ["params"] }
+      : { properties: { params: { anyOf: [{ type: "null" }, schema] } } },
+  };
+});
+
 export const AnnotateItem = z.object({
   dataset_id: z.string(),
   identifier: z.string().min(1).max(256).openapi({ description: "Key the result is stored under" }),
-  annotation_function: z.string().openapi({ description: "A name from GET /procedures" }),
+  annotation_function: z.string().openapi({
+    description: "A name from GET /procedures",
+    enum: PROCEDURES.map((p) => p.name),
+  }),
   sample_id: z.string().nullable().optional().openapi({
     description: "One record by its id (`_id`; in inline rows `_id` or `id`), or a named sample: " +
       "`head:N` (first N rows) or `random:N[:SEED]` (N rows drawn uniformly, seeded). Default: every " +
       "row, up to the first 100,000.",
+    ...sampleIdRule,
   }),
-  data: z.unknown().optional().openapi({
-    description: "One record (object) or a list of records to annotate instead of the stored dataset",
+  data: shallowJson(z.unknown()).optional().openapi({
+    description: "One record (object) or a list of records to annotate instead of the stored dataset. " +
+      depthNote(),
+    anyOf: [{ type: "null" }, { type: "object" }, recordList],
   }),
-  items: z.unknown().optional().openapi({
-    description: "A list of records to annotate instead of the stored dataset (give data or items)",
+  items: shallowJson(z.unknown()).optional().openapi({
+    description: "A list of records to annotate instead of the stored dataset (give data or items). " +
+      depthNote(),
+    anyOf: [{ type: "null" }, recordList],
   }),
-  params: z.unknown().optional().openapi({
+  params: shallowJson(z.unknown()).optional().openapi({
     description: "The function's parameters (see GET /procedures); override the dataset's configuration " +
-      "key by key",
+      `key by key. ${depthNote()}`,
   }),
-}).strict().openapi("AnnotateItem");
+}).strict().openapi("AnnotateItem", {
+  // data and items not both; params as the function's schema says
+  not: {
+    required: ["data", "items"],
+    properties: { data: { not: { type: "null" } }, items: { not: { type: "null" } } },
+  },
+  allOf: paramsByFunction,
+} as Record<string, unknown>);
 
 export const ConfigurationItem = z.object({
   dataset_id: z.string(),
   // nonoptional: the key must be there (null is a value), and the OpenAPI document says so
-  methods: z.unknown().nonoptional().openapi({
+  methods: shallowJson(z.unknown()).nonoptional().openapi({
     description: "The annotation methods of the dataset: free JSON, null allowed. An object by function " +
       'name (`{"profile": {"top": 3}}`) or a list of names or `{name, params}` objects gives ' +
-      "POST /annotations its default params.",
+      `POST /annotations its default params. ${depthNote()}`,
   }),
 }).strict().openapi("ConfigurationItem");
 
-export const ModelInfo = z.object({
+const modelInfoFields = {
   dataset_id: z.string(),
   distribution_id: z.string().openapi({ description: "A distribution id from GET /dataset/{name}" }),
   data_model_id: z.string().openapi({ description: "A model id from GET /model" }),
   concept_name: z.string().nullable(),
-}).strict().openapi("ModelInfo");
+};
+export const ModelInfo = z.object(modelInfoFields).strict().openapi("ModelInfo");
 
-export const Schema = z.object({
+const schemaFields = {
   dataset_id: z.string(),
   distribution_id: z.string().nullable().openapi({ description: "null: the schema of every distribution" }),
-  fields: z.array(z.unknown()),
-}).strict().openapi("Schema");
+  fields: shallowJson(z.array(z.unknown())).openapi({ description: depthNote() }),
+};
+export const Schema = z.object(schemaFields).strict().openapi("Schema");
 
 const Stamped = { created_at: z.string(), updated_at: z.string() };
 export const Replaced = {
@@ -184,8 +240,10 @@ export const AnnotationRecord = z.object({
 
 export const ConfigurationRecord = z.object({ dataset_id: z.string(), methods: z.unknown(), ...Stamped })
   .openapi("Configuration");
-export const ModelInfoRecord = ModelInfo.extend(Stamped).openapi("ModelInfoRecord");
-export const SchemaRecord = Schema.extend(Stamped).openapi("SchemaRecord");
+// The stored records: the request's fields and the stamps, as one open object (an extension of the strict
+// request schema would be an allOf of two closed objects, which no value satisfies).
+export const ModelInfoRecord = z.object({ ...modelInfoFields, ...Stamped }).openapi("ModelInfoRecord");
+export const SchemaRecord = z.object({ ...schemaFields, ...Stamped }).openapi("SchemaRecord");
 
 export const DistributionOut = z.object({
   id: z.string().openapi({ description: "`database.collection`, the distribution_id of the other bodies" }),

@@ -6,6 +6,7 @@ import type { Context } from "hono";
 import type { AppEnv, AppRouteHandler } from "../http/env.ts";
 import type * as routes from "./auth.routes.ts";
 import { discoveryDocument, grantToken, OAuthError, type Realm } from "../../services/auth/realm.ts";
+import { clientAddress } from "./client_address.ts";
 
 /** Keycloak's answer for any realm but the configured one. */
 const NO_REALM = { error: "Realm does not exist" };
@@ -24,10 +25,12 @@ export const token = (realm: Realm): AppRouteHandler<typeof routes.token> => asy
       password: form.password,
       refreshToken: form.refresh_token,
       authorization: c.req.header("authorization"),
+      clientAddress: clientAddress(c),
     });
     return c.json(answer, 200);
   } catch (e) {
     if (!(e instanceof OAuthError)) throw e;
+    if (e.retryAfter !== undefined) c.header("Retry-After", String(e.retryAfter));
     return c.json({ error: e.error, error_description: e.description }, e.status);
   }
 };

@@ -2,7 +2,7 @@
  * AUTH_MODE=local: the Keycloak-compatible endpoints of Tessera's own realm. A client written for
  * Keycloak (spec 3: password grant, form-encoded) gets the same answers, errors included. No token needed.
  */
-import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import { json } from "../http/schemas.ts";
 import { Discovery, Jwks, OAuthErrorBody, RealmParams, TokenBody, TokenForm } from "./auth.schemas.ts";
 
@@ -26,6 +26,16 @@ export const token = realmRoute({
     200: json(TokenBody, "Access and refresh token"),
     400: json(OAuthErrorBody, "invalid_request, unsupported_grant_type, or a bad refresh token"),
     401: json(OAuthErrorBody, "invalid_client or invalid_grant (wrong user credentials)"),
+    429: {
+      ...json(
+        OAuthErrorBody,
+        "temporarily_unavailable: too many failed password attempts for this user or from this address " +
+          "(5 per user and address, 10 per user, 20 per address, in 60 s); the password was not checked",
+      ),
+      headers: z.object({
+        "Retry-After": z.string().openapi({ description: "Seconds until an attempt is checked again" }),
+      }),
+    },
   },
 });
 

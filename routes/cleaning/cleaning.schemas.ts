@@ -2,9 +2,61 @@
 import { z } from "@hono/zod-openapi";
 import { DTYPES, JOB_TASKS, METHODS } from "../../core/cleaning/methods.ts";
 import type { JobRecord } from "../../services/cleaning/job_queue.ts";
-import { json } from "../http/schemas.ts";
+import { depthNote, json, shallowJson } from "../http/schemas.ts";
+import { MAX_JSON_DEPTH } from "../../core/json_depth.ts";
 
 const methodList = [...new Set(METHODS.map((m) => m.name))].join(", ");
+
+/**
+ * The rules of a run request that the service checks with its own messages (services/cleaning/
+ * validate_run.ts), stated in the OpenAPI document too: per task and dtype the methods there are and
+ * whether date_col is given (timeseries) or not (tabular); per method its parameters (core/cleaning/
+ * methods.ts). What needs the dataset (that it exists, its columns, their types) cannot be said here.
+ */
+function runRules(): Record<string, unknown>[] {
+  const is = (task: string, dtype: string, method?: string) => ({
+    properties: {
+      task: { const: task },
+      dtype: { const: dtype },
+      ...(method === undefined ? {} : { method: { const: method } }),
+    },
+    required: ["task", "dtype", ...(method === undefined ? [] : ["method"])],
+  });
+  const byKind = JOB_TASKS.flatMap((task) =>
+    DTYPES.map((dtype) => ({
+      if: is(task, dtype),
+      then: dtype === "timeseries"
+        ? {
+          properties: {
+            method: { enum: METHODS.filter((m) => m.task === task && m.dtype === dtype).map((m) => m.name) },
+            date_col: { type: "string", minLength: 1 },
+          },
+          required: ["date_col"],
+        }
+        : {
+          properties: {
+            method: { enum: METHODS.filter((m) => m.task === task && m.dtype === dtype).map((m) => m.name) },
+            date_col: { type: "null" },
+          },
+        },
+    }))
+  );
+  const byMethod = METHODS.map((m) => {
+    const { $schema: _, ...params } = z.toJSONSchema(m.params, { io: "input" }) as Record<string, unknown>;
+    // threshold needs a bound: low, high or both (so params too, whose default {} has none)
+    const bound = m.task === "detect" && m.name === "threshold";
+    return {
+      if: is(m.task, m.dtype, m.name),
+      then: bound
+        ? {
+          properties: { params: { ...params, anyOf: [{ required: ["low"] }, { required: ["high"] }] } },
+          required: ["params"],
+        }
+        : { properties: { params } },
+    };
+  });
+  return [...byKind, ...byMethod];
+}
 
 export const RunRequest = z.object({
   data: z.string().min(1).openapi({
@@ -19,27 +71,44 @@ export const RunRequest = z.object({
   date_col: z.string().min(1).nullable().optional().openapi({
     description: "The datetime column; time series only",
   }),
-  params: z.record(z.string(), z.unknown()).default({}).openapi({
+  params: shallowJson(z.record(z.string(), z.unknown())).default({}).openapi({
     description:
       "The method's parameters (names as in scikit-learn, PyOD, pandas, ADTK); every method also " +
-      "takes `columns`. Unknown names are refused.",
+      `takes \`columns\`. Unknown names are refused. ${depthNote()}`,
     example: { columns: ["temperature"] },
   }),
-}).strict().openapi("RunRequest");
+}).strict().openapi("RunRequest", { allOf: runRules() } as Record<string, unknown>);
+
+/** A field a write-back creates: an identifier, never `_id`. */
+const WRITTEN_FIELD = "^(?!_id$)[A-Za-z_][A-Za-z0-9_]*$";
 
 export const ApproveRequest = z.object({
   job_id: z.string().min(1),
-  approval_info: z.record(z.string(), z.unknown()).default({}).openapi({
+  // the job keeps it one level down, in its `approval`, whose depth counts from there
+  approval_info: shallowJson(z.record(z.string(), z.unknown()), MAX_JSON_DEPTH - 1).default({}).openapi({
     description: "Free key-values, kept with the approval. Tessera reads: write_back (bool, default true); " +
       "for imputations target ('same_fields' | 'new_fields') and suffix (default '_imputed'); for " +
-      "detections flag_field (default 'is_anomaly') and score_field (none by default).",
+      "detections flag_field (default 'is_anomaly') and score_field (none by default). " +
+      `${depthNote(MAX_JSON_DEPTH - 1)} (The job keeps it inside its approval, whose fields nest at most ` +
+      `${MAX_JSON_DEPTH}.)`,
     example: { comment: "checked the top 20", target: "same_fields" },
+    // the keys Tessera reads, as services/cleaning/validate_run.ts checks them (null: the default)
+    properties: {
+      write_back: { type: ["boolean", "null"] },
+      target: { enum: ["same_fields", "new_fields", null] },
+      suffix: { type: ["string", "null"], pattern: "^[A-Za-z0-9_]*$" },
+      flag_field: { type: ["string", "null"], pattern: WRITTEN_FIELD },
+      score_field: { type: ["string", "null"], pattern: WRITTEN_FIELD },
+    },
   }),
 }).strict().openapi("ApproveRequest");
 
 const Job = z.object({
   job_id: z.string(),
-  status: z.enum(["queued", "running", "succeeded", "failed"]),
+  status: z.enum(["queued", "running", "succeeded", "failed", "rejected"]).openapi({
+    description: "rejected: a reviewer refused the results of a succeeded job in the review console; " +
+      "they are never written back",
+  }),
   progress: z.number(),
   task: z.string(),
   dtype: z.string(),
@@ -56,6 +125,14 @@ const Job = z.object({
   summary: z.record(z.string(), z.unknown()).nullable(),
   error: z.object({ type: z.string(), message: z.string() }).nullable(),
   approval: z.record(z.string(), z.unknown()).nullable(),
+  rejection: z.object({
+    rejected_by: z.string(),
+    rejected_by_username: z.string().nullable(),
+    rejected_at: z.string(),
+    reason: z.string().nullable(),
+  }).nullable().openapi({
+    description: "who rejected the job's results, when and why; null unless rejected",
+  }),
 }).openapi("Job");
 
 export const ResultsPage = z.object({
@@ -71,7 +148,9 @@ export const JobList = z.array(Job);
 export type JobView = z.infer<typeof Job>;
 
 export const JobParams = z.object({ job_id: z.string().min(1).max(200) });
-export const PageQuery = z.object({ page: z.coerce.number().int().min(1).default(1) });
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
+});
 
 /** What the API shows of a job record: no lease internals, no store ids. */
 export function jobView(j: JobRecord): JobView {
@@ -94,6 +173,7 @@ export function jobView(j: JobRecord): JobView {
     summary: j.summary,
     error: j.error,
     approval: j.approval as unknown as Record<string, unknown> | null,
+    rejection: j.rejection ?? null,
   };
 }
 

@@ -7,11 +7,19 @@ import type { ConsoleEnv } from "./env.ts";
 import css from "./assets/console.css" with { type: "text" };
 import js from "./assets/console.js" with { type: "text" };
 import favicon from "./assets/favicon.svg" with { type: "text" };
+import cvCss from "./assets/cleaning-valuation.css" with { type: "text" };
+import cvJs from "./assets/cleaning-valuation.js" with { type: "text" };
+import reviewCss from "./assets/review.css" with { type: "text" };
+import reviewJs from "./assets/review.js" with { type: "text" };
 
 const FILES: Record<string, { body: string; type: string }> = {
   "console.css": { body: css, type: "text/css; charset=utf-8" },
   "console.js": { body: js, type: "text/javascript; charset=utf-8" },
   "favicon.svg": { body: favicon, type: "image/svg+xml" },
+  "cleaning-valuation.css": { body: cvCss, type: "text/css; charset=utf-8" },
+  "cleaning-valuation.js": { body: cvJs, type: "text/javascript; charset=utf-8" },
+  "review.css": { body: reviewCss, type: "text/css; charset=utf-8" },
+  "review.js": { body: reviewJs, type: "text/javascript; charset=utf-8" },
 };
 
 /** FNV-1a of a text, as 8 hex digits: enough to tell two versions of an asset apart. */

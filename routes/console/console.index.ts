@@ -11,9 +11,12 @@ import { signedIn } from "./session.ts";
 import { assetRoutes } from "./assets.ts";
 import { errorPage, notFoundPage } from "./pages/errors.tsx";
 import { home, signInPage, signInSubmit, signOutSubmit } from "./pages/sign_in.tsx";
-import { createTask, markDone, taskPage, tasksPage } from "./pages/tasks.tsx";
+import { createTask, markDone, tasksPage } from "./pages/tasks.tsx";
+import { reviewRoutes } from "./pages/review.tsx";
 import { datasetPage, datasetsPage, uploadDataset } from "./pages/datasets.tsx";
-import { comingPage } from "./pages/coming.tsx";
+import { datasetAnnotationPages } from "./pages/dataset_annotation.tsx";
+import { cleaningPages } from "./pages/cleaning.tsx";
+import { valuationPages } from "./pages/valuation.tsx";
 
 /**
  * What a console page may load and do: only Tessera's own scripts, styles, images and frames; forms
@@ -33,9 +36,10 @@ const CSP = [
 
 const securityHeaders: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
   await next();
-  c.header("Content-Security-Policy", CSP);
+  // a response with a policy of its own keeps it (a run's HTML map: sandboxed, framed by the console)
+  if (!c.res.headers.has("Content-Security-Policy")) c.header("Content-Security-Policy", CSP);
   c.header("X-Content-Type-Options", "nosniff");
-  c.header("X-Frame-Options", "DENY");
+  if (!c.res.headers.has("X-Frame-Options")) c.header("X-Frame-Options", "DENY");
   c.header("Referrer-Policy", "same-origin");
 };
 
@@ -58,15 +62,16 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
 
   app.get("/console/tasks", page, tasksPage);
   app.post("/console/tasks", page, createTask);
-  app.get("/console/tasks/:name", page, taskPage);
+  reviewRoutes(app, page); // a task's page: the spatial review, its runs, maps, CSV files, write-back
   app.post("/console/tasks/:name/done", page, markDone);
 
   app.get("/console/datasets", page, datasetsPage);
   app.post("/console/datasets", signedIn({ multipart: true }), uploadDataset);
   app.get("/console/datasets/:name", page, datasetPage);
+  datasetAnnotationPages(app, page); // a dataset's annotation procedures and its delete
 
-  app.get("/console/cleaning", page, comingPage("cleaning"));
-  app.get("/console/valuation", page, comingPage("valuation"));
+  cleaningPages(app, page);
+  valuationPages(app, page);
 
   app.all("/console/*", page, (c) => notFoundPage(c));
   return app;

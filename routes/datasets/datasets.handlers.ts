@@ -4,10 +4,12 @@
  */
 import type { AppRouteHandler } from "../http/env.ts";
 import type * as routes from "./datasets.routes.ts";
-import { formatOf } from "../../core/ingest/records.ts";
+import { type CsvDelimiter, formatOf } from "../../core/ingest/records.ts";
+import { DELIMITER_NAMES } from "./datasets.schemas.ts";
 import { BadRequestError, InvalidInputError } from "../../core/errors.ts";
 import { checkImportTarget } from "../../core/ingest/import_target.ts";
 import { importText } from "../../services/datasets/import.ts";
+import { deleteDataset as deleteDatasetRows } from "../../services/datasets/delete.ts";
 import {
   EXPORT_MEDIA_TYPES,
   type ExportFormat,
@@ -29,6 +31,12 @@ async function* textChunks(body: ReadableStream<Uint8Array> | null): AsyncGenera
   }
 }
 
+/** The delimiter a `delimiter` parameter names (the character, or its name). */
+function delimiterOf(given: string | undefined): CsvDelimiter | undefined {
+  if (given === undefined) return undefined;
+  return (DELIMITER_NAMES[given as keyof typeof DELIMITER_NAMES] ?? given) as CsvDelimiter;
+}
+
 export const importDataset: AppRouteHandler<typeof routes.importDataset> = async (c) => {
   const { database_name, collection_name } = c.req.valid("param");
   const query = c.req.valid("query");
@@ -36,17 +44,34 @@ export const importDataset: AppRouteHandler<typeof routes.importDataset> = async
   // the schema checks the names' form; this adds Tessera's own database, which only the config names
   checkImportTarget(target, c.var.deps.config.TESSERA_DB, TARGET_LOC);
   const format = query.format ?? formatOf(c.req.header("content-type"));
+  const replace = query.replace === undefined ? undefined : query.replace === "true";
+  if (replace !== undefined && query.mode && replace !== (query.mode === "replace")) {
+    throw new InvalidInputError(
+      `replace=${query.replace} contradicts mode=${query.mode}: give mode alone`,
+      ["query", "replace"],
+    );
+  }
   if (!format) {
     throw new BadRequestError(
-      "unknown upload format: send Content-Type text/csv, application/x-ndjson or application/json, " +
-        "or ?format=csv|ndjson|json",
+      "unknown upload format: send Content-Type text/csv, text/tab-separated-values, " +
+        "application/x-ndjson or application/json, or ?format=csv|tsv|ndjson|json",
+    );
+  }
+  if (query.delimiter && format !== "csv" && format !== "tsv") {
+    throw new InvalidInputError(
+      `a delimiter applies to CSV and TSV uploads, not ${format}`,
+      ["query", "delimiter"],
     );
   }
   const result = await importText(c.var.deps, {
     target,
     format,
     text: textChunks(c.req.raw.body),
-    replace: query.replace === "true",
+    mode: query.mode,
+    replace,
+    delimiter: delimiterOf(query.delimiter),
+    targetColumn: query.target,
+    targetLoc: ["query", "target"],
   });
   return c.json(result, 200);
 };
@@ -110,4 +135,13 @@ export const exportDataset: AppRouteHandler<typeof routes.exportDataset> = async
     "content-disposition": `attachment; filename="${collection_name}.${ext}"`,
     "vary": "Accept",
   });
+};
+
+export const deleteDataset: AppRouteHandler<typeof routes.deleteDataset> = async (c) => {
+  const { database_name, collection_name } = c.req.valid("param");
+  await deleteDatasetRows(c.var.deps, {
+    target: { db: database_name, collection: collection_name },
+    loc: TARGET_LOC,
+  });
+  return c.body(null, 204);
 };

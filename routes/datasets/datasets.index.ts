@@ -4,5 +4,5 @@ import * as routes from "./datasets.routes.ts";
 import * as handlers from "./datasets.handlers.ts";
 
 export function datasetRoutes() {
-  return bindRoutes(newRouter(), routes, handlers, ["importDataset", "exportDataset"]);
+  return bindRoutes(newRouter(), routes, handlers, ["importDataset", "exportDataset", "deleteDataset"]);
 }

@@ -1,11 +1,12 @@
 /**
  * `POST /api/datasets/{database_name}/{collection_name}`: getting data into Tessera (JSON, NDJSON, CSV);
- * `GET` on the same path: taking it away again (NDJSON, CSV), streamed.
+ * `GET` on the same path: taking it away again (NDJSON, CSV), streamed; `DELETE`: removing it.
  */
 import { z } from "@hono/zod-openapi";
 import { securedRoute } from "../http/router.ts";
 import { errorResponses, json } from "../http/schemas.ts";
 import {
+  DeleteParams,
   Detail,
   ExportParams,
   ExportQuery,
@@ -18,13 +19,18 @@ export const importDataset = securedRoute({
   method: "post",
   path: "/api/datasets/{database_name}/{collection_name}",
   tags: ["datasets"],
-  summary: "Import a dataset (JSON array, NDJSON or CSV)",
-  description: "Body: CSV (text/csv), NDJSON (application/x-ndjson) or a JSON array of objects " +
+  summary: "Import a dataset (JSON array, NDJSON, CSV or TSV)",
+  description: "Body: CSV (text/csv; the delimiter `,` `;` tab or `|` detected, or given by `delimiter`), " +
+    "TSV (text/tab-separated-values), NDJSON (application/x-ndjson) or a JSON array of objects " +
     "(application/json). Streams the body into the collection in batches. CSV cells become numbers and booleans " +
-    "where they read as such (empty → null; a number with a leading zero stays text). All or nothing: a " +
-    "malformed row, or a document too large for the store, is a 400 naming its line, and nothing of the " +
-    "upload stays. Rows are added, never written over: a row whose `_id` exists already is a 409 naming " +
-    "its line. The collection name is the dataset id of the other endpoints.",
+    "where they read as such (empty → null; a number with a leading zero stays text). `mode` says what " +
+    "happens to a dataset of the same name: create (a 409 if it exists), replace or append (the default). " +
+    "All or nothing: a malformed row, a record of more than 10,000 columns, or a document too large for the " +
+    "store, is a 400 naming its line, and nothing of the upload stays. Rows are added, never written over: " +
+    "a row whose `_id` exists already is a 409 naming its line. One import per dataset name at a time " +
+    "(another is a 409 until it ends); an import whose process dies is rolled back when Tessera next " +
+    "starts or the name is next imported (docs/reliability.md). The collection name is the dataset id " +
+    "of the other endpoints.",
   request: {
     params: ImportParams,
     query: ImportQuery,
@@ -32,15 +38,22 @@ export const importDataset = securedRoute({
       content: {
         "application/x-ndjson": { schema: z.string() },
         "text/csv": { schema: z.string() },
+        "text/tab-separated-values": { schema: z.string() },
       },
+      required: true, // an upload without a body (or a type) is a 400
     },
   },
   responses: {
     200: json(ImportResult, "What was imported"),
-    400: json(Detail, "A malformed row or a document too large for the store (the message names its line)"),
+    400: json(
+      Detail,
+      "A malformed row, more than 10,000 columns, or a document too large for the store (the message names " +
+        "its line)",
+    ),
     409: json(
       Detail,
-      "The dataset name is taken in another database, or a row's `_id` exists already (named by its line)",
+      "The dataset name is taken in another database, exists already (mode create), is being imported " +
+        "by another request, or a row's `_id` exists already (named by its line)",
     ),
     ...errorResponses,
   },
@@ -74,6 +87,26 @@ export const exportDataset = securedRoute({
     404: json(Detail, "No such collection in this database (the message names it)"),
     406: json(Detail, "The Accept header names neither application/x-ndjson nor text/csv"),
     409: json(Detail, "The dataset's first import is still running"),
+    ...errorResponses,
+  },
+});
+
+export const deleteDataset = securedRoute({
+  method: "delete",
+  path: "/api/datasets/{database_name}/{collection_name}",
+  tags: ["datasets"],
+  summary: "Delete a dataset: its rows and its registry record",
+  description: "Removes every document of the collection, then the dataset's registry record (its columns, " +
+    "distribution, target). A delete cut off halfway is finished by the next one. Refused while an import " +
+    "of the name runs (409); an import that died is rolled back first. Tessera's own database is refused " +
+    "(422), as the import refuses it. A collection that is neither a registered dataset of this database nor " +
+    "holds documents is a 404, so a second delete of the same dataset answers 404 and changes nothing. The " +
+    "dataset's annotation records, task documents and runs are kept.",
+  request: { params: DeleteParams },
+  responses: {
+    204: { description: "Deleted" },
+    404: json(Detail, "No such dataset in this database (the message names it)"),
+    409: json(Detail, "An import of the dataset is running"),
     ...errorResponses,
   },
 });

@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv, AppRouteHandler } from "./env.ts";
 import { locRoot, validationResponse, zodToDetail } from "./error_answers.ts";
 import { requireAuth } from "../auth/require_auth.ts";
+import { InvalidInputError } from "../../core/errors.ts";
 
 /**
  * A sub-app whose validation failures answer FastAPI-shaped 422s, and whose JSON-only bodies are read
@@ -64,8 +65,8 @@ function withJsonBodyReader<R extends RouteConfig>(route: R): R {
 /**
  * Reads a JSON route's body the way FastAPI (the spec's reference) does: an absent Content-Type is parsed
  * as JSON, and so is a non-JSON one (where FastAPI would answer 422; never zod-openapi's 415, which no
- * spec lists); an empty body is a missing one: a 422 at `["body"]` when the body is required, no body
- * (defaults) when it is optional.
+ * spec lists); an empty body is a missing one: a 422 at `["body"]` (400 in a group whose spec answers
+ * invalid input so: cleaning jobs) when the body is required, no body (defaults) when it is optional.
  */
 function jsonBodyAsFastApi(required: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -73,7 +74,8 @@ function jsonBodyAsFastApi(required: boolean): MiddlewareHandler<AppEnv> {
     const type = raw.headers.get("content-type");
     const bytes = raw.body ? await c.req.arrayBuffer() : new ArrayBuffer(0);
     if (bytes.byteLength === 0) {
-      if (required) return validationResponse(c, [{ loc: ["body"], msg: "Field required", type: "missing" }]);
+      // thrown, so the group's onError answers it with its status (422, or 400 for cleaning jobs)
+      if (required) throw new InvalidInputError("Field required", ["body"], "missing");
       if (type === null) return await next();
     } else if (type !== null && JSON_TYPE.test(type)) return await next();
     const headers = new Headers(raw.headers);

@@ -1,5 +1,6 @@
 /** Response schemas and OpenAPI helpers shared by every area. */
 import { z } from "@hono/zod-openapi";
+import { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from "../../core/json_depth.ts";
 
 export const ErrorBody = z.object({ detail: z.unknown() }).openapi("Error");
 
@@ -34,3 +35,17 @@ export const errorResponses = {
   401: json(ErrorBody, "Missing or invalid bearer token"),
   422: json(HTTPValidationError, "Validation Error"),
 };
+
+/** What a free-form JSON field's description says of its depth (core/json_depth.ts). */
+export const depthNote = (max = MAX_JSON_DEPTH) => `At most ${max} levels of nested objects and arrays.`;
+
+/**
+ * Free JSON nested at most `max` levels deep (core/json_depth.ts): deeper is a 422 at the field, its
+ * message naming where inside it; the store and the worker pool never see it.
+ */
+export function shallowJson<T extends z.ZodType>(schema: T, max = MAX_JSON_DEPTH): T {
+  return schema.superRefine((value, ctx) => {
+    const path = tooDeepAt(value, max);
+    if (path) ctx.addIssue({ code: "custom", message: tooDeepMessage(path, max) });
+  }) as T;
+}

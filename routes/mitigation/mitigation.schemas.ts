@@ -13,6 +13,7 @@ import {
   withAuditRules,
 } from "../spatial/spatial.schemas.ts";
 import { statusTable } from "./descriptions.ts";
+import { MAPPING_KEYS } from "../../core/spatial/mapping.ts";
 import { FLIP_ORDERS } from "../../core/spatial/mitigate/flips.ts";
 import type { RelabelSettings, ThresholdSettings } from "../../services/mitigation/mitigate.ts";
 
@@ -210,13 +211,22 @@ export const ThresholdResponse = MitigationResponse.extend({
 }).openapi("ThresholdResponse");
 
 export const WritebackRequest = z.object({
-  new_field: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).max(128),
+  new_field: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).max(128).openapi({
+    description: "the field to write: a new one, never `_id`, a mapping key's name, a field the task's " +
+      "mapping uses, or a field documents hold that no write-back of this task created (those need the " +
+      "task and its data: a 422 naming new_field)",
+    not: { enum: ["_id", ...MAPPING_KEYS] },
+  }),
   preds: z.array(
     z.object({ doc_id: z.string().min(1), y_pred: z.union([z.literal(0), z.literal(1)]) }).strict(),
   )
     .min(1)
     .optional()
-    .openapi({ description: "the predictions to write, each doc_id at most once; or give run_id instead" }),
+    .openapi({
+      description: "the predictions to write, each doc_id at most once (JSON Schema's uniqueItems says " +
+        "so of equal lines; two lines of one doc_id are refused too); or give run_id instead",
+      uniqueItems: true,
+    }),
   run_id: z.string().min(1).max(128).optional().openapi({
     description: "instead of preds: a kept run of this task (relabel or threshold, the `run_id` of its " +
       "answer) whose final predictions, every line of its mitigated_preds, the server writes",
@@ -231,7 +241,9 @@ export const WritebackRequest = z.object({
       message: "give preds (the predictions to write) or run_id (a run whose predictions to write)",
     });
   }
-}, { when: (payload) => payload.issues.length === 0 }).openapi("WritebackRequest");
+}, { when: (payload) => payload.issues.length === 0 }).openapi("WritebackRequest", {
+  oneOf: [{ required: ["preds"] }, { required: ["run_id"] }], // the superRefine above, for the document
+});
 
 export const WritebackResponse = z.object({
   new_field: z.string(),

@@ -20,7 +20,7 @@ export const TaskNotFound = json(z.object({ detail: z.string() }), "No task docu
 const Point = z.tuple([
   z.number().min(-180).max(180).openapi({ description: "longitude" }),
   z.number().min(-90).max(90).openapi({ description: "latitude" }),
-]);
+]).openapi({ minItems: 2, maxItems: 2 }); // a tuple's length, which the generated document leaves out
 
 export const RegionPolygon = z.object({
   polygon: z.array(Point).min(3).openapi({

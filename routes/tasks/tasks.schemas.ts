@@ -1,6 +1,7 @@
 /** The task documents' shapes (spec 2 "Task documents"). */
 import { z } from "@hono/zod-openapi";
 import { CollectionName, DatabaseName } from "../datasets/datasets.schemas.ts";
+import { depthNote, shallowJson } from "../http/schemas.ts";
 
 const Timestamp = z.iso.datetime({ offset: true });
 const Status = z.string().min(1).max(64);
@@ -13,7 +14,9 @@ export const TaskDocument = z.object({
   component: z.string().nullable().optional(),
   started_at: Timestamp.nullable().optional(),
   ended_at: Timestamp.nullable().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: shallowJson(z.record(z.string(), z.unknown())).optional().openapi({
+    description: `Free key-values of the pipeline. ${depthNote()}`,
+  }),
 }).openapi("TaskDocument");
 
 export const TaskCreate = TaskDocument.extend({ status: Status.default("pending") }).strict();

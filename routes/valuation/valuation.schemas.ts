@@ -28,6 +28,8 @@ const MatrixOrNull = (method: string) =>
 
 const Shape = z.tuple([z.number().int(), z.number().int()]).openapi({
   description: "[rows, columns] of the whole dataset",
+  minItems: 2,
+  maxItems: 2,
 });
 
 export const CorrelationResponse = z.object({
@@ -45,7 +47,9 @@ export const FeatureImportanceRequest = z.object({
     description: "models to compare; missing, null or empty: all four",
   }),
   target: z.string().min(1).optional().openapi({
-    description: "the column to predict; default the dataset's last column",
+    description: "the column to predict; default the dataset's recorded target (the import's `target`, " +
+      "else the last column of its first import; columns added later, like an approved `is_anomaly`, " +
+      "do not change it)",
   }),
   train_size: z.number().gt(0).lt(1).default(0.7).openapi({
     description: "share of rows in the (stratified) training split; the rest is held out",
@@ -81,8 +85,8 @@ export const FeatureImportanceResponse = z.object({
   best_model: ModelName.openapi({ description: "the most accurate model (model_names[0])" }),
   dataset_shape: Shape,
   target: z.string().openapi({
-    description: "the column predicted: the request's `target`, or the dataset's last column when none was " +
-      "given; beyond the spec's fields, so a caller learns which column the default picked",
+    description: "the column predicted: the request's `target`, or the dataset's recorded target when none " +
+      "was given; beyond the spec's fields, so a caller learns which column the default picked",
   }),
   cv_folds: z.number().int().openapi({ description: "the cross-validation folds (the request's `folds`)" }),
   holdout_accuracy: z.number().openapi({ description: "the best model's accuracy on the held-out rows" }),

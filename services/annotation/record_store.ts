@@ -2,7 +2,7 @@
  * Where spec 1's records are kept: one collection of Tessera's database per kind (annotations,
  * configurations, data-model info, schemas), each record under an id made of its dataset and key.
  */
-import { JsonRecords } from "../../store/json_records.ts";
+import { JsonRecords } from "./json_records.ts";
 import type { AnnotationDeps } from "./lookups.ts";
 
 /** Collections of TESSERA_DB holding the records of spec 1. */

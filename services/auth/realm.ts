@@ -5,19 +5,30 @@
 import { AuthError } from "../../core/auth/types.ts";
 import { type LocalIssuer, SCOPE, type TokenResponse } from "../../core/auth/local_issuer.ts";
 import type { SecretTable } from "../../core/auth/passwords.ts";
+import type { LoginThrottle } from "./login_throttle.ts";
 
-/** The realm: its name, the issuer of its tokens, and the users and clients allowed to log in. */
+/** The realm: its name, the issuer of its tokens, the users and clients allowed to log in. */
 export interface Realm {
   name: string;
   issuer: LocalIssuer;
   users: SecretTable;
   clients: SecretTable;
+  /** The limit on failed password attempts (login_throttle.ts). */
+  throttle: LoginThrottle;
 }
 
-/** An OAuth 2.0 error answer (RFC 6749 §5.2) as Keycloak words it, with the status Keycloak gives it. */
+/**
+ * An OAuth 2.0 error answer (RFC 6749 §5.2) as Keycloak words it, with the status Keycloak gives it;
+ * 429 (too many failed attempts) carries the seconds to wait.
+ */
 export class OAuthError extends Error {
   override name = "OAuthError";
-  constructor(readonly status: 400 | 401, readonly error: string, readonly description: string) {
+  constructor(
+    readonly status: 400 | 401 | 429,
+    readonly error: string,
+    readonly description: string,
+    readonly retryAfter?: number,
+  ) {
     super(description);
   }
 }
@@ -32,6 +43,8 @@ export interface TokenRequest {
   refreshToken?: string;
   /** The request's `Authorization` header: client credentials may come as HTTP Basic. */
   authorization?: string;
+  /** Where the request came from (the connection's peer): failed passwords are counted per address. */
+  clientAddress?: string;
 }
 
 /** The token endpoint's flow in Keycloak's order: grant type, then client, then the grant itself. */
@@ -71,15 +84,30 @@ function basicCredentials(header: string | undefined): [string, string] | undefi
   }
 }
 
-/** Resource-owner password grant: the user's name and password against TESSERA_USERS. */
+/**
+ * Resource-owner password grant: the user's name and password against TESSERA_USERS, refused unchecked
+ * (429) after too many failures (login_throttle.ts); an unknown user is counted and answered the same.
+ */
 async function passwordGrant(req: TokenRequest, clientId: string, realm: Realm): Promise<TokenResponse> {
   if (!req.username) throw new OAuthError(400, "invalid_request", "Missing parameter: username");
   if (req.password === undefined) {
     throw new OAuthError(400, "invalid_request", "Missing parameter: password");
   }
+  const address = req.clientAddress ?? "unknown";
+  const wait = realm.throttle.check(req.username, address);
+  if (wait > 0) {
+    throw new OAuthError(
+      429,
+      "temporarily_unavailable",
+      `Too many failed login attempts; try again in ${wait} s`,
+      wait,
+    );
+  }
   if (!(await realm.users.check(req.username, req.password))) {
+    realm.throttle.failed(req.username, address);
     throw new OAuthError(401, "invalid_grant", "Invalid user credentials");
   }
+  realm.throttle.succeeded(req.username, address);
   return await realm.issuer.issue(req.username, clientId);
 }
 

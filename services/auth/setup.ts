@@ -9,6 +9,7 @@ import { LocalIssuer } from "../../core/auth/local_issuer.ts";
 import { OidcVerifier } from "../../core/auth/oidc.ts";
 import { SecretTable } from "../../core/auth/passwords.ts";
 import { loadOrCreateSigningKey } from "./signing_key.ts";
+import { LoginThrottle } from "./login_throttle.ts";
 import type { Realm } from "./realm.ts";
 
 export interface Auth {
@@ -56,5 +57,11 @@ async function localRealm(config: Config, store: Store): Promise<Realm> {
       "WARNING: AUTH_MODE=local with no TESSERA_USERS: nobody can log in. Set TESSERA_USERS=name:password.",
     );
   }
-  return { name, issuer, users, clients: new SecretTable(config.TESSERA_CLIENTS) };
+  return {
+    name,
+    issuer,
+    users,
+    clients: new SecretTable(config.TESSERA_CLIENTS),
+    throttle: new LoginThrottle(),
+  };
 }

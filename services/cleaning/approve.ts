@@ -88,6 +88,13 @@ export function refuseApproval(job: JobRecord, leaseMs: number): void {
       `job '${job.job_id}' was approved already, by ${job.approval.approved_by} at ${job.approval.approved_at}`,
     );
   }
+  if (job.status === "rejected") {
+    const r = job.rejection;
+    throw new ConflictError(
+      `job '${job.job_id}' was rejected${r ? ` by ${r.rejected_by} at ${r.rejected_at}` : ""}: ` +
+        "its results are never written back",
+    );
+  }
   if (job.status !== "succeeded") {
     throw new ConflictError(
       `job '${job.job_id}' is ${job.status}: only a finished (succeeded) job can be approved`,

@@ -9,6 +9,7 @@ import type { ResultEntry } from "./job_results.ts";
 import type { Cell } from "../../core/cleaning/stats.ts";
 import type { TableColumn } from "../../core/cleaning/impute_tabular.ts";
 import type { CleaningOutput } from "../../core/cleaning/run.ts";
+import { own, setOwn } from "../../core/data_keys.ts";
 
 /** A job's data as the methods want it, with each row's document id and the values they will replace. */
 export interface JobData {
@@ -49,8 +50,8 @@ export async function loadJobData(
   ) {
     for (const doc of batch) {
       ids.push(doc._id);
-      job.columns.forEach((c, j) => raw[j].push(doc[c] ?? null));
-      if (job.date_col) dates.push(parseDate(doc[job.date_col]));
+      job.columns.forEach((c, j) => raw[j].push(own(doc, c) ?? null));
+      if (job.date_col) dates.push(parseDate(own(doc, job.date_col)));
     }
     await onRows(ids.length);
   }
@@ -100,7 +101,7 @@ function imputationResults(data: JobData, out: Extract<CleaningOutput, { task: "
   const entries: ResultEntry[] = [];
   const filledBy: Record<string, number> = {};
   for (const f of out.filled) {
-    filledBy[f.column] = f.rows.length;
+    setOwn(filledBy, f.column, f.rows.length);
     const originals = data.originals.get(f.column)!;
     f.rows.forEach((r, k) => {
       entries.push({

@@ -11,7 +11,8 @@ import type { CollectionRef, Doc, Store } from "../../store/store.ts";
 import { newId } from "../../store/ids.ts";
 import type { Dtype, Task } from "../../core/cleaning/methods.ts";
 
-export type JobStatus = "queued" | "running" | "succeeded" | "failed";
+/** A job's state; `rejected`: a reviewer refused its results (it succeeded), so they are never written back. */
+export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "rejected";
 
 /** Where the page documents of a job's results live, and how many entries they hold. */
 export interface ResultsMeta {
@@ -27,6 +28,14 @@ export interface Approval {
   approved_at: string;
   approval_info: Record<string, unknown>;
   write_back: Record<string, unknown>;
+}
+
+/** A reviewer's refusal of a finished job's results (the console's "Reject"). */
+export interface Rejection {
+  rejected_by: string;
+  rejected_by_username: string | null;
+  rejected_at: string;
+  reason: string | null;
 }
 
 /** A job as stored (and, without the lease fields' internals, as the API shows it). */
@@ -59,6 +68,8 @@ export interface JobRecord extends Doc {
   results: ResultsMeta | null;
   error: { type: string; message: string } | null;
   approval: Approval | null;
+  /** Set when the job was rejected (status `rejected`); absent on jobs stored before rejections existed. */
+  rejection?: Rejection | null;
   /** Who holds the approval's write-back while it runs (a fencing token, like `lease_owner`). */
   write_back_owner?: string | null;
 }
@@ -138,11 +149,24 @@ export class JobQueue {
 
   /**
    * Claims the oldest job that is queued or whose lease expired, for `owner`, leased for `leaseMs`;
-   * null when there is none. A job past `maxAttempts` interruptions is failed instead of claimed.
+   * null when there is none, or when `limit` jobs run under `owner`'s unexpired leases already (an
+   * instance's JOB_CONCURRENCY). A job past `maxAttempts` interruptions is failed instead of claimed.
    */
-  async claim(owner: string, leaseMs: number, maxAttempts: number): Promise<JobRecord | null> {
+  async claim(
+    owner: string,
+    leaseMs: number,
+    maxAttempts: number,
+    opts: { limit?: number } = {},
+  ): Promise<JobRecord | null> {
     const now = this.now();
-    for (const job of await this.listNew()) {
+    const candidates = await this.listNew();
+    if (opts.limit !== undefined) {
+      const mine = candidates.filter((j) =>
+        j.status === "running" && j.lease_owner === owner && Date.parse(j.lease_expires_at ?? "") > now
+      );
+      if (mine.length >= opts.limit) return null;
+    }
+    for (const job of candidates) {
       const expired = job.status === "running" && Date.parse(job.lease_expires_at ?? "") <= now;
       if (job.status === "running" && !expired) continue;
       const expect = { status: job.status, attempt: job.attempt };
@@ -232,6 +256,24 @@ export class JobQueue {
     return (await this.store.compareAndSet(this.ref, id, { status: "succeeded", approval: null }, set)) as
       | JobRecord
       | null;
+  }
+
+  /**
+   * Rejects a succeeded, unapproved job: status `rejected`, so no approval can follow (both expect
+   * `{status: "succeeded", approval: null}`: of an approval and a rejection racing, one wins). Null when
+   * it is not (or no longer) rejectable.
+   */
+  async reject(id: string, rejection: Rejection): Promise<JobRecord | null> {
+    const set = { status: "rejected", rejection, updated_at: iso(this.now()) };
+    return (await this.store.compareAndSet(this.ref, id, { status: "succeeded", approval: null }, set)) as
+      | JobRecord
+      | null;
+  }
+
+  /** Every job, newest first (a reviewer's list; job records are small, their results live elsewhere). */
+  async listAll(): Promise<JobRecord[]> {
+    const jobs = (await this.store.list(this.ref)) as JobRecord[];
+    return jobs.sort((a, b) => b.created_at.localeCompare(a.created_at) || b._id.localeCompare(a._id));
   }
 
   /**

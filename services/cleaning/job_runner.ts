@@ -60,6 +60,8 @@ export class JobRunner {
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** Polling for work (start → stop). */
   private polling = false;
+  /** A poll is claiming: one at a time, so two polls never both see a free slot and both fill it. */
+  private claiming = false;
   /** stop() was called: running jobs were handed back and must write nothing more. */
   private halted = false;
 
@@ -102,16 +104,26 @@ export class JobRunner {
     return job._id;
   }
 
+  /** The next poll, replacing any poll already scheduled (one timer at a time). */
   private schedule(ms: number): void {
     if (!this.polling) return;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.poll(), ms);
   }
 
-  /** Fills free slots with claimed jobs; polls again after JOB_POLL_SECONDS. */
+  /**
+   * Fills free slots with claimed jobs; polls again after JOB_POLL_SECONDS. JOB_CONCURRENCY is this
+   * instance's limit: one poll claims at a time, it counts the jobs this runner runs, and the claim itself
+   * counts the running jobs the store says this owner holds.
+   */
   private async poll(): Promise<void> {
+    if (this.claiming) return; // the poll under way looks again before it ends
+    this.claiming = true;
     try {
       while (this.polling && this.running.size < this.opts.concurrency) {
-        const job = await this.queue.claim(this.owner, this.opts.leaseMs, this.opts.maxAttempts);
+        const job = await this.queue.claim(this.owner, this.opts.leaseMs, this.opts.maxAttempts, {
+          limit: this.opts.concurrency,
+        });
         if (!job) break;
         this.opts.onEvent?.("claimed", job);
         this.track(job).then(() => this.schedule(0)); // a slot is free: look for more work at once
@@ -120,6 +132,8 @@ export class JobRunner {
       if (!(e instanceof StoreUnavailableError)) {
         log("error", "job runner: cannot claim a job", { error: String(e) });
       }
+    } finally {
+      this.claiming = false;
     }
     this.schedule(this.opts.pollMs);
   }

@@ -39,6 +39,11 @@ export async function submitJob(deps: CleaningDeps, run: RunInput, by: Submitter
   return await queueOf(deps).create({ ...job, created_by: by.sub, client_id: by.clientId });
 }
 
+/** Every job, newest first, at most `limit` of them (the review console's list). */
+export async function listJobs(deps: CleaningDeps, limit = 200): Promise<JobRecord[]> {
+  return (await queueOf(deps).listAll()).slice(0, limit);
+}
+
 /** Jobs queued or running with no results stored yet, oldest first. */
 export function listNewJobs(deps: CleaningDeps): Promise<JobRecord[]> {
   return queueOf(deps).listNew();
@@ -108,4 +113,50 @@ export async function approve(deps: CleaningDeps, input: ApprovalInput): Promise
     who: input.who,
     leaseMs,
   });
+}
+
+/** A rejection as asked: the job, why (free text, may be empty), and who gives it. */
+export interface RejectionInput {
+  jobId: string;
+  reason: string | null;
+  who: Approver;
+}
+
+/**
+ * Rejects a finished job's results: the job becomes `rejected`, is never written back and can no longer
+ * be approved. Only a succeeded, unapproved job can be rejected (409 otherwise, saying why); of a
+ * rejection and an approval racing, exactly one is recorded. The job as it ends.
+ */
+export async function reject(deps: CleaningDeps, input: RejectionInput): Promise<JobRecord> {
+  const queue = queueOf(deps);
+  const refuse = (job: JobRecord) => {
+    if (job.approval) {
+      throw new ConflictError(
+        `job '${job.job_id}' was approved by ${job.approval.approved_by} at ${job.approval.approved_at}; ` +
+          "an approved job cannot be rejected",
+      );
+    }
+    if (job.status !== "succeeded" && job.status !== "rejected") {
+      throw new ConflictError(
+        `job '${job.job_id}' is ${job.status}: only a finished (succeeded) job can be rejected`,
+      );
+    }
+    if (job.status === "rejected") {
+      const r = job.rejection;
+      throw new ConflictError(
+        `job '${job.job_id}' was rejected already${r ? `, by ${r.rejected_by} at ${r.rejected_at}` : ""}`,
+      );
+    }
+  };
+  const job = await getJob(deps, input.jobId);
+  refuse(job);
+  const rejected = await queue.reject(job._id, {
+    rejected_by: input.who.sub,
+    rejected_by_username: input.who.username,
+    rejected_at: new Date().toISOString(),
+    reason: input.reason?.trim() || null,
+  });
+  if (rejected) return rejected;
+  refuse((await queue.get(job._id)) ?? job); // says who got there first
+  throw new ConflictError(`job '${job.job_id}' changed while it was being rejected; try again`);
 }

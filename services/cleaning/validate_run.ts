@@ -16,6 +16,7 @@ import { findDataset, listDatasets } from "../datasets/registry.ts";
 import type { Store } from "../../store/store.ts";
 import type { JobRecord, NewJob } from "./job_queue.ts";
 import { parseDate } from "./job_data.ts";
+import { own } from "../../core/data_keys.ts";
 import type { WriteBackPlan } from "./writeback.ts";
 
 /** A job as a run request asks for it, its shape already checked. */
@@ -128,7 +129,7 @@ async function dateProblem(
   collection: string,
   field: string,
 ): Promise<string | null> {
-  const values = (await store.sample({ db, collection }, 50)).map((d) => d[field]).filter((v) =>
+  const values = (await store.sample({ db, collection }, 50)).map((d) => own(d, field)).filter((v) =>
     v !== null && v !== undefined
   );
   if (!values.length) return `column '${field}' holds no dates`;

@@ -10,7 +10,8 @@ import type { Store } from "../../store/store.ts";
 import type { Approval, JobQueue, JobRecord } from "./job_queue.ts";
 import { ConflictError } from "../../core/errors.ts";
 import { allResults } from "./job_results.ts";
-import { type ColumnInfo, findDataset, registryRef } from "../datasets/registry.ts";
+import { own, setOwn } from "../../core/data_keys.ts";
+import { type ColumnInfo, findDataset, recordedTarget, registryRef } from "../datasets/registry.ts";
 
 export interface WriteBackPlan {
   /** imputation: "same_fields" overwrites the gaps in place; "new_fields" writes `<column><suffix>`. */
@@ -70,16 +71,17 @@ export async function writeBack(store: Store, tesseraDb: string, job: JobRecord,
       const set = pending.get(id) ?? {};
       if (job.task === "impute") {
         const column = e.column as string;
-        const now = JSON.stringify(current?.get(id)?.[column] ?? null);
+        const doc = current?.get(id);
+        const now = JSON.stringify((doc && own(doc, column)) ?? null);
         if (current && now !== JSON.stringify(e.original ?? null)) {
           if (now === JSON.stringify(e.value ?? null)) report.already_written++; // an interrupted run wrote it
           else report.skipped_changed++;
           continue;
         }
-        set[targetField(plan, column)] = e.value;
+        setOwn(set, targetField(plan, column), e.value);
       } else {
-        set[plan.flagField] = e.label === 1;
-        if (plan.scoreField) set[plan.scoreField] = e.score;
+        setOwn(set, plan.flagField, e.label === 1);
+        if (plan.scoreField) setOwn(set, plan.scoreField, e.score);
       }
       report.cells_written++;
       pending.set(id, set);
@@ -148,7 +150,12 @@ async function recordNewFields(
     ];
   const added = written.filter((c) => !typeOf.has(c.name));
   if (rec && added.length) {
-    await store.patch(registryRef(tesseraDb), rec._id, { columns: [...rec.columns, ...added] });
+    // the dataset's target stays what it was: a record made before targets were recorded gets its own now
+    const target = recordedTarget(rec);
+    await store.patch(registryRef(tesseraDb), rec._id, {
+      columns: [...rec.columns, ...added],
+      ...(target === undefined ? {} : { target_column: target }),
+    });
   }
   return written.map((c) => c.name);
 }

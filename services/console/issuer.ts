@@ -39,7 +39,7 @@ export interface Tokens {
  */
 export class SignInError extends Error {
   override name = "SignInError";
-  constructor(readonly reason: "refused" | "unavailable", message: string) {
+  constructor(readonly reason: "refused" | "unavailable" | "throttled", message: string) {
     super(message);
   }
 }
@@ -68,9 +68,17 @@ function consoleClient(config: IssuerConfig): { id: string; secret?: string } {
   return { id: config.CONSOLE_CLIENT_ID, secret: config.CONSOLE_CLIENT_SECRET };
 }
 
-/** The resource-owner password grant for a person signing in. */
-export function passwordGrant(deps: IssuerDeps, username: string, password: string): Promise<Tokens> {
-  return grant(deps, { grant_type: "password", username, password }, REFUSED);
+/**
+ * The resource-owner password grant for a person signing in; `clientAddress` (the browser's address) is
+ * what the local realm counts failed passwords by.
+ */
+export function passwordGrant(
+  deps: IssuerDeps,
+  username: string,
+  password: string,
+  clientAddress?: string,
+): Promise<Tokens> {
+  return grant(deps, { grant_type: "password", username, password }, REFUSED, clientAddress);
 }
 
 /** The refresh grant: new tokens for a session whose access token ran out. */
@@ -78,7 +86,12 @@ export function refreshGrant(deps: IssuerDeps, refreshToken: string): Promise<To
   return grant(deps, { grant_type: "refresh_token", refresh_token: refreshToken }, "The sign-in has ended.");
 }
 
-async function grant(deps: IssuerDeps, form: Record<string, string>, refused: string): Promise<Tokens> {
+async function grant(
+  deps: IssuerDeps,
+  form: Record<string, string>,
+  refused: string,
+  clientAddress?: string,
+): Promise<Tokens> {
   const client = consoleClient(deps.config);
   if (deps.config.AUTH_MODE === "local") {
     if (!deps.realm) throw new SignInError("unavailable", "The local issuer is not set up on this server.");
@@ -90,6 +103,7 @@ async function grant(deps: IssuerDeps, form: Record<string, string>, refused: st
         username: form.username,
         password: form.password,
         refreshToken: form.refresh_token,
+        clientAddress,
       });
       return {
         accessToken: t.access_token,
@@ -100,6 +114,9 @@ async function grant(deps: IssuerDeps, form: Record<string, string>, refused: st
     } catch (e) {
       if (!(e instanceof OAuthError)) throw e;
       if (e.error === "invalid_grant") throw new SignInError("refused", refused);
+      if (e.status === 429) {
+        throw new SignInError("throttled", `Too many failed sign-ins; try again in ${e.retryAfter} seconds.`);
+      }
       throw new SignInError("unavailable", `The local issuer refused the console's client: ${e.description}`);
     }
   }

@@ -115,7 +115,7 @@ async function subjectOf(deps: SessionDeps, tokens: Tokens, username: string): P
  */
 export async function signIn(
   deps: SessionDeps,
-  input: { username: string; password: string },
+  input: { username: string; password: string; clientAddress?: string },
 ): Promise<{ secret: string; session: ConsoleSession }> {
   const now = clock(deps);
   let fields: Pick<SessionDoc, "expires_at" | "refresh_token" | "refresh_expires_at">;
@@ -127,7 +127,7 @@ export async function signIn(
       refresh_expires_at: null,
     };
   } else {
-    const tokens = await passwordGrant(deps, input.username, input.password);
+    const tokens = await passwordGrant(deps, input.username, input.password, input.clientAddress);
     sub = await subjectOf(deps, tokens, input.username);
     fields = tokenFields(tokens, now);
   }
@@ -215,7 +215,8 @@ export async function keepPendingForm(
     _id: id,
     username,
     path: form.path,
-    fields: form.fields,
+    // as a list: a form's field names are anyone's, and MongoDB refuses keys with dots or a leading $
+    fields: Object.entries(form.fields).map(([name, value]) => ({ name, value })),
     expires_at: clock(deps) + PENDING_TTL_MS,
   });
   return id;
@@ -232,5 +233,6 @@ export async function takePendingForm(
   if (!doc || doc.username !== username) return null;
   await deps.store.delete(ref, id);
   if ((doc.expires_at as number) <= clock(deps)) return null;
-  return { path: String(doc.path), fields: doc.fields as Record<string, string> };
+  const list = doc.fields as { name: string; value: string }[];
+  return { path: String(doc.path), fields: Object.fromEntries(list.map((f) => [f.name, f.value])) };
 }

@@ -3,6 +3,11 @@
  * midway, the documents this import inserted are deleted again before the error goes on. The importer
  * gives each record without an `_id` one of its own before writing it, so it knows every id to undo
  * whatever the store managed before failing; records that bring an `_id` are never written over.
+ *
+ * Crash-safe: the import holds its dataset's name through a leased journal (import_journal.ts) that logs
+ * every id before it is written, so an import whose process dies is rolled back (or, once all its rows
+ * are in, completed) by the next import of the name or the next start of Tessera. One import per dataset
+ * name runs at a time; another is a 409 until it ends.
  */
 import {
   type CollectionRef,
@@ -15,19 +20,29 @@ import {
   bumpGeneration,
   type ColumnInfo,
   type DatasetRecord,
+  datasetRecord,
   findDataset,
-  recordImport,
   releaseDataset,
   reserveDataset,
 } from "./registry.ts";
+import { ImportJournal, type ImportMode, rollForward } from "./import_journal.ts";
 import { newId } from "../../store/ids.ts";
-import { BadRequestError, ConflictError } from "../../core/errors.ts";
+import { BadRequestError, ConflictError, InvalidInputError } from "../../core/errors.ts";
 import { FieldProfiler } from "../../core/ingest/field_profile.ts";
 import { checkImportTarget } from "../../core/ingest/import_target.ts";
-import { type Position, readRecords, type UploadFormat } from "../../core/ingest/records.ts";
+import {
+  type CsvDelimiter,
+  type Position,
+  readRecords,
+  type UploadFormat,
+} from "../../core/ingest/records.ts";
 import type { Config } from "../../config.ts";
 
+export type { ImportMode } from "./import_journal.ts";
+
 export interface ImportResult {
+  /** What the import did: created a dataset, replaced its rows, or appended to them. */
+  mode: ImportMode;
   inserted: number;
   replaced: number;
   database: string;
@@ -35,20 +50,35 @@ export interface ImportResult {
   dataset_id: string;
   rows: number;
   columns: ColumnInfo[];
+  /** The field delimiter a CSV upload was read with (given, or detected); null for JSON formats. */
+  delimiter: string | null;
+  /** The dataset's recorded target column (registry.ts: the `target` option, kept, or the last column). */
+  target: string | null;
 }
 
+/** The import's lease when the configuration names none (IMPORT_LEASE_SECONDS). */
+export const DEFAULT_IMPORT_LEASE_MS = 15_000;
+
 export interface ImportOptions {
-  /** Replace the collection's documents (the old ones go only once the new ones are all in). */
+  /** create (a new dataset only), replace (the old rows go once the new ones are all in) or append. */
+  mode?: ImportMode;
+  /** The older spelling: true is mode `replace`, false `append` (the default); `mode` wins when both are given. */
   replace?: boolean;
   batchSize?: number;
   /** The reader's position (`readRecords`), so a refused document is named by its line. */
   position?: Position;
+  /** How long the import's hold on the name lasts without renewal (a crashed import is recovered after). */
+  leaseMs?: number;
+  /** The dataset's target column, recorded with it; must be a column of the dataset after the import. */
+  targetColumn?: string;
+  /** Where the caller named the target column (the loc of a refusal). */
+  targetLoc?: (string | number)[];
 }
 
 /** What importing text needs: the store, and the configuration naming Tessera's own database. */
 export interface ImportDeps {
   store: Store;
-  config: Pick<Config, "TESSERA_DB">;
+  config: Pick<Config, "TESSERA_DB"> & Partial<Pick<Config, "IMPORT_LEASE_SECONDS">>;
 }
 
 /** An upload as text (a request body, a file), its target's names checked by the caller in its own terms. */
@@ -56,26 +86,47 @@ export interface TextImport {
   target: CollectionRef;
   format: UploadFormat;
   text: AsyncIterable<string>;
-  /** true: the new rows replace the collection's rows; false: they are appended. */
-  replace: boolean;
+  /** What to do with a dataset of that name (default: append, or replace when `replace` says so). */
+  mode?: ImportMode;
+  /** The older spelling of mode replace (true) or append (false). */
+  replace?: boolean;
+  /** CSV: the field delimiter; absent: detected from the first lines (`,` `;` tab `|`). */
+  delimiter?: CsvDelimiter;
+  /** The dataset's target column (absent: kept, or the last column); where the caller named it. */
+  targetColumn?: string;
+  targetLoc?: (string | number)[];
+}
+
+/** The mode an import runs in, from `mode` or the older `replace` flag. */
+export function importMode(mode: ImportMode | undefined, replace: boolean | undefined): ImportMode {
+  return mode ?? (replace ? "replace" : "append");
 }
 
 /** Parses an upload and imports it all or nothing; one use case for the HTTP route and `deno task import`. */
 export async function importText(deps: ImportDeps, input: TextImport): Promise<ImportResult> {
   const position: Position = { where: "" };
-  const records = readRecords(input.format, input.text, position);
-  return await importRecords(deps.store, deps.config.TESSERA_DB, input.target, records, {
-    replace: input.replace,
+  const read = { delimiter: input.delimiter ?? null };
+  const records = readRecords(input.format, input.text, position, read);
+  const result = await importRecords(deps.store, deps.config.TESSERA_DB, input.target, records, {
+    mode: importMode(input.mode, input.replace),
     position,
+    leaseMs: deps.config.IMPORT_LEASE_SECONDS ? deps.config.IMPORT_LEASE_SECONDS * 1000 : undefined,
+    targetColumn: input.targetColumn,
+    targetLoc: input.targetLoc,
   });
+  return { ...result, delimiter: input.format === "csv" || input.format === "tsv" ? read.delimiter : null };
 }
 
-/** The batch being written: its documents, the ids made here, and where each record came from. */
+/** The batch being written: its documents, the ids made here and logged, and where each record came from. */
 interface Pending {
   docs: Doc[];
   fresh: Set<string>;
+  /** The ids logged in the journal: those made here and the records' own ids that did not exist yet. */
+  logged: string[];
   places: string[];
 }
+
+const emptyBatch = (): Pending => ({ docs: [], fresh: new Set(), logged: [], places: [] });
 
 /** Imports `records` into `target`, keeps the registry in step, and undoes itself on failure. */
 export async function importRecords(
@@ -87,19 +138,41 @@ export async function importRecords(
 ): Promise<ImportResult> {
   // the callers check the names in their own terms first; this is the safety net for any other caller
   checkImportTarget(target, tesseraDb, { db: ["target", "db"], collection: ["target", "collection"] });
-  const { existing, reserved } = await claimName(store, tesseraDb, target);
-  const oldIds = opts.replace ? await allIds(store, target) : [];
-  const profile = new FieldProfiler(opts.replace ? [] : existing?.columns);
-  const inserted: string[] = [];
-  let pending: Pending = { docs: [], fresh: new Set(), places: [] };
-  let writing = false;
+  const mode = importMode(opts.mode, opts.replace);
+  const journal = await ImportJournal.begin(
+    store,
+    tesseraDb,
+    target,
+    mode,
+    opts.leaseMs ?? DEFAULT_IMPORT_LEASE_MS,
+  );
+  let claim: Claim;
   try {
+    claim = await claimName(store, tesseraDb, target, mode);
+  } catch (e) {
+    await journal.remove();
+    throw e;
+  }
+  const { existing, reserved, occupied } = claim;
+  const inserted: string[] = [];
+  let oldIds: string[] = [];
+  let pending = emptyBatch();
+  let writing = false;
+  const profile = new FieldProfiler(mode === "replace" ? [] : existing?.columns);
+  try {
+    if (mode === "replace") {
+      oldIds = await allIds(store, target);
+      await journal.log("old", oldIds);
+    }
     const flush = async () => {
+      // write-ahead: the ids go into the journal before the rows into the store
+      pending.logged = await loggable(store, target, pending, occupied);
+      await journal.log("new", pending.logged);
       writing = true;
       await store.insertMany(target, pending.docs, { fresh: pending.fresh });
       writing = false;
       for (const d of pending.docs) inserted.push(d._id);
-      pending = { docs: [], fresh: new Set(), places: [] };
+      pending = emptyBatch();
     };
     let n = 0;
     for await (const rec of records) {
@@ -115,66 +188,116 @@ export async function importRecords(
       if (pending.docs.length >= (opts.batchSize ?? 1000)) await flush();
     }
     if (pending.docs.length) await flush();
+    // An empty upload would register a dataset without rows or columns (or, replacing, wipe one).
+    if (!inserted.length) throw new BadRequestError("the upload holds no rows; nothing was imported");
+    const columns = profile.result().map(({ name, type }) => ({ name, type }));
+    if (opts.targetColumn !== undefined && !columns.some((c) => c.name === opts.targetColumn)) {
+      const names = columns.map((c) => c.name).join(", ");
+      throw new InvalidInputError(
+        `target '${opts.targetColumn}' is not a column of the imported rows (${names})`,
+        opts.targetLoc ?? ["target"],
+      );
+    }
+    // from here the import is completed, by another process if this one dies
+    await journal.commit(datasetRecord(target, 0, columns, reserved ? null : existing, opts.targetColumn));
   } catch (e) {
-    if (reserved) await releaseDataset(store, tesseraDb, target.collection).catch(() => {});
-    // a run may have read the rows while they were there: once they are gone, its generation is stale
-    await undo(store, target, inserted, writing ? pending : null, e as Error, opts.replace)
-      .finally(() => bumpGeneration(store, tesseraDb, target.collection).catch(() => {}));
+    throw await abandon(
+      store,
+      tesseraDb,
+      target,
+      journal,
+      reserved,
+      inserted,
+      writing ? pending : null,
+      e,
+      mode,
+    );
   }
-  // An empty upload would register a dataset without rows or columns (or, replacing, wipe one).
-  if (!inserted.length) {
-    if (reserved) await releaseDataset(store, tesseraDb, target.collection);
-    throw new BadRequestError("the upload holds no rows; nothing was imported");
-  }
-  const columns = profile.result().map(({ name, type }) => ({ name, type }));
-  let rows: number;
+  let record: DatasetRecord;
   try {
-    if (oldIds.length) await store.deleteMany(target, oldIds);
-    rows = await store.count(target);
-    await recordImport(store, tesseraDb, target, rows, columns); // a new generation
+    record = (await rollForward(store, tesseraDb, journal.head)).record;
   } catch (e) {
-    // the rows changed but their record could not say so: the generation changes all the same
-    await bumpGeneration(store, tesseraDb, target.collection).catch(() => {});
+    journal.close(); // its lease runs out and a recovery completes the import
     throw e;
   }
+  await journal.remove().catch(() => {}); // left behind, a recovery completes it once more: no harm
   return {
+    mode,
     inserted: inserted.length,
     replaced: oldIds.length,
     database: target.db,
     collection: target.collection,
     dataset_id: target.collection,
-    rows,
-    columns,
+    rows: record.rows,
+    columns: record.columns,
+    delimiter: null,
+    target: record.target_column ?? null,
   };
 }
 
+/** The name's registry record before the import, and what the import found there. */
+interface Claim {
+  existing: DatasetRecord | null;
+  /** The import made the record (the dataset's first import). */
+  reserved: boolean;
+  /** The collection held documents when the import began (so a record's own `_id` may exist already). */
+  occupied: boolean;
+}
+
 /**
- * The dataset's registry record, after reserving the name when the dataset is new; a name that lives
- * in another database, or whose first import is still running, is a 409. A reservation lost to a
- * concurrent import is looked up again.
+ * With the name held by the journal: the dataset's registry record, after reserving the name when the
+ * dataset is new. A name that lives in another database is a 409; so is any existing dataset (or a
+ * collection holding documents) in mode create. A reservation left by an import that died before the
+ * journal existed is released.
  */
 async function claimName(
   store: Store,
   tesseraDb: string,
   target: CollectionRef,
-): Promise<{ existing: DatasetRecord | null; reserved: boolean }> {
-  for (;;) {
-    const existing = await findDataset(store, tesseraDb, target.collection);
-    if (existing && existing.database !== target.db) {
-      throw new ConflictError(
-        `a dataset named '${target.collection}' already exists in database '${existing.database}'`,
-      );
-    }
-    if (existing?.importing) {
-      // its first import is running: joining it would let that import's failure undo our rows' record
-      throw new ConflictError(
-        `the first import of '${target.collection}' into '${existing.database}' is still running; ` +
-          "try again when it has finished",
-      );
-    }
-    if (existing) return { existing, reserved: false };
-    if (await reserveDataset(store, tesseraDb, target)) return { existing: null, reserved: true };
+  mode: ImportMode,
+): Promise<Claim> {
+  let existing = await findDataset(store, tesseraDb, target.collection);
+  if (existing && existing.database !== target.db) {
+    throw new ConflictError(
+      `a dataset named '${target.collection}' already exists in database '${existing.database}'`,
+    );
   }
+  if (existing?.importing) {
+    // the journal holds the name, so no import is running: a reservation of a process that died
+    await releaseDataset(store, tesseraDb, target.collection);
+    existing = null;
+  }
+  const occupied = (await store.list(target, undefined, { limit: 1 })).length > 0;
+  if (mode === "create" && (existing || occupied)) {
+    const what = existing
+      ? `a dataset named '${target.collection}' exists already in database '${target.db}' ` +
+        `(${existing.rows} rows)`
+      : `collection '${target.collection}' of database '${target.db}' holds documents already`;
+    throw new ConflictError(`${what}: mode create makes new datasets only; use mode replace or append`);
+  }
+  if (existing) return { existing, reserved: false, occupied };
+  if (!await reserveDataset(store, tesseraDb, target)) {
+    throw new ConflictError(`the dataset name '${target.collection}' was taken meanwhile; try again`);
+  }
+  return { existing: null, reserved: true, occupied };
+}
+
+/**
+ * The ids of a batch to log before writing it: every id made here, and the records' own ids. A record's
+ * own id that exists already is left out (the store refuses it, and a recovery must not delete the
+ * document that has it); that is looked up only when the collection held documents at the start.
+ */
+async function loggable(store: Store, target: CollectionRef, batch: Pending, occupied: boolean) {
+  const ids = batch.docs.map((d) => d._id);
+  if (!occupied || batch.fresh.size === ids.length) return ids;
+  const own = ids.filter((id) => !batch.fresh.has(id));
+  const taken = new Set<string>();
+  for (let i = 0; i < own.length; i += 32) {
+    const part = own.slice(i, i + 32);
+    const found = await Promise.all(part.map((id) => store.get(target, id)));
+    found.forEach((d, j) => d && taken.add(part[j]));
+  }
+  return ids.filter((id) => !taken.has(id));
 }
 
 /** The ids of every document of a collection. */
@@ -185,11 +308,39 @@ async function allIds(store: Store, ref: CollectionRef): Promise<string[]> {
 }
 
 /**
- * Deletes what a failed import wrote, and throws the failure, naming the record a store refused.
- * Of a batch the store failed on, a typed refusal says how many leading documents it wrote; ids made
- * here are deleted whatever happened (no one else has them); a record's own id is deleted only when
- * known to be written by us, since an unknown failure may have stopped before it and the id may be
- * someone else's document. Those left in doubt are named in the message.
+ * An import that failed before committing: undo its rows, give back its name (a first import's
+ * reservation) or give the dataset a new generation (a run may have read the rows while they were there),
+ * remove its journal; the failure to throw. When the rows cannot be deleted (the store is down), the
+ * journal stays: its lease runs out and a recovery rolls the import back.
+ */
+async function abandon(
+  store: Store,
+  tesseraDb: string,
+  target: CollectionRef,
+  journal: ImportJournal,
+  reserved: boolean,
+  inserted: string[],
+  failed: Pending | null,
+  cause: unknown,
+  mode: ImportMode,
+): Promise<Error> {
+  journal.close();
+  const { error, undone } = await undo(store, target, inserted, failed, cause as Error, mode === "replace");
+  if (!journal.lost && undone) {
+    try {
+      if (reserved) await releaseDataset(store, tesseraDb, target.collection);
+      else await bumpGeneration(store, tesseraDb, target.collection);
+      await journal.remove();
+    } catch { /* the journal stays; a recovery finishes the rollback */ }
+  }
+  return error;
+}
+
+/**
+ * Deletes what a failed import wrote, and gives the failure to throw, naming the record a store refused.
+ * Of a batch the store failed on, a typed refusal says how many leading documents it wrote; after an
+ * unknown failure every id the journal logged for it is deleted (made here, or a record's own id that
+ * did not exist before the batch: if it exists now, it is ours). `undone`: every row is gone.
  */
 async function undo(
   store: Store,
@@ -198,32 +349,29 @@ async function undo(
   failed: Pending | null,
   cause: Error,
   replace = false,
-): Promise<never> {
+): Promise<{ error: Error; undone: boolean }> {
   let error = cause;
   if (failed) {
     const refused = cause instanceof DuplicateIdError || cause instanceof DocumentTooLargeError
       ? cause
       : null;
     const written = refused?.written ?? 0;
-    const doubt: string[] = [];
+    const logged = new Set(failed.logged);
     failed.docs.forEach((d, i) => {
-      if (i < written || failed.fresh.has(d._id)) inserted.push(d._id);
-      else if (!refused) doubt.push(d._id);
+      if (i < written || failed.fresh.has(d._id) || (!refused && logged.has(d._id))) {
+        inserted.push(d._id);
+      }
     });
     if (refused) error = named(refused, failed.places[refused.index], replace);
-    else if (doubt.length) {
-      error.message += ` (the store failed while writing ${failed.places[0]} to ${failed.places.at(-1)}; ` +
-        `of those, ${doubt.length} records brought their own _id and may have been kept: ` +
-        `${doubt.slice(0, 5).join(", ")}${doubt.length > 5 ? ", ..." : ""})`;
-    }
   }
   try {
     await store.deleteMany(ref, inserted);
+    return { error, undone: true };
   } catch {
-    error.message += ` (the ${inserted.length} documents inserted before the failure could not be removed: ` +
-      `the first is ${inserted[0]}, the last ${inserted.at(-1)})`;
+    error.message += ` (the ${inserted.length} documents inserted before the failure could not be removed ` +
+      "now; they are removed when the import is recovered, at the latest when Tessera next starts)";
+    return { error, undone: false };
   }
-  throw error;
 }
 
 /** A store's refusal of one document, as the error of the upload, naming the record's place. */

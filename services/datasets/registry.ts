@@ -16,8 +16,6 @@ export interface Distribution {
   rows: number;
   created_at: string;
   updated_at: string;
-  /** Set while the dataset's first import runs (a reservation of the name); `recordImport` clears it. */
-  importing?: boolean;
 }
 
 export interface DatasetRecord extends Doc {
@@ -36,6 +34,18 @@ export interface DatasetRecord extends Doc {
    * Absent on records made before generations existed.
    */
   generation?: string;
+  /**
+   * The dataset's target: the column feature importance predicts when asked for none. Named by an import's
+   * `target` option, else kept from the previous record while the column is still there, else the last
+   * column of the import. Columns added later (an approved cleaning job's `is_anomaly`, a write-back's new
+   * field) do not change it. Absent on records made before targets were recorded (see recordedTarget).
+   */
+  target_column?: string;
+  /**
+   * Set while the dataset's first import runs (a reservation of the name, made while the import holds the
+   * name's journal head: import_journal.ts); the record the import writes at its end has none.
+   */
+  importing?: boolean;
 }
 
 /** Where the registry itself is kept. */
@@ -57,13 +67,17 @@ export async function listDatasets(store: Store, tesseraDb: string): Promise<Dat
 }
 
 /** The registry record of `target` as an import leaves it, over the previous one if any. */
-function datasetRecord(
+export function datasetRecord(
   target: CollectionRef,
   rows: number,
   columns: ColumnInfo[],
   prev: DatasetRecord | null,
+  targetColumn?: string,
 ): DatasetRecord {
   const now = new Date().toISOString();
+  const has = (name: string | undefined) => name !== undefined && columns.some((c) => c.name === name);
+  const before = prev ? recordedTarget(prev) : undefined;
+  const target_column = [targetColumn, before].find(has) ?? columns.at(-1)?.name;
   const dist: Distribution = {
     database: target.db,
     collection: target.collection,
@@ -82,7 +96,17 @@ function datasetRecord(
     created_at: prev?.created_at ?? now,
     updated_at: now,
     generation: crypto.randomUUID(),
+    ...(target_column === undefined ? {} : { target_column }),
   };
+}
+
+/**
+ * The column a dataset's rows are predicted by default: its recorded target, or on a record made before
+ * targets were recorded the last of its registered columns (those of its imports; a write-back records its
+ * target before adding any). Undefined for a record without columns.
+ */
+export function recordedTarget(rec: Pick<DatasetRecord, "target_column" | "columns">): string | undefined {
+  return rec.target_column ?? rec.columns.at(-1)?.name;
 }
 
 /** Records (or updates) a dataset after an import into `target`. */
@@ -101,7 +125,7 @@ export async function recordImport(
 /**
  * Claims a new dataset name for `target` before its first import writes anything: an insert, which
  * fails (false) when another import took the name meanwhile, so two uploads of one name into two
- * databases cannot both pass the check. The record shows 0 rows until `recordImport`.
+ * databases cannot both pass the check. The record shows 0 rows until the import's own record replaces it.
  */
 export async function reserveDataset(
   store: Store,

@@ -3,6 +3,7 @@ import type { Store } from "../../store/store.ts";
 import { importRecords } from "../datasets/import.ts";
 import { listDatasets } from "../datasets/registry.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
+import { ConflictError } from "../../core/errors.ts";
 import { spatialDemo, tabularDemo, timeSeriesDemo } from "../../core/demo/datasets.ts";
 
 export const DEMO_DB = "demo";
@@ -14,9 +15,44 @@ async function* asAsync<T>(it: Iterable<T>): AsyncGenerator<T> {
   yield* it;
 }
 
-/** True when the dataset registry holds no dataset yet. */
+/** What a store holds that seeding could overwrite: registered datasets and task documents. */
+export async function storeContents(
+  store: Store,
+  tesseraDb: string,
+): Promise<{ datasets: number; tasks: number }> {
+  return {
+    datasets: (await listDatasets(store, tesseraDb)).length,
+    tasks: await store.count(taskDocumentsRef(tesseraDb)),
+  };
+}
+
+/** True when the store holds no dataset and no task document yet. */
 export async function isEmpty(store: Store, tesseraDb: string): Promise<boolean> {
-  return (await listDatasets(store, tesseraDb)).length === 0;
+  const { datasets, tasks } = await storeContents(store, tesseraDb);
+  return datasets === 0 && tasks === 0;
+}
+
+/**
+ * `deno task seed`: the demo data, but only into a store that holds nothing yet unless `force`; a store
+ * with datasets or task documents is a ConflictError (seeding replaces the demo datasets, which makes their
+ * runs stale, and resets the demo task's review state).
+ */
+export async function seedStore(
+  store: Store,
+  tesseraDb: string,
+  opts: { force?: boolean } = {},
+): Promise<Record<string, number>> {
+  if (!opts.force) {
+    const { datasets, tasks } = await storeContents(store, tesseraDb);
+    if (datasets || tasks) {
+      const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
+      throw new ConflictError(
+        `the store already holds data (${n(datasets, "dataset")}, ${n(tasks, "task document")}): seeding ` +
+          "replaces the demo datasets (their runs and write-backs go stale) and resets the demo task",
+      );
+    }
+  }
+  return await seedDemo(store, tesseraDb);
 }
 
 /** Imports the three demo datasets (replacing earlier copies) and writes the spatial task document. */

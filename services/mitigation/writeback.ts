@@ -14,7 +14,7 @@ import {
 } from "../../core/spatial/mitigate/writeback_policy.ts";
 import type { CollectionRef, Doc, Store } from "../../store/store.ts";
 import { runForWriteback, runPredictions, type WritableRun } from "../spatial/runs.ts";
-import { taskCollection } from "../spatial/task_collection.ts";
+import { type TaskCollection, taskCollection } from "../spatial/task_collection.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
 
 const BATCH = 1000;
@@ -104,12 +104,7 @@ export async function writeBack(
   const run = input.runId === undefined
     ? null
     : await runForWriteback(deps, ref, collectionName, input.runId);
-  // the run's own mapping counts as one recorded on the task: its fields are data, never written
-  const task = run ? { ...ref.task, writeback_run: { mapping: run.header.mapping } } : ref.task;
-  const refuse = (holder: string | null) => {
-    const why = writebackRefusal(task, newField, holder);
-    if (why) throw new InvalidInputError(`new_field '${newField}' ${why}`, ["body", "new_field"]);
-  };
+  const refuse = refuser(ref, run, newField);
   refuse(null);
   const source = run ? await runSource(deps, run) : listedSource(input.preds!);
   const tasks = taskDocumentsRef(deps.config.TESSERA_DB);
@@ -129,6 +124,43 @@ export async function writeBack(
     not_found: total.not_found.length,
   });
   return { new_field: newField, ...total, written_at, ...(run && { run_id: input.runId }) };
+}
+
+/** Refuses (422 on `new_field`) a field data may live in; `holder` as writebackRefusal takes it. */
+function refuser(ref: TaskCollection, run: WritableRun | null, newField: string) {
+  // the run's own mapping counts as one recorded on the task: its fields are data, never written
+  const task = run ? { ...ref.task, writeback_run: { mapping: run.header.mapping } } : ref.task;
+  return (holder: string | null) => {
+    const why = writebackRefusal(task, newField, holder);
+    if (why) throw new InvalidInputError(`new_field '${newField}' ${why}`, ["body", "new_field"]);
+  };
+}
+
+/** What a write-back of a kept run would write, for a reviewer to confirm first. */
+export interface WritebackPlan {
+  /** Documents that get the field: one per line of the run's final predictions. */
+  records: number;
+  /** Of them, those whose prediction the run changed (`flipped`). */
+  changed: number;
+  /** An earlier write-back of this task created the field: its values are replaced. */
+  replaces: boolean;
+}
+
+/**
+ * What `writeBack` by `runId` would do, refused as it would be by the run (404, 409) and by the field's
+ * name (422); which documents hold the field already is looked at only when it runs. The review
+ * console's confirmation step.
+ */
+export async function planWriteback(
+  deps: { store: Store; config: Config },
+  input: { collectionName: string; newField: string; runId: string },
+): Promise<WritebackPlan> {
+  const ref = await taskCollection(deps, input.collectionName);
+  const run = await runForWriteback(deps, ref, input.collectionName, input.runId);
+  refuser(ref, run, input.newField)(null);
+  let changed = 0;
+  for await (const part of runPredictions(deps, run.header)) for (const p of part) if (p.flipped) changed++;
+  return { records: run.count, changed, replaces: createdByTask(ref.task, input.newField) };
 }
 
 /**

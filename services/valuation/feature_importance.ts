@@ -6,12 +6,22 @@ import { MODEL_NAMES, type ModelName } from "../../core/learn/models.ts";
 import { targetName } from "../../core/learn/prepare.ts";
 import { featureImportanceOnPool } from "../../workers/valuation.ts";
 import { loadDatasetFrame, shapeOf, type ValuationDeps } from "./dataset_frame.ts";
+import { findDataset, recordedTarget } from "../datasets/registry.ts";
+
+/**
+ * The dataset's recorded target (set at import, kept when columns are added), so that a column appended
+ * later (`is_anomaly`) never becomes the default; undefined (the frame's last column) without a record.
+ */
+async function defaultTarget(deps: ValuationDeps, datasetId: string): Promise<string | undefined> {
+  const rec = await findDataset(deps.store, deps.config.TESSERA_DB, datasetId);
+  return rec ? recordedTarget(rec) : undefined;
+}
 
 export interface FeatureImportanceInput {
   datasetId: string;
   /** The models to compare; null, absent or empty: all four. */
   models?: readonly ModelName[] | null;
-  /** The column to predict; absent: the dataset's last column. */
+  /** The column to predict; absent: the dataset's recorded target (registry.ts), else its last column. */
   target?: string;
   trainSize: number;
   folds: number;
@@ -43,8 +53,9 @@ export async function analyzeFeatureImportance(
   const asked = input.models;
   const models = asked?.length ? MODEL_NAMES.filter((m) => asked.includes(m)) : MODEL_NAMES;
   const frame = await loadDatasetFrame(deps, input.datasetId);
+  const target = input.target ?? await defaultTarget(deps, input.datasetId);
   const { comparison } = await featureImportanceOnPool(deps.pool, frame, {
-    target: input.target,
+    target,
     trainSize: input.trainSize,
     folds: input.folds,
     seed: input.seed,
@@ -57,7 +68,7 @@ export async function analyzeFeatureImportance(
     best: comparison.best,
     holdoutAccuracy: comparison.holdoutAccuracy,
     shape: shapeOf(frame),
-    target: targetName(frame, input.target),
+    target: targetName(frame, target),
     folds: input.folds,
     elapsedSeconds: Math.round(performance.now() - t0) / 1000,
   };

@@ -89,8 +89,8 @@ const PAGES: [string, string][] = [
   ["/console/datasets", "datasets"],
   ["/console/datasets/customer_churn", "a dataset"],
   ["/console/datasets/wide", "a wide dataset"],
-  ["/console/cleaning", "cleaning (coming)"],
-  ["/console/valuation", "valuation (coming)"],
+  ["/console/cleaning", "cleaning"],
+  ["/console/valuation", "valuation"],
   ["/console/no-such-page", "not found"],
 ];
 

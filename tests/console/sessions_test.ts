@@ -128,6 +128,25 @@ storeTest(
 );
 
 storeTest(
+  "console sessions: a kept form's field names may hold dots, a leading $ or __proto__ (MongoDB refuses such keys)",
+  async ({ store, config }) => {
+    const { d } = await deps(config, store);
+    // Object.fromEntries makes `__proto__` an own field, as a form's fields are read
+    const pairs = [["mapping.y_pred", "pred"], ["$where", "x"], ["__proto__", "p"], ["plain", "v"]];
+    const form = { path: "/console/tasks/t", fields: Object.fromEntries(pairs) };
+    const id = await keepPendingForm(d, "alice", form);
+    const back = await takePendingForm(d, id, "alice");
+    assert.deepEqual(Object.entries(back!.fields), [
+      ["mapping.y_pred", "pred"],
+      ["$where", "x"],
+      ["__proto__", "p"],
+      ["plain", "v"],
+    ]);
+  },
+  { auth: true },
+);
+
+storeTest(
   "console sessions: AUTH_MODE=off signs anyone in, for REFRESH_TTL_SECONDS unused",
   async ({ store, config }) => {
     const clock = { now: Date.now() };

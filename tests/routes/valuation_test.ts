@@ -241,7 +241,7 @@ storeTest(
   async (t) => {
     const doc = await (await t.app.request("/openapi.json")).json();
     const target = doc.components.schemas.FeatureImportanceResponse.properties.target;
-    assert.match(target.description, /the dataset's last column when none was given/);
+    assert.match(target.description, /the dataset's recorded target when none was given/);
   },
 );
 

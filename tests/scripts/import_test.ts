@@ -8,14 +8,15 @@ import { findDataset } from "../../services/datasets/registry.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
-/** Runs scripts/import.ts with `args` against the KV file `kvPath`; exit code and output. */
-async function runImport(kvPath: string, args: string[]) {
+/** Runs scripts/import.ts with `args` (and `extra` variables) against the KV file `kvPath`; exit code and output. */
+async function runImport(kvPath: string, args: string[], extra: Record<string, string> = {}) {
   const env = Deno.env.toObject();
   delete env.MONGO_URL;
+  delete env.INIT_CWD;
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "scripts/import.ts", ...args],
     cwd: ROOT,
-    env: { ...env, KV_PATH: kvPath, TESSERA_DB: "tessera", NO_COLOR: "1" },
+    env: { ...env, KV_PATH: kvPath, TESSERA_DB: "tessera", NO_COLOR: "1", ...extra },
     clearEnv: true,
     stdin: "null",
   }).output();
@@ -86,6 +87,81 @@ Deno.test("deno task import: an unknown extension needs --format; a bad line kee
       const docs = await store.list({ db: "demo", collection: "points" });
       assert.deepEqual(docs.map((d) => d.x), [1, 2]);
     });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task import: --mode, a detected or given --delimiter, and paths from INIT_CWD", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tessera-import-" });
+  try {
+    const kvPath = `${dir}/t.kv`;
+    await Deno.writeTextFile(`${dir}/semi.csv`, "name;score\nana;1,5\nbo;2\n");
+    await Deno.writeTextFile(`${dir}/table.tsv`, "a\tb\nx, y\t1\n");
+    await Deno.writeTextFile(`${dir}/mixed.csv`, "a;b,c\n1;2,3\n");
+    // a relative path is read from the directory the command was run in (INIT_CWD), not the project's
+    const first = await runImport(kvPath, [
+      "semi.csv",
+      "--db",
+      "demo",
+      "--collection",
+      "semi",
+      "--mode",
+      "create",
+    ], {
+      INIT_CWD: dir,
+    });
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual(
+      [JSON.parse(first.stdout).mode, JSON.parse(first.stdout).delimiter, JSON.parse(first.stdout).rows],
+      ["create", ";", 2],
+    );
+    const again = await runImport(kvPath, [
+      "semi.csv",
+      "--db",
+      "demo",
+      "--collection",
+      "semi",
+      "--mode",
+      "create",
+    ], {
+      INIT_CWD: dir,
+    });
+    assert.equal(again.code, 1);
+    assert.match(
+      again.stderr,
+      /import failed: a dataset named 'semi' exists already .*use mode replace or append/,
+    );
+    const given = await runImport(kvPath, [
+      `${dir}/mixed.csv`,
+      ...["--db", "demo", "--collection", "semi", "--mode", "replace", "--delimiter", ","],
+    ]);
+    assert.equal(given.code, 0, given.stderr);
+    assert.deepEqual([JSON.parse(given.stdout).replaced, JSON.parse(given.stdout).delimiter], [2, ","]);
+    const tsv = await runImport(kvPath, [`${dir}/table.tsv`, "--db", "demo", "--collection", "table"]);
+    assert.equal(tsv.code, 0, tsv.stderr);
+    await withStore(kvPath, async (store) => {
+      const semi = await store.list({ db: "demo", collection: "semi" });
+      assert.deepEqual(semi.map(({ _id, ...d }) => d), [{ "a;b": "1;2", c: 3 }]);
+      const table = await store.list({ db: "demo", collection: "table" });
+      assert.deepEqual(table.map(({ _id, ...d }) => d), [{ a: "x, y", b: 1 }]);
+    });
+    for (
+      const [args, message] of [
+        [["--mode", "upsert"], /unknown mode 'upsert': use create, replace or append/],
+        [["--mode", "create", "--replace"], /--replace contradicts --mode create/],
+        [["--delimiter", ":"], /unknown delimiter ':'/],
+      ] as const
+    ) {
+      const bad = await runImport(kvPath, [`${dir}/semi.csv`, "--db", "demo", "--collection", "x", ...args]);
+      assert.equal(bad.code, 2, args.join(" "));
+      assert.match(bad.stderr, message);
+    }
+    const missing = await runImport(kvPath, ["nowhere.csv", "--db", "demo", "--collection", "x"], {
+      INIT_CWD: dir,
+    });
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, new RegExp(`import refused: cannot read '${dir}/nowhere.csv'`));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -3,7 +3,9 @@
 // A form is sent once: a second click while the first is under way does nothing, and the button says so.
 document.addEventListener("submit", (event) => {
   const form = event.target;
-  if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") return;
+  if (!(form instanceof HTMLFormElement) || (form.getAttribute("method") ?? "get").toLowerCase() !== "post") {
+    return;
+  }
   if (form.dataset.sending === "true") {
     event.preventDefault();
     return;

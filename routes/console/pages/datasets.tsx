@@ -27,6 +27,7 @@ import { importTargetProblems } from "../../../core/ingest/import_target.ts";
 import { formatOfFileName } from "../../../core/ingest/records.ts";
 import { BadRequestError, ConflictError, InvalidInputError } from "../../../core/errors.ts";
 import type { ConsoleSession } from "../../../services/console/sessions.ts";
+import { own } from "../../../core/data_keys.ts";
 
 const datasetHref = (name: string) => `/console/datasets/${encodeURIComponent(name)}`;
 const DEFAULT_DB = "uploads";
@@ -284,6 +285,18 @@ const DatasetPage = ({ session, dataset, rows, notice }: DatasetView) => {
           </dd>
         </dl>
       </section>
+      <section class="panel" aria-labelledby="actions">
+        <h2 id="actions">Annotate or delete</h2>
+        <p>
+          <a href={`${datasetHref(dataset.dataset_name)}/annotation`}>
+            Annotation: semantic types, profile, concept mapping, PII scan
+          </a>
+        </p>
+        <form method="post" action={`${datasetHref(dataset.dataset_name)}/delete`}>
+          <Csrf session={session} />
+          <button type="submit" class="btn btn-secondary">Delete dataset</button>
+        </form>
+      </section>
       <h2 id="columns">Columns</h2>
       <TableRegion label="Columns and their inferred types" compact>
         <table>
@@ -325,7 +338,7 @@ const DatasetPage = ({ session, dataset, rows, notice }: DatasetView) => {
               <tr>
                 {columns.map((col) => (
                   <td class={numeric(col.type) ? "cell num" : "cell"}>
-                    <Value v={r[col.name]} />
+                    <Value v={own(r, col.name)} />
                   </td>
                 ))}
               </tr>

@@ -21,6 +21,7 @@ import {
 } from "../session.ts";
 import { signIn, signOut } from "../../../services/console/sessions.ts";
 import { SignInError } from "../../../services/console/issuer.ts";
+import { clientAddress } from "../../auth/client_address.ts";
 import { forbiddenPage } from "./errors.tsx";
 
 interface SignInView {
@@ -113,13 +114,15 @@ export async function signInSubmit(c: Context<ConsoleEnv>) {
     const { secret } = await signIn(sessionDeps(c), {
       username: view.username,
       password: form.password ?? "",
+      clientAddress: clientAddress(c),
     });
     const previous = getCookie(c, COOKIE);
     if (previous) await signOut(sessionDeps(c), previous);
     setSessionCookie(c, secret);
   } catch (e) {
     if (!(e instanceof SignInError)) throw e;
-    return render(c, <SignInPage {...view} error={e.message} />, e.reason === "refused" ? 422 : 503);
+    const status = e.reason === "refused" ? 422 : e.reason === "throttled" ? 429 : 503;
+    return render(c, <SignInPage {...view} error={e.message} />, status);
   }
   const to = view.pending
     ? `${view.next}${view.next.includes("?") ? "&" : "?"}pending=${encodeURIComponent(view.pending)}`

@@ -4,7 +4,7 @@
  * of a sibling collection (`<collection>_parts`). The record's own keys never become field names in the
  * store, so user JSON with `$` or `.` in its keys is kept as sent on MongoDB too.
  */
-import type { CollectionRef, Doc, Filter, Store } from "./store.ts";
+import type { CollectionRef, Doc, Filter, Store } from "../../store/store.ts";
 
 /** Characters of JSON text per part: at most 2 bytes each, well under KV's 64 KiB. */
 const PART_CHARS = 16_000;

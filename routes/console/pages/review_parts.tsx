@@ -1,0 +1,280 @@
+/**
+ * Small pieces of the spatial review page: number formats a reviewer reads (rates in %, differences in
+ * percentage points, statistics with four significant digits), form controls the shared components
+ * lack (numbers with a step, a textarea, a checkbox with its default), stat cards, a map figure, and the
+ * addresses of a task's review, its runs, their maps and CSV files.
+ */
+import type { Child, FC } from "hono/jsx";
+import type { FormState } from "../components.tsx";
+
+// ---------------------------------------------------------------------------------------------------
+// Addresses
+
+const enc = encodeURIComponent;
+
+/** The review page of a task. */
+export const taskHref = (task: string) => `/console/tasks/${enc(task)}`;
+/** Where the settings form posts (audit, relabel and threshold: the button says which). */
+export const reviewPostHref = (task: string) => `${taskHref(task)}/review`;
+/** A kept run's page. */
+export const runHref = (task: string, runId: string) => `${taskHref(task)}/runs/${enc(runId)}`;
+/** One map of a run, as the runs service serves it (HTML page or PNG). */
+export const mapHref = (task: string, runId: string, name: string) =>
+  `${runHref(task, runId)}/maps/${enc(name)}`;
+/** A CSV file of a run. */
+export const csvHref = (task: string, runId: string, file: CsvFile) => `${runHref(task, runId)}/${file}.csv`;
+/** The write-back confirmation of a run. */
+export const writebackHref = (task: string, runId: string) => `${runHref(task, runId)}/writeback`;
+
+export type CsvFile = "regions" | "thresholds" | "predictions";
+
+// ---------------------------------------------------------------------------------------------------
+// Numbers
+
+const grouped = new Intl.NumberFormat("en-US");
+
+/** An integer with thousands separators (50,000). */
+export const int = (
+  n: number | null | undefined,
+) => (n === null || n === undefined ? "—" : grouped.format(n));
+
+/** A number with `digits` significant digits, without trailing zeros' noise (0.001397, 12.5). */
+export function sig(x: number | null | undefined, digits = 4): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
+  if (x === 0) return "0";
+  const a = Math.abs(x);
+  if (a >= 1e-4 && a < 1e6) return String(Number(x.toPrecision(digits)));
+  return x.toExponential(digits - 1).replace(/\.?0+e/, "e");
+}
+
+/** A statistic in [0, 1] with four decimals (0.0014); a positive value too small for them as "< 0.0001". */
+export function fixed4(x: number | null | undefined): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
+  if (x > 0 && x < 0.00005) return "< 0.0001";
+  return x.toFixed(4);
+}
+
+/** A share as a percentage with one decimal (61.6 %). */
+export const pct = (x: number | null | undefined) =>
+  x === null || x === undefined || !Number.isFinite(x) ? "—" : `${(x * 100).toFixed(1)} %`;
+
+/** A difference of shares in signed percentage points (+4.2 pp, −31.0 pp). */
+export function pp(x: number | null | undefined): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
+  const v = x * 100;
+  const text = Math.abs(v).toFixed(1);
+  if (text === "0.0") return "0.0 pp";
+  return `${v > 0 ? "+" : "−"}${text} pp`;
+}
+
+/** A p-value: three significant digits. */
+export const pval = (x: number | null | undefined) => sig(x, 3);
+
+/** A fraction as the percentage a form shows (0.2 → "20"), clean of binary noise. */
+export const asPercent = (x: number) => String(Number((x * 100).toPrecision(12)));
+
+// ---------------------------------------------------------------------------------------------------
+// Form controls (the same markup as components.tsx's Field: label, hint, the control, its error)
+
+export const fieldId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, "-")}`;
+
+interface ControlProps {
+  label: string;
+  name: string;
+  state: FormState;
+  hint?: string;
+  class?: string;
+}
+
+/** Attributes that tie a control to its hint and error. */
+function described(id: string, hint: string | undefined, error: string | undefined) {
+  const ids = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
+  return { "aria-describedby": ids || undefined, "aria-invalid": error ? "true" : undefined } as const;
+}
+
+const Wrap: FC<{ id: string; p: ControlProps; children?: Child }> = ({ id, p, children }) => {
+  const error = p.state.errors?.[p.name];
+  return (
+    <div class={`field${error ? " invalid" : ""}${p.class ? ` ${p.class}` : ""}`}>
+      <label for={id}>{p.label}</label>
+      {p.hint && <p class="hint" id={`${id}-hint`}>{p.hint}</p>}
+      {children}
+      {error && <p class="error" id={`${id}-error`}>{error}</p>}
+    </div>
+  );
+};
+
+/** A number input (step "any" unless told): the browser checks the range, the server checks again. */
+export const NumberField: FC<ControlProps & { min?: number; max?: number; step?: string }> = (p) => {
+  const id = fieldId(p.name);
+  return (
+    <Wrap id={id} p={p}>
+      <input
+        id={id}
+        name={p.name}
+        type="number"
+        inputmode="decimal"
+        step={p.step ?? "any"}
+        min={p.min}
+        max={p.max}
+        value={p.state.values?.[p.name] ?? ""}
+        {...described(id, p.hint, p.state.errors?.[p.name])}
+      />
+    </Wrap>
+  );
+};
+
+/** A text input. */
+export const TextField: FC<ControlProps & { autocomplete?: string; pattern?: string }> = (p) => {
+  const id = fieldId(p.name);
+  return (
+    <Wrap id={id} p={p}>
+      <input
+        id={id}
+        name={p.name}
+        type="text"
+        autocomplete={p.autocomplete ?? "off"}
+        spellcheck={false}
+        pattern={p.pattern}
+        value={p.state.values?.[p.name] ?? ""}
+        {...described(id, p.hint, p.state.errors?.[p.name])}
+      />
+    </Wrap>
+  );
+};
+
+/** A select; `options` are [value, label] pairs. */
+export const Choice: FC<ControlProps & { options: [string, string][] }> = (p) => {
+  const id = fieldId(p.name);
+  const chosen = p.state.values?.[p.name] ?? "";
+  return (
+    <Wrap id={id} p={p}>
+      <select id={id} name={p.name} {...described(id, p.hint, p.state.errors?.[p.name])}>
+        {
+          // hono/jsx renders a `key` as an attribute, and a server-rendered list needs none
+          // deno-lint-ignore jsx-key
+          p.options.map(([v, l]) => <option value={v} selected={v === chosen}>{l}</option>)
+        }
+      </select>
+    </Wrap>
+  );
+};
+
+/** A textarea. */
+export const TextArea: FC<ControlProps & { rows?: number; placeholder?: string }> = (p) => {
+  const id = fieldId(p.name);
+  return (
+    <Wrap id={id} p={p}>
+      <textarea
+        id={id}
+        name={p.name}
+        rows={p.rows ?? 4}
+        spellcheck={false}
+        placeholder={p.placeholder}
+        {...described(id, p.hint, p.state.errors?.[p.name])}
+      >
+        {p.state.values?.[p.name] ?? ""}
+      </textarea>
+    </Wrap>
+  );
+};
+
+/**
+ * A checkbox whose unchecked state is sent too (a hidden "false" before it: the form then always says
+ * what the person chose, and a checked box's "true" comes last, which is the value read).
+ */
+export const Toggle: FC<ControlProps> = (p) => {
+  const id = fieldId(p.name);
+  const error = p.state.errors?.[p.name];
+  return (
+    <div class={`field check${error ? " invalid" : ""}`}>
+      <input type="hidden" name={p.name} value="false" />
+      <input
+        id={id}
+        name={p.name}
+        type="checkbox"
+        value="true"
+        checked={p.state.values?.[p.name] === "true"}
+        {...described(id, p.hint, error)}
+      />
+      <label for={id}>{p.label}</label>
+      {p.hint && <p class="hint" id={`${id}-hint`}>{p.hint}</p>}
+      {error && <p class="error" id={`${id}-error`}>{error}</p>}
+    </div>
+  );
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Display
+
+/** A row of key figures: each a label, a value and an optional note below. */
+export const Stats: FC<{ label: string; items: { label: string; value: Child; note?: Child }[] }> = (
+  { label, items },
+) => (
+  <dl class="stats" aria-label={label}>
+    {items.map((s) => (
+      <div class="stat">
+        <dt>{s.label}</dt>
+        <dd>
+          <span class="stat-value">{s.value}</span>
+          {s.note && <span class="stat-note">{s.note}</span>}
+        </dd>
+      </div>
+    ))}
+  </dl>
+);
+
+const TO = " to ";
+
+/** "before → after" for a figure (read as "before to after"). */
+export const Change: FC<{ before: Child; after: Child }> = ({ before, after }) => (
+  <>
+    <span class="before">{before}</span>
+    <span class="arrow" aria-hidden="true">→</span>
+    <span class="visually-hidden">{TO}</span>
+    <span class="after">{after}</span>
+  </>
+);
+
+/**
+ * A map of a run: its PNG, opening the interactive HTML map (`html`, a sandboxed page the runs service
+ * keeps) in its own tab, and the same page to explore inline on demand (a sandboxed frame, loaded only
+ * when opened).
+ */
+export const MapFigure: FC<{ title: string; png: string; html?: string; alt: string; caption?: Child }> = (
+  p,
+) => (
+  <figure class="map">
+    <img src={p.png} alt={p.alt} width={800} height={600} decoding="async" />
+    <figcaption>
+      <span class="map-title">{p.title}</span>
+      {p.caption && <span class="muted">{p.caption}</span>}
+      <span class="map-links">
+        {p.html && (
+          <a href={p.html} target="_blank" rel="noopener">
+            Interactive map<span class="visually-hidden">: {p.title} (opens in a new tab)</span>
+          </a>
+        )}
+        <a href={p.png} download>
+          PNG<span class="visually-hidden">: {p.title}</span>
+        </a>
+      </span>
+    </figcaption>
+    {p.html && (
+      <details class="map-live">
+        <summary>
+          Explore here<span class="visually-hidden">: {p.title}</span>
+        </summary>
+        <iframe src={p.html} title={`${p.title} (interactive)`} sandbox="allow-scripts" loading="lazy">
+        </iframe>
+      </details>
+    )}
+  </figure>
+);
+
+/** A download link for one of a run's CSV files. */
+export const CsvLink: FC<{ href: string; label: string }> = ({ href, label }) => (
+  <a class="btn btn-secondary btn-small download" href={href} download>
+    {label}
+  </a>
+);

@@ -1,0 +1,246 @@
+/**
+ * `deno task fuzz [--max-time SECONDS] [-- schemathesis args...]`: schema-driven fuzzing of the whole API.
+ *
+ * 1. Sets up schemathesis (v4, from PyPI) in a local virtualenv, `.cache/fuzz-venv` (git-ignored), once.
+ * 2. Starts Tessera on a free loopback port with demo data in a throwaway Deno KV store (`main.ts --dev`
+ *    into a temporary KV_PATH), the rate limit raised (RATE_LIMIT_CAPACITY) so no route goes untested behind
+ *    429s, and a token that outlives the run (TOKEN_TTL_SECONDS).
+ * 3. Runs `schemathesis run` against its /openapi.json with every check and every phase, for a bounded
+ *    time (default 420 s), with the bearer token on every request.
+ * 4. Stops the service and exits with schemathesis's code: non-zero on any failure.
+ *
+ * Every request goes to 127.0.0.1. The reports (JUnit, NDJSON events) and the service's log are kept in
+ * `.cache/fuzz-report/`.
+ */
+const ROOT = new URL("..", import.meta.url).pathname;
+const VENV = `${ROOT}.cache/fuzz-venv`;
+const REPORT = `${ROOT}.cache/fuzz-report`;
+const SCHEMATHESIS = "schemathesis>=4,<5";
+const CLIENT = ["tessera", "tessera-secret"];
+const USER = ["demo", "demo"];
+
+/** Runs a command with inherited output; throws when it fails. */
+async function run(cmd: string, args: string[]): Promise<void> {
+  const { code } = await new Deno.Command(cmd, { args, stdin: "null" }).output();
+  if (code !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (exit ${code})`);
+}
+
+/** The version of the virtualenv's schemathesis, or null when it is not (properly) installed. */
+async function installedVersion(): Promise<string | null> {
+  try {
+    const out = await new Deno.Command(`${VENV}/bin/schemathesis`, { args: ["--version"], stderr: "null" })
+      .output();
+    const m = new TextDecoder().decode(out.stdout).match(/version (\d+)\.[\w.]+/);
+    return out.code === 0 && m && m[1] === "4" ? m[0].slice("version ".length) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The virtualenv with schemathesis 4, made on first use. */
+async function ensureSchemathesis(): Promise<string> {
+  const have = await installedVersion();
+  if (have) return have;
+  console.log(`setting up ${SCHEMATHESIS} in ${VENV} (once)...`);
+  await run("python3", ["-m", "venv", VENV]);
+  await run(`${VENV}/bin/pip`, ["install", "--quiet", "--disable-pip-version-check", SCHEMATHESIS]);
+  const now = await installedVersion();
+  if (!now) throw new Error(`schemathesis 4 did not install in ${VENV}`);
+  return now;
+}
+
+/** A loopback port nobody listens on right now. */
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** Waits until `url` answers 200, or the child exits, or `seconds` pass. */
+async function waitReady(url: string, child: Deno.ChildProcess, seconds: number): Promise<void> {
+  let exited = false;
+  child.status.then(() => (exited = true));
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline && !exited) {
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(
+    exited ? "the service exited during start-up" : `the service was not ready in ${seconds} s`,
+  );
+}
+
+/** A bearer token for the demo user from the local realm. */
+async function token(base: string): Promise<string> {
+  const res = await fetch(`${base}/realms/tessera/protocol/openid-connect/token`, {
+    method: "POST",
+    body: new URLSearchParams({
+      grant_type: "password",
+      client_id: CLIENT[0],
+      client_secret: CLIENT[1],
+      username: USER[0],
+      password: USER[1],
+    }),
+  });
+  const body = await res.json();
+  if (!res.ok || typeof body.access_token !== "string") {
+    throw new Error(`no token: ${res.status} ${JSON.stringify(body)}`);
+  }
+  return body.access_token;
+}
+
+/** Prints how often each documented refusal was let through (scripts/fuzz_hooks.py writes them). */
+async function summarizeDropped(path: string): Promise<void> {
+  const counts = new Map<string, number>();
+  for (const line of (await Deno.readTextFile(path)).split("\n").filter(Boolean)) {
+    counts.set(line, (counts.get(line) ?? 0) + 1);
+  }
+  if (!counts.size) return;
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  console.log(
+    `\n${total} answers were documented refusals the schema cannot rule out (scripts/fuzz_hooks.py):`,
+  );
+  for (const [line, n] of [...counts].sort((a, b) => b[1] - a[1])) {
+    const [op, status, rule] = line.split("\t");
+    console.log(`  ${String(n).padStart(5)}  ${op}  ${status}  ${rule}`);
+  }
+}
+
+async function main(): Promise<number> {
+  const dash = Deno.args.indexOf("--");
+  const own = dash < 0 ? Deno.args : Deno.args.slice(0, dash);
+  const passOn = dash < 0 ? [] : Deno.args.slice(dash + 1);
+  const at = own.indexOf("--max-time");
+  const maxTime = Number(at < 0 ? 420 : own[at + 1]);
+  const strict = own.includes("--strict");
+  if (!Number.isFinite(maxTime) || maxTime < 1) throw new Error("--max-time takes a number of seconds ≥ 1");
+  const version = await ensureSchemathesis();
+
+  const tmp = await Deno.makeTempDir({ prefix: "tessera-fuzz-" });
+  await Deno.mkdir(REPORT, { recursive: true });
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const logPath = `${REPORT}/service.log`;
+  const dropped = `${REPORT}/dropped.tsv`;
+  await Deno.writeTextFile(dropped, "");
+  await Deno.writeTextFile(logPath, "");
+  const service = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-sys",
+      "--allow-run",
+      `${ROOT}main.ts`,
+      "--dev",
+    ],
+    cwd: ROOT,
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: base,
+      KV_PATH: `${tmp}/tessera.kv`,
+      MONGO_URL: "", // the embedded store, whatever the shell has
+      TESSERA_USERS: "",
+      TESSERA_CLIENTS: "",
+      AUTH_MODE: "local",
+      TASKS_ENABLED: "true",
+      JOBS_ENABLED: "true",
+      RATE_LIMIT_CAPACITY: "1000000",
+      RATE_LIMIT_PER_SECOND: "1000",
+      TOKEN_TTL_SECONDS: String(Math.ceil(maxTime) + 3600),
+      REFRESH_TTL_SECONDS: String(Math.ceil(maxTime) + 3600),
+      LOG_LEVEL: "warn",
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const logs = Promise.all([service.stdout, service.stderr].map(async (stream) => {
+    const file = await Deno.open(logPath, { append: true });
+    await stream.pipeTo(file.writable); // closes the file at the stream's end
+  }));
+  const stopService = async () => {
+    try {
+      service.kill("SIGTERM");
+    } catch { /* already gone */ }
+    const timer = setTimeout(() => {
+      try {
+        service.kill("SIGKILL");
+      } catch { /* gone */ }
+    }, 35_000);
+    await service.status;
+    clearTimeout(timer);
+    await logs.catch(() => {});
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+  };
+  let st: Deno.ChildProcess | null = null;
+  const onSignal = () => st?.kill("SIGINT");
+  Deno.addSignalListener("SIGINT", onSignal);
+  try {
+    await waitReady(`${base}/healthz`, service, 120);
+    const bearer = await token(base);
+    console.log(
+      `schemathesis ${version} against ${base}/openapi.json for ${maxTime} s (all checks, all phases)`,
+    );
+    const t0 = performance.now();
+    st = new Deno.Command(`${VENV}/bin/schemathesis`, {
+      args: [
+        "run",
+        `${base}/openapi.json`,
+        "--checks",
+        "all",
+        "--phases",
+        "examples,coverage,fuzzing,stateful",
+        "--max-time",
+        String(maxTime),
+        "--header",
+        `Authorization: Bearer ${bearer}`,
+        "--request-timeout",
+        "60",
+        "--suppress-health-check",
+        "all",
+        "--report",
+        "junit,ndjson",
+        "--report-dir",
+        REPORT,
+        "--generation-database",
+        `${ROOT}.cache/fuzz-examples`,
+        "--no-color",
+        ...passOn,
+      ],
+      cwd: ROOT,
+      stdin: "null",
+      env: {
+        SCHEMATHESIS_HOOKS: `${ROOT}scripts/fuzz_hooks.py`,
+        FUZZ_STRICT: strict ? "1" : "0",
+        FUZZ_DROPPED: dropped,
+        NO_COLOR: "1",
+      },
+    }).spawn();
+    const { code } = await st.status;
+    const seconds = Math.round((performance.now() - t0) / 1000);
+    await summarizeDropped(dropped);
+    console.log(`\nschemathesis ${version} ended with exit ${code} after ${seconds} s; reports in ${REPORT}`);
+    return code;
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSignal);
+    await stopService();
+  }
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main());
+  } catch (e) {
+    console.error(`fuzz: ${e instanceof Error ? e.message : e}`);
+    Deno.exit(1);
+  }
+}

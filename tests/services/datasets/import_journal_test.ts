@@ -1,0 +1,163 @@
+/**
+ * The import journal (services/datasets/import_journal.ts) in-process, on both stores: ids logged as runs
+ * read back exactly; an import whose store fails after every row is in is completed by a recovery; one
+ * whose rows cannot be deleted after a failure is rolled back by a recovery; an importer that lost its
+ * lease to a recovery stops and leaves nothing.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { type StoreApp, storeTest } from "../../support/stores.ts";
+import { type CollectionRef, type Store, StoreUnavailableError } from "../../../store/store.ts";
+import { idSource } from "../../../store/ids.ts";
+import { importRecords } from "../../../services/datasets/import.ts";
+import { findDataset } from "../../../services/datasets/registry.ts";
+import {
+  encodeIds,
+  expandIds,
+  type ImportHead,
+  importsRef,
+  recoverImports,
+} from "../../../services/datasets/import_journal.ts";
+import { ConflictError } from "../../../core/errors.ts";
+
+Deno.test("import journal: ids logged as runs read back exactly", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.oneof(fc.nat({ max: 3 }), fc.string()), { maxLength: 300 }),
+      fc.integer({ min: 2, max: 40 }),
+      (picks, span) => {
+        // ids of up to four interleaved id makers (a small counter span makes them borrow seconds), and
+        // ids of the records' own
+        let clock = 1_700_000_000_000;
+        const makers = Array.from({ length: 4 }, () => idSource(() => clock, span));
+        const ids = picks.map((p) => (typeof p === "number" ? makers[p]() : `own-${p}`));
+        clock += 3000;
+        const back = expandIds(encodeIds(ids));
+        assert.deepEqual([...back].sort(), [...ids].sort());
+      },
+    ),
+    { numRuns: 300 },
+  );
+  // a batch made by one maker in one second is one run
+  const make = idSource(() => 1_700_000_000_000);
+  const batch = Array.from({ length: 1000 }, make);
+  assert.deepEqual(encodeIds(batch), { runs: [`${batch[0]}*1000`], single: [] });
+});
+
+async function* numbered(n: number, from = 0) {
+  for (let i = from; i < from + n; i++) yield { i };
+}
+
+/** The store, with `deleteMany` on `ref` failing while `broken.on` is set. */
+function breakable(store: Store, ref: CollectionRef) {
+  const broken = { on: false };
+  const proxy = new Proxy(store, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop === "deleteMany") {
+        return (r: CollectionRef, ids: string[]) => {
+          if (broken.on && r.db === ref.db && r.collection === ref.collection) {
+            return Promise.reject(new StoreUnavailableError("the store went away"));
+          }
+          return target.deleteMany(r, ids);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { store: proxy, broken };
+}
+
+const LEASE = 300;
+
+storeTest("import journal: a replace whose store fails once its rows are in is completed", async (t) => {
+  const ref = { db: t.db, collection: "swap" };
+  const tdb = t.config.TESSERA_DB;
+  await importRecords(t.store, tdb, ref, numbered(1500));
+  const { store, broken } = breakable(t.store, ref);
+  // the rows go in; deleting the 1,500 old ones (the commit) fails
+  const records = (async function* () {
+    yield* numbered(2500, 10_000);
+    broken.on = true;
+  })();
+  await assert.rejects(
+    importRecords(store, tdb, ref, records, { mode: "replace", leaseMs: LEASE }),
+    StoreUnavailableError,
+  );
+  broken.on = false;
+  const head = (await t.store.get(importsRef(tdb), "swap")) as ImportHead;
+  assert.equal(head.state, "committing");
+  assert.equal(await t.store.count(ref), 4000);
+  const done = await recoverImports(t.store, tdb, { leaseMs: LEASE, wait: true });
+  assert.deepEqual(done.map((r) => [r.action, r.rows_deleted]), [["completed", 1500]]);
+  const docs = (await t.store.list(ref)).map((d) => d.i);
+  assert.deepEqual(docs, Array.from({ length: 2500 }, (_, i) => 10_000 + i));
+  const rec = await findDataset(t.store, tdb, "swap");
+  assert.deepEqual([rec?.rows, rec?.distributions[0].rows, rec?.importing], [2500, 2500, undefined]);
+  assert.equal(await t.store.get(importsRef(tdb), "swap"), null);
+});
+
+storeTest(
+  "import journal: a failed import whose rows cannot be deleted is rolled back by a recovery",
+  async (t) => {
+    const ref = { db: t.db, collection: "stuck" };
+    const tdb = t.config.TESSERA_DB;
+    const { store, broken } = breakable(t.store, ref);
+    const records = (async function* () {
+      yield* numbered(2200);
+      broken.on = true; // the store goes before the import can undo itself
+      throw new Error("the upload broke off");
+    })();
+    await assert.rejects(importRecords(store, tdb, ref, records, { leaseMs: LEASE }), (e: Error) => {
+      assert.match(
+        e.message,
+        /^the upload broke off \(the 2000 documents inserted before the failure could not/,
+      );
+      assert.match(e.message, /removed when the import is recovered/);
+      return true;
+    });
+    broken.on = false;
+    assert.equal(await t.store.count(ref), 2000);
+    assert.equal((await findDataset(t.store, tdb, "stuck"))?.importing, true);
+    const done = await recoverImports(t.store, tdb, { leaseMs: LEASE, wait: true });
+    assert.deepEqual(done.map((r) => [r.action, r.rows_deleted]), [["rolled back", 2000]]);
+    assert.equal(await t.store.count(ref), 0);
+    assert.equal(await findDataset(t.store, tdb, "stuck"), null);
+  },
+);
+
+storeTest("import journal: an importer whose lease a recovery took over stops and leaves nothing", async (
+  t: StoreApp,
+) => {
+  const ref = { db: t.db, collection: "late" };
+  const tdb = t.config.TESSERA_DB;
+  await importRecords(t.store, tdb, ref, numbered(10));
+  const generation = (await findDataset(t.store, tdb, "late"))?.generation;
+  let resume!: () => void;
+  const paused = new Promise<void>((r) => (resume = r));
+  let reached!: () => void;
+  const atPause = new Promise<void>((r) => (reached = r));
+  const records = (async function* () {
+    yield* numbered(1500, 100);
+    reached();
+    await paused; // as if the process stalled past its lease
+    yield* numbered(10, 5000);
+  })();
+  const importing = importRecords(t.store, tdb, ref, records, { leaseMs: 30_000 });
+  await atPause;
+  // another process sees the lease as expired (made so here) and recovers the import
+  await t.store.patch(importsRef(tdb), "late", { lease_expires_at: new Date(0).toISOString() });
+  const done = await recoverImports(t.store, tdb, { leaseMs: 30_000 });
+  assert.deepEqual(done.map((r) => [r.action, r.rows_deleted]), [["rolled back", 1000]]);
+  resume();
+  await assert.rejects(importing, (e: Error) => {
+    assert.ok(e instanceof ConflictError);
+    assert.match(e.message, /stalled for longer than its lease .* rolled back by another process/);
+    return true;
+  });
+  assert.deepEqual((await t.store.list(ref)).map((d) => d.i), Array.from({ length: 10 }, (_, i) => i));
+  const rec = await findDataset(t.store, tdb, "late");
+  assert.equal(rec?.rows, 10);
+  assert.notEqual(rec?.generation, generation);
+  assert.equal(await t.store.get(importsRef(tdb), "late"), null);
+});
