@@ -80,5 +80,4 @@ export function tally(values: unknown[]): Map<string, { value: unknown; count: n
 }
 
 /** Rounds to 4 decimals: scores and shares are reported at that precision. */
-export const round4 = (x: number): number =>
-  Math.abs(x) >= 2 ** 52 ? x : Math.round(x * 1e4) / 1e4; // from 2^52 on a double has no fraction to round
+export const round4 = (x: number): number => Math.abs(x) >= 2 ** 52 ? x : Math.round(x * 1e4) / 1e4; // from 2^52 on a double has no fraction to round
