@@ -5,7 +5,7 @@
  * numbers are always also in a table beside the chart, for screen readers and for copying. Sizes are in
  * the viewBox; the stylesheet scales a chart down to the width it has, never wider than drawn.
  */
-import type { FC } from "hono/jsx";
+import type { Child, FC } from "hono/jsx";
 
 /** A coordinate with at most one decimal: enough for a screen, and short markup. */
 const r1 = (v: number) => Math.round(v * 10) / 10;
@@ -15,6 +15,37 @@ const textWidth = (s: string, px = 12) => s.length * px * 0.58;
 
 /** A label cut to `max` characters with an ellipsis. */
 const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+/** The frame every chart shares: an `<svg role="img">` named by its title and described by its text. */
+const ChartFrame: FC<
+  {
+    id: string;
+    kind: string;
+    width: number;
+    height: number;
+    title: string;
+    description: string;
+    children?: Child;
+  }
+> = (
+  { id, kind, width, height, title, description, children },
+) => (
+  <svg
+    id={id}
+    class={`chart ${kind}`}
+    viewBox={`0 0 ${width} ${height}`}
+    width={width}
+    height={height}
+    role="img"
+    aria-labelledby={`${id}-title`}
+    aria-describedby={`${id}-desc`}
+    font-size="12"
+  >
+    <title id={`${id}-title`}>{title}</title>
+    <desc id={`${id}-desc`}>{description}</desc>
+    {children}
+  </svg>
+);
 
 // ---------------------------------------------------------------------------------------------------
 // Colours
@@ -68,19 +99,7 @@ export const Heatmap: FC<HeatmapProps> = ({ id, title, description, names, value
   const showText = cell >= 40;
   const legendH = Math.max(grid, 160);
   return (
-    <svg
-      id={id}
-      class="chart heatmap"
-      viewBox={`0 0 ${width} ${height}`}
-      width={width}
-      height={height}
-      role="img"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-desc`}
-      font-size="12"
-    >
-      <title id={`${id}-title`}>{title}</title>
-      <desc id={`${id}-desc`}>{description}</desc>
+    <ChartFrame id={id} kind="heatmap" width={width} height={height} title={title} description={description}>
       <defs>
         <linearGradient id={`${id}-scale`} x1="0" y1="0" x2="0" y2="1">
           {[...RDBU].reverse().map((c, i) => (
@@ -143,7 +162,7 @@ export const Heatmap: FC<HeatmapProps> = ({ id, title, description, names, value
           {t > 0 ? `+${t}` : String(t)}
         </text>
       ))}
-    </svg>
+    </ChartFrame>
   );
 };
 
@@ -174,19 +193,7 @@ export const BarChart: FC<BarChartProps> = ({ id, title, description, bars, max,
   const height = top + bars.length * row + 6;
   const x = (v: number) => left + Math.max(0, Math.min(1, v / full)) * plot;
   return (
-    <svg
-      id={id}
-      class="chart bars"
-      viewBox={`0 0 ${width} ${height}`}
-      width={width}
-      height={height}
-      role="img"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-desc`}
-      font-size="12"
-    >
-      <title id={`${id}-title`}>{title}</title>
-      <desc id={`${id}-desc`}>{description}</desc>
+    <ChartFrame id={id} kind="bars" width={width} height={height} title={title} description={description}>
       {ticks?.map((t) => (
         <g>
           <line x1={r1(x(t))} x2={r1(x(t))} y1={top - 4} y2={height - 4} stroke="#e2e8f0" />
@@ -213,7 +220,7 @@ export const BarChart: FC<BarChartProps> = ({ id, title, description, bars, max,
           </g>
         );
       })}
-    </svg>
+    </ChartFrame>
   );
 };
 
@@ -367,19 +374,7 @@ export const SeriesChart: FC<SeriesChartProps> = ({ id, title, description, time
   const xTicks = timeTicks(t0, t1);
   const decimals = Math.max(0, -Math.floor(Math.log10((yTicks[1] ?? 1) - (yTicks[0] ?? 0) || 1)));
   return (
-    <svg
-      id={id}
-      class="chart series"
-      viewBox={`0 0 ${width} ${height}`}
-      width={width}
-      height={height}
-      role="img"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-desc`}
-      font-size="12"
-    >
-      <title id={`${id}-title`}>{title}</title>
-      <desc id={`${id}-desc`}>{description}</desc>
+    <ChartFrame id={id} kind="series" width={width} height={height} title={title} description={description}>
       {yTicks.map((v) => (
         <g>
           <line x1={m.left} x2={width - m.right} y1={r1(y(v))} y2={r1(y(v))} stroke="#e2e8f0" />
@@ -420,6 +415,6 @@ export const SeriesChart: FC<SeriesChartProps> = ({ id, title, description, time
             </g>
           );
       })}
-    </svg>
+    </ChartFrame>
   );
 };
