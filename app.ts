@@ -19,6 +19,7 @@ import { valuationRoutes } from "./routes/valuation/valuation.index.ts";
 import { cleaningRoutes } from "./routes/cleaning/cleaning.index.ts";
 import { consoleRoutes } from "./routes/console/console.index.ts";
 import { type LineLevel, log, setLogLevel, withRequestId } from "./core/log.ts";
+import { PreparedDatasets } from "./services/datasets/prepared.ts";
 
 /**
  * The level of a request's line: a 5xx is `error` (ours to fix), a 4xx `warn` (the caller's), a
@@ -56,8 +57,13 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   setLogLevel(deps.config.LOG_LEVEL);
   const app = newRouter();
   app.use("*", requestLog);
+  // one cache of prepared datasets per app, unless the caller shares its own
+  const withCache = {
+    ...deps,
+    prepared: deps.prepared ?? new PreparedDatasets(deps.config.PREPARED_CACHE_MB),
+  };
   app.use("*", async (c, next) => {
-    c.set("deps", deps);
+    c.set("deps", withCache);
     await next();
   });
   app.use(

@@ -74,6 +74,11 @@ const schema = z.object({
   RATE_LIMIT_CAPACITY: z.coerce.number().int().min(0).default(60),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(1),
   MODELS_DIR: z.string().min(1).optional(),
+  /**
+   * Memory for prepared datasets (columns as typed arrays, region membership, derived structures) kept
+   * between requests, in MB; the least recently used go first once it is full. 0: nothing is kept.
+   */
+  PREPARED_CACHE_MB: z.coerce.number().min(0).default(1024),
   /** Web Workers of the pool; unset: one per core (workers/pool.ts); 0: every task inline. */
   WORKERS: z.coerce.number().int().min(0).max(1024).optional(),
   /**

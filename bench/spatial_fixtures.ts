@@ -6,6 +6,7 @@
  */
 import { Rng } from "../core/random.ts";
 import type { Individuals } from "../core/spatial/types.ts";
+import { flattenRegionIds } from "../core/spatial/regions.ts";
 
 function individuals(lon: Float64Array, lat: Float64Array, yPred: Uint8Array, regionIds: number[][] | null) {
   const n = lon.length;
@@ -16,7 +17,7 @@ function individuals(lon: Float64Array, lat: Float64Array, yPred: Uint8Array, re
     yTrue: null,
     lat,
     lon,
-    regionIds,
+    regionIds: regionIds && flattenRegionIds(regionIds),
     prob: null,
   };
   return ind;

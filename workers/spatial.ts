@@ -9,7 +9,6 @@
 import type { WorkerPool } from "./pool.ts";
 import type { PreparePayload } from "./spatial_tasks.ts";
 import { type AuditOutput, checkAuditParams, summarizeAudit } from "../core/spatial/audit.ts";
-import { flattenRegionIds } from "../core/spatial/regions.ts";
 import { LANES } from "../core/spatial/plan.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
 
@@ -36,33 +35,30 @@ export interface SpatialAuditReply {
   scope: Int32Array;
 }
 
-/** The payload of prepare: copies of what the pool would otherwise move out of the caller's hands. */
+/**
+ * The payload of prepare: only the columns it reads (the pool copies them; prepared scope and regions in
+ * shared memory are shared). Coordinates and region ids form the regions, so they go only when the
+ * regions are still to be built.
+ */
 function preparePayload(req: SpatialAuditRequest): PreparePayload {
-  const ind = req.individuals;
-  const copyRegions = (r: Regions): Regions => ({ ...r, members: r.members.map((m) => m.slice()) });
-  const lists = ind.regionIds && !req.prepared ? flattenRegionIds(ind.regionIds) : null;
-  // Coordinates form the regions (rules 2 and 3), or draw rule 1's regions as convex hulls.
-  const needCoords = !req.prepared;
+  const ind = req.individuals, build = !req.prepared;
   return {
     ind: {
       n: ind.n,
       // document ids only serve the message of a region id beyond the polygon list
-      docIds: req.polygons && ind.regionIds && !req.prepared ? ind.docIds : [],
-      yPred: (req.yPred ?? ind.yPred).slice(),
-      yTrue: ind.yTrue?.slice() ?? null,
-      lat: needCoords ? ind.lat?.slice() ?? null : null,
-      lon: needCoords ? ind.lon?.slice() ?? null : null,
-      regionIds: null, // sent flattened, as `lists`
+      docIds: req.polygons && ind.regionIds && build ? ind.docIds : [],
+      yPred: req.yPred ?? ind.yPred,
+      yTrue: ind.yTrue,
+      lat: build ? ind.lat : null,
+      lon: build ? ind.lon : null,
+      regionIds: build ? ind.regionIds : null,
       prob: null,
     },
-    lists,
     equalOpp: req.equalOpp,
     polygons: req.polygons,
     seed: req.seed,
     rng: req.rng,
-    prepared: req.prepared
-      ? { scope: req.prepared.scope.slice(), regions: copyRegions(req.prepared.regions) }
-      : null,
+    prepared: req.prepared ?? null,
   };
 }
 

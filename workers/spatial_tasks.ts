@@ -5,14 +5,14 @@
  * mitigation's). The caller's side, spreading an audit over the pool, is workers/spatial.ts.
  */
 import { type AuditPlan, planAudit, simulateWorlds } from "../core/spatial/audit.ts";
-import { buildRegions, KMEANS_SEED, type RegionLists } from "../core/spatial/regions.ts";
+import { buildRegions, KMEANS_SEED, regionHulls } from "../core/spatial/regions.ts";
 import { scopeOf } from "../core/spatial/load.ts";
+import { restrictRegions } from "../core/spatial/subset.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
 
-/** What the prepare task needs (typed arrays are copied, since the pool transfers them). */
+/** What the prepare task needs: the audit's columns, and scope and regions when they were built before. */
 export interface PreparePayload {
   ind: Individuals;
-  lists: RegionLists | null;
   equalOpp: boolean;
   polygons: Ring[] | null;
   seed: number;
@@ -32,6 +32,30 @@ function shared<T extends Int32Array | Float64Array>(a: T): T {
   const out = new Ctor(new SharedArrayBuffer(a.byteLength));
   (out as Int32Array | Float64Array).set(a);
   return out;
+}
+
+/**
+ * Regions in shared memory, the member lists as views of one buffer: kept between requests and posted to
+ * a worker for every audit of the dataset, they are then shared, never copied. Shared ones stay as they are.
+ */
+function shareRegions(regions: Regions): Regions {
+  if (regions.members.every((m) => m.buffer instanceof SharedArrayBuffer)) return regions;
+  const total = regions.members.reduce((s, m) => s + m.length, 0);
+  const all = new Int32Array(new SharedArrayBuffer(4 * total));
+  let at = 0;
+  const members = regions.members.map((m) => {
+    all.set(m, at);
+    return all.subarray(at, at += m.length);
+  });
+  return { ...regions, members };
+}
+
+/** Scope and regions in shared memory (see shareRegions). */
+function shareScoped(scope: Int32Array, regions: Regions): { scope: Int32Array; regions: Regions } {
+  return {
+    scope: scope.buffer instanceof SharedArrayBuffer ? scope : shared(scope),
+    regions: shareRegions(regions),
+  };
 }
 
 function sharePlan(plan: AuditPlan): AuditPlan {
@@ -62,27 +86,51 @@ function sharePlan(plan: AuditPlan): AuditPlan {
 export function scoped(p: PreparePayload) {
   const scope = p.prepared?.scope ?? scopeOf(p.ind, p.equalOpp);
   // k-means takes its fixed seed, not the request's: the seed moves the worlds, not the regions
-  const regions = p.prepared?.regions ?? buildRegions(p.ind, scope, p.polygons, KMEANS_SEED, p.lists);
+  const regions = p.prepared?.regions ?? buildRegions(p.ind, scope, p.polygons, KMEANS_SEED);
   return { scope, regions, labels: Uint8Array.from(scope, (i) => p.ind.yPred[i]) };
 }
 
-/** Worker task "spatial.prepare": scope, regions and a shared plan. */
+/** Worker task "spatial.prepare": scope and regions (shared), and a shared plan. */
 function prepare(p: PreparePayload): Prepared {
   const { scope, regions, labels } = scoped(p);
-  return { scope, regions, plan: sharePlan(planAudit(labels, regions, p.rng)) };
+  return { ...shareScoped(scope, regions), plan: sharePlan(planAudit(labels, regions, p.rng)) };
 }
 
-/** Worker task "spatial.regions": regions over every individual (the threshold mitigation's). */
-function regionsOfAll(p: { ind: Individuals; polygons: Ring[] | null }): Regions {
+/** What "spatial.hulls" draws: the coordinates of every individual, the scope, the regions' members. */
+export interface HullsPayload {
+  lon: Float64Array;
+  lat: Float64Array;
+  scope: Int32Array;
+  members: Int32Array[];
+}
+
+/** Worker task "spatial.hulls": rule 1's display polygons, the convex hulls of the members (for maps). */
+function hulls(p: HullsPayload) {
+  const lon = Float64Array.from(p.scope, (i) => p.lon[i]), lat = Float64Array.from(p.scope, (i) => p.lat[i]);
+  return regionHulls(lon, lat, p.members);
+}
+
+/** Worker task "spatial.regions": scope and regions over every individual (the threshold mitigation's fit). */
+function regionsOfAll(p: { ind: Individuals; polygons: Ring[] | null }) {
   const all = Int32Array.from({ length: p.ind.n }, (_, i) => i);
   // k-means takes its fixed seed, as in the audit
-  return buildRegions(p.ind, all, p.polygons, KMEANS_SEED);
+  return shareScoped(all, buildRegions(p.ind, all, p.polygons, KMEANS_SEED));
+}
+
+/**
+ * Worker task "spatial.restrict": regions over every individual seen through a part of them (`positions`,
+ * ascending), in shared memory: the threshold's test part, audited over the regions of the fit.
+ */
+function restrict(p: { regions: Regions; positions: Int32Array; n: number }) {
+  return shareRegions(restrictRegions(p.regions, p.positions, p.n));
 }
 
 /** Entries for workers/tasks.ts. */
 export const SPATIAL_TASKS = {
   "spatial.regions": regionsOfAll,
   "spatial.prepare": prepare,
+  "spatial.hulls": hulls,
+  "spatial.restrict": restrict,
   "spatial.worlds": (p: { plan: AuditPlan; seed: number; w0: number; w1: number }) =>
     simulateWorlds(p.plan, p.seed, p.w0, p.w1),
 };

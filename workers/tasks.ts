@@ -14,7 +14,7 @@ import { relabel, type RelabelInput } from "../core/spatial/mitigate/relabel.ts"
 import { type ThresholdInput, thresholdMitigation } from "../core/spatial/mitigate/threshold_mitigation.ts";
 
 export const TASKS = {
-  ...SPATIAL_TASKS, // "spatial.regions", "spatial.prepare", "spatial.worlds"
+  ...SPATIAL_TASKS, // "spatial.regions", "spatial.prepare", "spatial.hulls", "spatial.restrict", "spatial.worlds"
   ...MAP_TASKS, // "maps.audit", "maps.flips", "maps.thresholds"
   // the mitigations, called through workers/mitigate.ts
   "mitigate.relabel": (p: RelabelInput) => relabel(p),

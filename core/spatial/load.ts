@@ -13,17 +13,32 @@ export interface LoadNeeds {
   prob: boolean;
 }
 
-class Growable {
-  buf = new Float64Array(1024);
+/** A column that doubles its typed buffer as it fills (no per-value boxing, one copy per doubling). */
+class Growable<A extends Float64Array | Int32Array = Float64Array> {
   n = 0;
+  constructor(public buf: A) {}
   push(v: number) {
     if (this.n === this.buf.length) {
-      const next = new Float64Array(this.buf.length * 2);
+      const next = new (this.buf.constructor as new (n: number) => A)(this.buf.length * 2);
       next.set(this.buf);
       this.buf = next;
     }
     this.buf[this.n++] = v;
   }
+}
+
+const column = () => new Growable(new Float64Array(1024));
+
+/**
+ * What one pass over a collection gives, before any request's needs are checked: the columns (a slot is
+ * null unless every document filled it), and how many documents missed each mapped field. Kept between
+ * requests (services/datasets/prepared.ts); `requireNeeds` checks a request's needs against it.
+ */
+export interface LoadedColumns {
+  ind: Individuals;
+  mapping: Mapping;
+  explicit: MappingKey[];
+  missing: Record<MappingKey, number>;
 }
 
 const loc = (key: MappingKey) => ["body", "mapping", key];
@@ -32,13 +47,15 @@ const loc = (key: MappingKey) => ["body", "mapping", key];
 export class IndividualsBuilder {
   private docIds: string[] = [];
   private cols = {
-    y_pred: new Growable(),
-    y_true: new Growable(),
-    lat: new Growable(),
-    lon: new Growable(),
-    y_pred_prob: new Growable(),
+    y_pred: column(),
+    y_true: column(),
+    lat: column(),
+    lon: column(),
+    y_pred_prob: column(),
   };
-  private regionIds: number[][] = [];
+  /** Region ids flattened as they are read: individual i has ids[start[i] .. start[i+1]). */
+  private regionStart = new Growable(new Int32Array(1024));
+  private regionIds = column();
   private missing: Record<MappingKey, number> = {
     lat: 0,
     lon: 0,
@@ -48,11 +65,9 @@ export class IndividualsBuilder {
     y_pred_prob: 0,
   };
 
-  private explicit: Set<MappingKey>;
-
   /** `explicit`: the keys the request mapped itself; their fields must be in every document. */
-  constructor(private mapping: Mapping, explicit: readonly MappingKey[] = []) {
-    this.explicit = new Set(explicit);
+  constructor(private mapping: Mapping, private explicit: readonly MappingKey[] = []) {
+    this.regionStart.push(0);
   }
 
   /** The projection to ask the store for: only the mapped fields. */
@@ -123,7 +138,7 @@ export class IndividualsBuilder {
 
   private regions(d: Record<string, unknown>, i: number): void {
     const v = this.value(d, "region_ids");
-    if (v === null) return void this.regionIds.push([]);
+    if (v === null) return this.regionStart.push(this.regionIds.n);
     const list = Array.isArray(v) ? v : [v];
     if (!list.length || !list.every((r) => Number.isInteger(r) && r >= 0)) {
       throw new InvalidInputError(
@@ -132,7 +147,8 @@ export class IndividualsBuilder {
         loc("region_ids"),
       );
     }
-    this.regionIds.push(list as number[]);
+    for (const r of list as number[]) this.regionIds.push(r);
+    this.regionStart.push(this.regionIds.n);
   }
 
   /**
@@ -140,6 +156,11 @@ export class IndividualsBuilder {
    * filled for every document.
    */
   finish(needs: LoadNeeds): Individuals {
+    return requireNeeds(this.columns(), needs);
+  }
+
+  /** The columns read so far, with what each mapped field missed; a collection without documents is a 422. */
+  columns(): LoadedColumns {
     const n = this.docIds.length;
     if (n === 0) {
       throw new InvalidInputError("the task's collection holds no documents", [
@@ -147,45 +168,56 @@ export class IndividualsBuilder {
         "data_collection_name",
       ]);
     }
-    const require = (key: MappingKey, why: string) => {
-      if (this.missing[key]) {
-        throw new InvalidInputError(
-          `field '${this.mapping[key]}' (mapped to ${key}) is missing in ${
-            this.missing[key]
-          } of ${n} documents; ${why}`,
-          loc(key),
-        );
-      }
-    };
-    // A field the reviewer named is never dropped in silence (say, a typo falling back to k-means).
-    for (const key of MAPPING_KEYS) {
-      if (this.explicit.has(key)) require(key, "a field the request maps must be in every document");
-    }
-    require("y_pred", "every individual needs a prediction");
-    if (needs.yTrue) require("y_true", "equal_opp=true audits true-positive rates, so y_true is needed");
-    if (needs.prob) require("y_pred_prob", "threshold mitigation needs a probability for every individual");
-    const all = (key: MappingKey) => this.missing[key] === 0;
-    const partial = (key: MappingKey) => this.missing[key] > 0 && this.missing[key] < n;
-    if (!all("region_ids")) {
-      const why = "without region_ids for every individual, every individual needs coordinates";
-      if (partial("lat") || partial("lon")) require(partial("lat") ? "lat" : "lon", why);
-      if (partial("region_ids") && !(all("lat") && all("lon"))) {
-        require("region_ids", "give every individual its regions, or coordinates to every individual");
-      }
-    }
+    const complete = (key: MappingKey) => this.missing[key] === 0;
     const bytes = (g: Growable) => Uint8Array.from(g.buf.subarray(0, n));
-    const hasCoords = all("lat") && all("lon");
-    return {
+    const hasCoords = complete("lat") && complete("lon");
+    const ind: Individuals = {
       n,
       docIds: this.docIds,
       yPred: bytes(this.cols.y_pred),
-      yTrue: this.missing.y_true === 0 ? bytes(this.cols.y_true) : null,
+      yTrue: complete("y_true") ? bytes(this.cols.y_true) : null,
       lat: hasCoords ? this.cols.lat.buf.slice(0, n) : null,
       lon: hasCoords ? this.cols.lon.buf.slice(0, n) : null,
-      regionIds: this.missing.region_ids === 0 ? this.regionIds : null,
-      prob: this.missing.y_pred_prob === 0 ? this.cols.y_pred_prob.buf.slice(0, n) : null,
+      regionIds: complete("region_ids")
+        ? { start: this.regionStart.buf.slice(0, n + 1), ids: this.regionIds.buf.slice(0, this.regionIds.n) }
+        : null,
+      prob: complete("y_pred_prob") ? this.cols.y_pred_prob.buf.slice(0, n) : null,
     };
+    return { ind, mapping: this.mapping, explicit: [...this.explicit], missing: { ...this.missing } };
   }
+}
+
+/**
+ * The Individuals of loaded columns for a request's needs: every slot the request mapped, and every slot
+ * it needs, must be filled in every document (a 422 naming the slot and how many documents miss it).
+ */
+export function requireNeeds(loaded: LoadedColumns, needs: LoadNeeds): Individuals {
+  const { ind, mapping, missing } = loaded, n = ind.n, explicit = new Set(loaded.explicit);
+  const require = (key: MappingKey, why: string) => {
+    if (missing[key]) {
+      throw new InvalidInputError(
+        `field '${mapping[key]}' (mapped to ${key}) is missing in ${missing[key]} of ${n} documents; ${why}`,
+        loc(key),
+      );
+    }
+  };
+  // A field the reviewer named is never dropped in silence (say, a typo falling back to k-means).
+  for (const key of MAPPING_KEYS) {
+    if (explicit.has(key)) require(key, "a field the request maps must be in every document");
+  }
+  require("y_pred", "every individual needs a prediction");
+  if (needs.yTrue) require("y_true", "equal_opp=true audits true-positive rates, so y_true is needed");
+  if (needs.prob) require("y_pred_prob", "threshold mitigation needs a probability for every individual");
+  const all = (key: MappingKey) => missing[key] === 0;
+  const partial = (key: MappingKey) => missing[key] > 0 && missing[key] < n;
+  if (!all("region_ids")) {
+    const why = "without region_ids for every individual, every individual needs coordinates";
+    if (partial("lat") || partial("lon")) require(partial("lat") ? "lat" : "lon", why);
+    if (partial("region_ids") && !(all("lat") && all("lon"))) {
+      require("region_ids", "give every individual its regions, or coordinates to every individual");
+    }
+  }
+  return ind;
 }
 
 /** Positions of the individuals in scope: all (statistical parity) or those with y_true = 1 (equal opportunity). */

@@ -9,7 +9,9 @@
 import { InvalidInputError } from "../errors.ts";
 import { convexHull } from "./hull.ts";
 import { kmeans, mergeSmall } from "./kmeans.ts";
-import type { Individuals, Regions, Ring } from "./types.ts";
+import type { Individuals, RegionLists, Regions, Ring } from "./types.ts";
+
+export type { RegionLists };
 
 /** Clusters of fewer points than this join their nearest larger neighbour (rule 3). */
 export const MIN_CLUSTER = 3;
@@ -40,13 +42,7 @@ export function pointInRing(x: number, y: number, ring: Ring): boolean {
   return inside;
 }
 
-/** Every individual's region ids, flattened: individual i has ids[start[i] .. start[i+1]). */
-export interface RegionLists {
-  start: Int32Array;
-  ids: Float64Array;
-}
-
-/** Flattens per-individual region id lists (cheap to post to a worker, unlike a million small arrays). */
+/** Flattens per-individual region id lists, as the loader keeps them (tests and fixtures write lists). */
 export function flattenRegionIds(lists: number[][]): RegionLists {
   const start = new Int32Array(lists.length + 1);
   for (let i = 0; i < lists.length; i++) start[i + 1] = start[i] + lists[i].length;
@@ -184,28 +180,33 @@ function byClusters(x: Float64Array, y: Float64Array, seed: number): Regions {
   return { source: "kmeans", ids: members.map((_, r) => r), members, polygons, unassigned: 0 };
 }
 
-/** Rule 1 regions drawn as the convex hulls of their members when the individuals have coordinates. */
-function withHulls(regions: Regions, ind: Individuals, scope: Int32Array): Regions {
-  if (!ind.lat || !ind.lon) return regions;
-  const x = Float64Array.from(scope, (i) => ind.lon![i]), y = Float64Array.from(scope, (i) => ind.lat![i]);
-  if (!x.every(Number.isFinite) || !y.every(Number.isFinite)) return regions;
-  return { ...regions, polygons: regions.members.map((m) => (m.length ? convexHull(x, y, m) : null)) };
+/**
+ * Rule 1 regions drawn as the convex hulls of their members, for a map: `lon` and `lat` are the scope's
+ * coordinates (members index them). Only a map needs them, so they are drawn apart from the audit.
+ */
+export function regionHulls(
+  lon: Float64Array,
+  lat: Float64Array,
+  members: Int32Array[],
+): (Ring | null)[] | null {
+  if (!lon.every(Number.isFinite) || !lat.every(Number.isFinite)) return null;
+  return members.map((m) => (m.length ? convexHull(lon, lat, m) : null));
 }
 
 /**
  * The regions of an audit over the individuals at positions `scope` (ascending, into `ind`); member
  * lists hold scope positions (0..scope.length-1). `seed` seeds k-means (KMEANS_SEED in the
  * service, a fixed seed; tests may vary it). Rule 2 counts the points that
- * fall in no polygon in `unassigned`: they stay in the audit (in N and P), in no region. `lists` may
- * carry ind.regionIds already flattened (flattenRegionIds), as the worker task receives them.
+ * fall in no polygon in `unassigned`: they stay in the audit (in N and P), in no region. Rule 1's regions
+ * come without display polygons (regionHulls draws them when a map needs them).
  */
 export function buildRegions(
   ind: Individuals,
   scope: Int32Array,
   polygons: Ring[] | null,
   seed: number,
-  lists: RegionLists | null = ind.regionIds ? flattenRegionIds(ind.regionIds) : null,
 ): Regions {
+  const lists = ind.regionIds;
   if (scope.length === 0) {
     throw new InvalidInputError(
       "no individuals in scope (with equal_opp=true only individuals with y_true = 1 are audited)",
@@ -214,8 +215,7 @@ export function buildRegions(
   }
   const polys = polygons && polygons.length ? polygons : null;
   if (lists && scope.every((i) => lists.start[i + 1] > lists.start[i])) {
-    const regions = byRegionIds(ind, scope, lists, polys);
-    return polys ? regions : withHulls(regions, ind, scope);
+    return byRegionIds(ind, scope, lists, polys);
   }
   if (ind.lat && ind.lon) {
     const x = Float64Array.from(scope, (i) => ind.lon![i]), y = Float64Array.from(scope, (i) => ind.lat![i]);

@@ -1,5 +1,14 @@
 /** Parts of an audit's data: some individuals, and regions seen through a subset of positions. */
-import type { Individuals, Regions } from "./types.ts";
+import type { Individuals, RegionLists, Regions } from "./types.ts";
+
+/** The region lists of the individuals at `positions`, in that order. */
+function subsetLists(L: RegionLists, positions: Int32Array): RegionLists {
+  const start = new Int32Array(positions.length + 1);
+  positions.forEach((i, j) => (start[j + 1] = start[j] + L.start[i + 1] - L.start[i]));
+  const ids = new Float64Array(start[positions.length]);
+  positions.forEach((i, j) => ids.set(L.ids.subarray(L.start[i], L.start[i + 1]), start[j]));
+  return { start, ids };
+}
 
 /** The individuals at `positions` (ascending), as their own Individuals in that order. */
 export function subsetIndividuals(ind: Individuals, positions: Int32Array): Individuals {
@@ -12,7 +21,7 @@ export function subsetIndividuals(ind: Individuals, positions: Int32Array): Indi
     yTrue: u8(ind.yTrue),
     lat: f64(ind.lat),
     lon: f64(ind.lon),
-    regionIds: ind.regionIds && Array.from(positions, (i) => ind.regionIds![i]),
+    regionIds: ind.regionIds && subsetLists(ind.regionIds, positions),
     prob: f64(ind.prob),
   };
 }

@@ -12,9 +12,15 @@ export interface Individuals {
   yTrue: Uint8Array | null;
   lat: Float64Array | null;
   lon: Float64Array | null;
-  /** Per individual, its region ids (may overlap); null when the collection has none. */
-  regionIds: number[][] | null;
+  /** Per individual, its region ids (may overlap), flattened; null unless every document has some. */
+  regionIds: RegionLists | null;
   prob: Float64Array | null;
+}
+
+/** Every individual's region ids, flattened: individual i has ids[start[i] .. start[i+1]). */
+export interface RegionLists {
+  start: Int32Array;
+  ids: Float64Array;
 }
 
 /** A polygon ring of `[lon, lat]` points (need not be closed). */

@@ -5,6 +5,7 @@ import type { Store } from "../../store/store.ts";
 import type { Principal, TokenVerifier } from "../../core/auth/types.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import type { Realm } from "../../services/auth/realm.ts";
+import type { PreparedDatasets } from "../../services/datasets/prepared.ts";
 /** What a route may use: configuration, the store, and the token verifier (null when AUTH_MODE=off). */
 export interface Deps {
   config: Config;
@@ -12,6 +13,8 @@ export interface Deps {
   verifier: TokenVerifier | null;
   /** Workers for CPU work of seconds (workers/tasks.ts names what they can run). */
   pool: WorkerPool;
+  /** Prepared datasets kept between requests (createApp makes one of PREPARED_CACHE_MB when absent). */
+  prepared?: PreparedDatasets;
   /** The local realm (AUTH_MODE=local): the review console signs people in through its password grant. */
   realm?: Realm | null;
   /** Extra route groups mounted by main.ts (the local token issuer). */

@@ -8,6 +8,7 @@ import {
   auditFields,
   AuditPayload,
   mapField,
+  Phases,
   runIdField,
   toAuditSettings,
   withAuditRules,
@@ -182,6 +183,7 @@ export const MitigationResponse = z.object({
   }),
   solver_seconds: z.number().openapi({ description: "seconds spent in the solver" }),
   run_id: runIdField,
+  phases: Phases,
   elapsed_ms: z.number().openapi({ description: "the whole request, audits and maps included" }),
 }).openapi("MitigationResponse");
 

@@ -171,8 +171,20 @@ export const AuditPayload = z.object({
   distribution_map_image: mapField("PNG, base64"),
 }).openapi("AuditPayload");
 
+/** Where a request's time went, seconds per phase (services/spatial/phases.ts). */
+export const Phases = z.object({
+  load: z.number().openapi({
+    description: "reading the mapped columns (0 when the prepared dataset was kept)",
+  }),
+  prepare: z.number().openapi({ description: "scope, regions and the Monte Carlo plan" }),
+  worlds: z.number().openapi({ description: "the Monte Carlo worlds and their summary" }),
+  solve: z.number().openapi({ description: "the mitigation's solver (0 for an audit)" }),
+  maps: z.number().openapi({ description: "display hulls, maps and charts" }),
+}).openapi("Phases", { description: "seconds per phase of the request" });
+
 export const AuditResponse = AuditPayload.extend({
   run_id: runIdField,
+  phases: Phases,
   elapsed_ms: z.number().openapi({ description: "the whole request, loading and maps included" }),
 }).openapi("AuditResponse");
 

@@ -11,7 +11,13 @@ import type { Approval, JobQueue, JobRecord } from "./job_queue.ts";
 import { ConflictError } from "../../core/errors.ts";
 import { allResults } from "./job_results.ts";
 import { own, setOwn } from "../../core/data_keys.ts";
-import { type ColumnInfo, findDataset, recordedTarget, registryRef } from "../datasets/registry.ts";
+import {
+  type ColumnInfo,
+  findDataset,
+  recordedTarget,
+  registryRef,
+  touchDataset,
+} from "../datasets/registry.ts";
 
 export interface WriteBackPlan {
   /** imputation: "same_fields" overwrites the gaps in place; "new_fields" writes `<column><suffix>`. */
@@ -116,7 +122,10 @@ export async function runWriteBack(
   const heartbeat = setInterval(() => beat().catch(() => {}), Math.max(50, leaseMs / 3));
   let report: Record<string, unknown>;
   try {
-    report = await writeBack(queue.store, queue.tesseraDb, job, plan);
+    report = await writeBack(queue.store, queue.tesseraDb, job, plan)
+      .finally(() =>
+        touchDataset(queue.store, queue.tesseraDb, { db: job.database, collection: job.collection })
+      );
   } catch (e) {
     clearInterval(heartbeat);
     await queue.setWriteBack(job._id, owner, null, true); // nothing half-recorded: approve again to retry

@@ -35,6 +35,12 @@ export interface DatasetRecord extends Doc {
    */
   generation?: string;
   /**
+   * Changes whenever a write changes values in the rows without an import: a write-back's new field, an
+   * approved cleaning job. With the generation it names the rows' content for the prepared datasets
+   * (prepared.ts), so every write, by any instance on the same store, makes them read the rows again.
+   */
+  revision?: string;
+  /**
    * The dataset's target: the column feature importance predicts when asked for none. Named by an import's
    * `target` option, else kept from the previous record while the column is still there, else the last
    * column of the import. Columns added later (an approved cleaning job's `is_anomaly`, a write-back's new
@@ -166,6 +172,32 @@ export async function datasetGeneration(
   tesseraDb: string,
   ref: CollectionRef,
 ): Promise<string | null> {
+  return (await datasetVersion(store, tesseraDb, ref)).generation;
+}
+
+/**
+ * The generation of the rows of `ref` and the version of their content (generation and revision, see
+ * DatasetRecord): both null when no registered dataset with a generation lives there, whose rows may then
+ * change without anyone saying so.
+ */
+export async function datasetVersion(
+  store: Store,
+  tesseraDb: string,
+  ref: CollectionRef,
+): Promise<{ generation: string | null; content: string | null }> {
   const rec = await findDataset(store, tesseraDb, ref.collection);
-  return rec && rec.database === ref.db ? rec.generation ?? null : null;
+  const generation = rec && rec.database === ref.db ? rec.generation ?? null : null;
+  return { generation, content: generation && `${generation}/${rec!.revision ?? ""}` };
+}
+
+/**
+ * Gives the dataset of `ref` a new revision: what a write of values into its rows does once it has
+ * written (or failed halfway), so that what was read of the rows before is read again. Nothing when no
+ * registered dataset lives there.
+ */
+export async function touchDataset(store: Store, tesseraDb: string, ref: CollectionRef): Promise<void> {
+  const rec = await findDataset(store, tesseraDb, ref.collection);
+  if (rec && rec.database === ref.db) {
+    await store.patch(registryRef(tesseraDb), rec._id, { revision: crypto.randomUUID() });
+  }
 }

@@ -14,7 +14,8 @@ import type { RelabelInput } from "../../core/spatial/mitigate/relabel.ts";
 import type { SolverStatusCode } from "../../core/spatial/mitigate/status.ts";
 import type { ThresholdInput } from "../../core/spatial/mitigate/threshold_mitigation.ts";
 import { scopeOf } from "../../core/spatial/load.ts";
-import { restrictRegions, subsetIndividuals } from "../../core/spatial/subset.ts";
+import { subsetIndividuals } from "../../core/spatial/subset.ts";
+import { typedBytes } from "../datasets/prepared.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import type { SpatialAuditReply } from "../../workers/spatial.ts";
@@ -25,11 +26,16 @@ import {
   type AuditPayload,
   auditPayload,
   type AuditSettings,
+  auditTaskData,
   type MapSettings,
   mapsPayload,
+  regionsPart,
+  type Scoped,
   type SpatialDeps,
   taskIndividuals,
+  withHulls,
 } from "../spatial/audit.ts";
+import { PhaseClock, type Phases } from "../spatial/phases.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
 import { keepRun, type RunAnswer, type RunSource } from "../spatial/runs.ts";
 
@@ -83,6 +89,7 @@ export interface MitigationAnswer {
   mitigated_preds: FinalPrediction[];
   flips_map_html: string;
   flips_map_image: string;
+  phases: Phases;
   elapsed_ms: number;
 }
 
@@ -219,24 +226,26 @@ export async function mitigateByRelabel(
   deps: SpatialDeps,
   input: MitigationTarget & RelabelSettings,
 ): Promise<RunAnswer<MitigationAnswer>> {
-  const t0 = performance.now();
+  const t0 = performance.now(), clock = new PhaseClock();
   const { pool } = deps, name = input.collectionName;
-  const { ind, mapping, source } = await taskIndividuals(deps, input, { prob: false });
+  const data = await taskIndividuals(deps, input, { prob: false }, clock);
+  const { ind, mapping, source } = data;
   const flipOrder = flipOrderOf(input.flipOrder, ind, mapping);
-  const before = await auditOf(pool, ind, input);
-  const r = await mitigateRelabel(pool, {
-    yPred: ind.yPred,
-    yTrue: ind.yTrue,
-    scope: before.scope,
-    regions: before.regions,
-    ...solverSettings(input),
-    flipOrder,
-    prob: flipOrder === "uncertainty" ? ind.prob : null,
-    seed: input.seed,
-  });
-  const prepared = { scope: before.scope, regions: before.regions };
-  const after = await auditOf(pool, ind, input, { yPred: r.mitigatedPreds, prepared });
-  const cap = auditCap(before.audit);
+  const audited = await auditTaskData(deps, data, input, clock);
+  const r = await clock.time("solve", () =>
+    mitigateRelabel(pool, {
+      yPred: ind.yPred,
+      yTrue: ind.yTrue,
+      scope: audited.scope,
+      regions: audited.regions,
+      ...solverSettings(input),
+      flipOrder,
+      prob: flipOrder === "uncertainty" ? ind.prob : null,
+      seed: input.seed,
+    }));
+  const prepared = { scope: audited.scope, regions: audited.regions };
+  const afterAudit = await auditOf(pool, ind, input, clock, { yPred: r.mitigatedPreds, prepared });
+  const cap = auditCap(audited.audit);
   const common = {
     full: input.fullDistribution,
     seed: input.seed,
@@ -244,57 +253,77 @@ export async function mitigateByRelabel(
     equalOpp: input.equalOpp,
     tileUrl: deps.config.MAP_TILE_URL,
   };
-  const [mapsBefore, mapsAfter, flips] = await Promise.all([
-    auditMaps(pool, ind, before, ind.yPred, { ...common, title: `Before mitigation: ${name}` }),
-    auditMaps(pool, ind, after, r.mitigatedPreds, { ...common, title: `After relabeling: ${name}` }),
-    flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...common, title: `Flips: ${name}` }),
-  ]);
+  const [mapsBefore, mapsAfter, flips] = await clock.time("maps", async () => {
+    const { regions } = await withHulls(deps, data, regionsPart(data, input), prepared);
+    const before = { ...audited, regions }, after = { ...afterAudit, regions };
+    return await Promise.all([
+      auditMaps(pool, ind, before, ind.yPred, { ...common, title: `Before mitigation: ${name}` }),
+      auditMaps(pool, ind, after, r.mitigatedPreds, { ...common, title: `After relabeling: ${name}` }),
+      flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...common, title: `Flips: ${name}` }),
+    ]);
+  });
   const found = { source, mapping, nFlips: r.nFlips };
   return await keepMitigation(deps, input, { kind: "relabel", ...found }, {
-    ...solverFields(r, before.regions),
-    audit_before_mitigation: auditPayload(before, mapsBefore),
-    audit_after_mitigation: auditPayload(after, mapsAfter),
+    ...solverFields(r, audited.regions),
+    audit_before_mitigation: auditPayload(audited, mapsBefore),
+    audit_after_mitigation: auditPayload(afterAudit, mapsAfter),
     mitigated_preds: finalPreds(ind, Int32Array.from({ length: ind.n }, (_, i) => i), r.mitigatedPreds),
     flip_order: r.flipOrder,
     ...flips,
+    phases: clock.phases,
     elapsed_ms: Math.round(performance.now() - t0),
   });
 }
 
 /**
  * Fits per-region decision thresholds on y_pred_prob over a training part and applies them to the test
- * part, whose audits before and after the reviewer sees.
+ * part, whose audits before and after the reviewer sees. The regions of the fit, over every individual,
+ * are kept with the prepared dataset.
  */
 export async function mitigateByThreshold(
   deps: SpatialDeps,
   input: MitigationTarget & ThresholdSettings,
 ): Promise<RunAnswer<ThresholdAnswer>> {
-  const t0 = performance.now();
+  const t0 = performance.now(), clock = new PhaseClock();
   const { pool } = deps, name = input.collectionName;
-  const { ind, mapping, source } = await taskIndividuals(deps, input, { prob: true });
-  const regions = await pool.run("spatial.regions", { ind, polygons: input.polygons });
-  const r = await mitigateThreshold(pool, {
-    yPred: ind.yPred,
-    yTrue: ind.yTrue,
-    prob: ind.prob!,
-    regions,
-    equalOpp: input.equalOpp,
-    ...solverSettings(input),
-    defaultBoundary: input.defaultBoundary,
-    trainRatio: input.trainRatio,
-    stratified: input.stratified,
-    randomState: input.randomState,
+  const data = await taskIndividuals(deps, input, { prob: true }, clock);
+  const { ind, mapping, source } = data;
+  const part = regionsPart(data, input, "everyone");
+  const everyone = await clock.time("prepare", async () => {
+    const kept = deps.prepared?.peek<Scoped>(data.dataset, part);
+    if (kept) return kept;
+    const built = await pool.run("spatial.regions", { ind, polygons: input.polygons });
+    deps.prepared?.put(data.dataset, part, { value: built, bytes: typedBytes(built) });
+    return built;
   });
-  // the audits are of the test part, over the same regions as the fit
-  const test = subsetIndividuals(ind, r.test);
+  const regions = everyone.regions;
+  const r = await clock.time("solve", () =>
+    mitigateThreshold(pool, {
+      yPred: ind.yPred,
+      yTrue: ind.yTrue,
+      prob: ind.prob!,
+      regions,
+      equalOpp: input.equalOpp,
+      ...solverSettings(input),
+      defaultBoundary: input.defaultBoundary,
+      trainRatio: input.trainRatio,
+      stratified: input.stratified,
+      randomState: input.randomState,
+    }));
+  // the audits are of the test part, over the same regions as the fit (their region lists are not needed)
+  const test = subsetIndividuals({ ...ind, regionIds: null }, r.test);
   const scope = scopeOf(test, input.equalOpp);
-  const prepared = {
+  const prepared = await clock.time("prepare", async () => ({
     scope,
-    regions: restrictRegions(regions, Int32Array.from(scope, (j) => r.test[j]), ind.n),
-  };
+    regions: await pool.run("spatial.restrict", {
+      regions,
+      positions: Int32Array.from(scope, (j) => r.test[j]),
+      n: ind.n,
+    }),
+  }));
   const testPreds = Uint8Array.from(r.test, (i) => r.mitigatedPreds[i]);
-  const before = await auditOf(pool, test, input, { prepared });
-  const after = await auditOf(pool, test, input, { prepared, yPred: testPreds });
+  const before = await auditOf(pool, test, input, clock, { prepared });
+  const after = await auditOf(pool, test, input, clock, { prepared, yPred: testPreds });
   const cap = auditCap(before.audit);
   const common = {
     full: input.fullDistribution,
@@ -303,19 +332,28 @@ export async function mitigateByThreshold(
     equalOpp: input.equalOpp,
     tileUrl: deps.config.MAP_TILE_URL,
   };
-  const [mapsBefore, mapsAfter, flips, charts] = await Promise.all([
-    auditMaps(pool, test, before, test.yPred, { ...common, title: `Test part before: ${name}` }),
-    auditMaps(pool, test, after, testPreds, { ...common, title: `Test part after thresholds: ${name}` }),
-    flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...common, title: `Flips: ${name}` }),
-    pool.run("maps.thresholds", {
-      before: before.audit,
-      after: after.audit,
-      thresholds: r.newThresholds.map((t) => t.threshold),
-      defaultBoundary: input.defaultBoundary,
-      cap,
-      equalOpp: input.equalOpp,
-    }),
-  ]);
+  const [mapsBefore, mapsAfter, flips, charts] = await clock.time("maps", async () => {
+    // display polygons are the hulls of the fit's regions (every individual), kept with them
+    const { regions: drawn } = await withHulls(deps, data, part, everyone);
+    const polygons = drawn.polygons;
+    const shown = (a: SpatialAuditReply) => ({ ...a, regions: { ...a.regions, polygons } });
+    return await Promise.all([
+      auditMaps(pool, test, shown(before), test.yPred, { ...common, title: `Test part before: ${name}` }),
+      auditMaps(pool, test, shown(after), testPreds, {
+        ...common,
+        title: `Test part after thresholds: ${name}`,
+      }),
+      flipsMaps(pool, ind, shown(after), r.flipped, r.mitigatedPreds, { ...common, title: `Flips: ${name}` }),
+      pool.run("maps.thresholds", {
+        before: before.audit,
+        after: after.audit,
+        thresholds: r.newThresholds.map((t) => t.threshold),
+        defaultBoundary: input.defaultBoundary,
+        cap,
+        equalOpp: input.equalOpp,
+      }),
+    ]);
+  });
   const found = { source, mapping, nFlips: r.nFlips };
   return await keepMitigation(deps, input, { kind: "threshold", ...found }, {
     ...solverFields(r, regions),
@@ -328,6 +366,7 @@ export async function mitigateByThreshold(
     new_thresholds: r.newThresholds.map((t) => ({ ...t, region_id: regions.ids[t.idx] })),
     train_size: r.train.length,
     test_size: r.test.length,
+    phases: clock.phases,
     elapsed_ms: Math.round(performance.now() - t0),
   });
 }

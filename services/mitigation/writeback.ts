@@ -13,6 +13,7 @@ import {
   writebackRefusal,
 } from "../../core/spatial/mitigate/writeback_policy.ts";
 import type { CollectionRef, Doc, Store } from "../../store/store.ts";
+import { touchDataset } from "../datasets/registry.ts";
 import { runForWriteback, runPredictions, type WritableRun } from "../spatial/runs.ts";
 import { type TaskCollection, taskCollection } from "../spatial/task_collection.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
@@ -113,7 +114,8 @@ export async function writeBack(
     // claimed before writing: if the write stops halfway, a retry may still write into the field
     await claimWritebackField(store, tasks, collectionName, newField);
   }
-  const total = await writePredictions(store, ref, newField, source.parts());
+  const total = await writePredictions(store, ref, newField, source.parts())
+    .finally(() => touchDataset(store, deps.config.TESSERA_DB, ref));
   const written_at = new Date().toISOString();
   await recordWriteback(store, tasks, collectionName, {
     field: newField,

@@ -9,20 +9,25 @@ import type { Mapping } from "../../core/spatial/mapping.ts";
 import { MAX_DRAWN, samplePoints } from "../../core/spatial/maps/sample.ts";
 import type { MapPoints } from "../../core/spatial/maps/inputs.ts";
 import type { Individuals, Regions, RegionSource, Ring, RngMode } from "../../core/spatial/types.ts";
+import { requireNeeds } from "../../core/spatial/load.ts";
 import type { Store } from "../../store/store.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import { spatialAudit, type SpatialAuditReply } from "../../workers/spatial.ts";
 import type { AuditMaps, AuditMapsPayload } from "../../workers/maps.ts";
-import { loadIndividuals } from "./individuals.ts";
+import { loadColumns } from "./individuals.ts";
 import { taskCollection } from "./task_collection.ts";
-import { datasetGeneration } from "../datasets/registry.ts";
+import { datasetVersion } from "../datasets/registry.ts";
+import { type DatasetKey, keptOrBuilt, type PreparedDatasets, typedBytes } from "../datasets/prepared.ts";
 import { keepRun, type RunAnswer, type RunSource } from "./runs.ts";
+import { PhaseClock, type Phases } from "./phases.ts";
 
 /** What the spatial and mitigation services use: the store, the worker pool, the configuration. */
 export interface SpatialDeps {
   store: Store;
   pool: WorkerPool;
   config: Config;
+  /** Prepared datasets kept between requests; absent: every request prepares its own. */
+  prepared?: PreparedDatasets;
 }
 
 /** The audit settings of a request (audit, relabel and threshold share them), validated at the edge. */
@@ -53,16 +58,26 @@ export type AuditPayload =
   & AuditMaps;
 
 /** The answer of `audit`. */
-export type AuditAnswer = AuditPayload & { elapsed_ms: number };
+export type AuditAnswer = AuditPayload & { phases: Phases; elapsed_ms: number };
 
-/** Audits `yPred` (default: the collection's) with the request's Monte Carlo settings. */
-export function auditOf(
+/** Scope and regions of an audit: built by its first audit, kept with the prepared dataset. */
+export interface Scoped {
+  scope: Int32Array;
+  regions: Regions;
+}
+
+/**
+ * Audits `yPred` (default: the collection's) with the request's Monte Carlo settings, over scope and
+ * regions `prepared` earlier when given; its preparing and its worlds count to `clock`.
+ */
+export async function auditOf(
   pool: WorkerPool,
   ind: Individuals,
   settings: AuditSettings,
-  extra: { yPred?: Uint8Array; prepared?: { scope: Int32Array; regions: Regions } } = {},
+  clock: PhaseClock,
+  extra: { yPred?: Uint8Array; prepared?: Scoped } = {},
 ): Promise<SpatialAuditReply> {
-  return spatialAudit(pool, {
+  const reply = await spatialAudit(pool, {
     individuals: ind,
     equalOpp: settings.equalOpp,
     polygons: settings.polygons,
@@ -72,6 +87,90 @@ export function auditOf(
     rng: settings.rng,
     ...extra,
   });
+  const t = reply.audit.timing_ms;
+  clock.add("prepare", t.plan / 1000);
+  clock.add("worlds", (t.worlds + t.summary) / 1000);
+  return reply;
+}
+
+/**
+ * The name of the scope and regions of an audit of a task's individuals among the prepared dataset's
+ * parts: they depend on the columns read, the scope (equal_opp, or everyone for the threshold's fit) and
+ * the request's polygons.
+ */
+export function regionsPart(
+  data: TaskData,
+  settings: Pick<AuditSettings, "equalOpp" | "polygons">,
+  scope: "audit" | "everyone" = "audit",
+): string {
+  const who = scope === "everyone" ? "everyone" : settings.equalOpp ? "y_true=1" : "all";
+  return `${data.columns}|regions|${who}|${
+    settings.polygons ? hashText(JSON.stringify(settings.polygons)) : "-"
+  }`;
+}
+
+/** FNV-1a over a string's UTF-16 units, as 53 bits: names a request's polygons in a part's name. */
+function hashText(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) {
+    h = BigInt.asUintN(64, (h ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n);
+  }
+  return h.toString(36);
+}
+
+/** Bytes of scope and regions (typed arrays, and about 40 bytes a display polygon's point). */
+function scopedBytes(s: Scoped): number {
+  const points = (s.regions.polygons ?? []).reduce((sum, ring) => sum + (ring?.length ?? 0), 0);
+  return typedBytes(s) + 40 * points + 64 * s.regions.ids.length;
+}
+
+/**
+ * Audits the task's own predictions over the scope and regions kept with its prepared dataset (built
+ * and kept by this audit when none are).
+ */
+export async function auditTaskData(
+  deps: SpatialDeps,
+  data: TaskData,
+  settings: AuditSettings,
+  clock: PhaseClock,
+): Promise<SpatialAuditReply> {
+  const part = regionsPart(data, settings);
+  const prepared = deps.prepared?.peek<Scoped>(data.dataset, part);
+  const reply = await auditOf(deps.pool, data.ind, settings, clock, { prepared });
+  if (!prepared) deps.prepared?.put(data.dataset, part, { value: reply, bytes: scopedBytes(reply) });
+  return reply;
+}
+
+/**
+ * Scope and regions with their display polygons: rule 1's regions are drawn as the convex hulls of their
+ * members (coordinates needed), in a worker, once per prepared dataset; other rules come with theirs.
+ * `positions` maps scope positions to individuals.
+ */
+export async function withHulls<S extends Scoped>(
+  deps: SpatialDeps,
+  data: TaskData,
+  part: string,
+  scoped: S,
+  positions: Int32Array = scoped.scope,
+): Promise<S> {
+  const { regions } = scoped, { lat, lon } = data.ind;
+  if (regions.polygons || regions.source !== "region_ids" || !lat || !lon) return scoped;
+  const kept = deps.prepared?.peek<Scoped>(data.dataset, part);
+  if (kept?.regions.polygons) return { ...scoped, regions: { ...regions, polygons: kept.regions.polygons } };
+  const polygons = await deps.pool.run("spatial.hulls", {
+    lon,
+    lat,
+    scope: positions,
+    members: regions.members,
+  });
+  const drawn = { ...scoped, regions: { ...regions, polygons } };
+  if (kept) {
+    deps.prepared!.put(data.dataset, part, {
+      value: { ...kept, regions: drawn.regions },
+      bytes: scopedBytes(drawn),
+    });
+  }
+  return drawn;
 }
 
 /** Dots for a map: the chosen individuals' coordinates and class (at most MAX_DRAWN unless `full`). */
@@ -149,24 +248,45 @@ export function auditPayload(reply: SpatialAuditReply, maps: AuditMaps): AuditPa
   };
 }
 
+/** A task's individuals as a request reads them, and where they are kept among the prepared datasets. */
+export interface TaskData {
+  ind: Individuals;
+  /** The whole mapping read (omitted keys resolved to the fields they read). */
+  mapping: Mapping;
+  /** Where they came from, for the run. */
+  source: RunSource;
+  /** The dataset's content version, and the name of these columns among its prepared parts. */
+  dataset: DatasetKey;
+  columns: string;
+}
+
 /**
  * The individuals of a task's collection as the request maps them (y_true when it audits equal
- * opportunity, y_pred_prob when asked), with the whole mapping read and where they came from (for the
- * run): where an audit and each mitigation start.
+ * opportunity, y_pred_prob when asked), from the prepared dataset when it is kept, else read from the
+ * store (and kept): where an audit and each mitigation start.
  */
 export async function taskIndividuals(
   deps: SpatialDeps,
   input: Pick<AuditSettings, "mapping" | "equalOpp"> & { collectionName: string },
   needs: { prob: boolean },
-): Promise<{ ind: Individuals; mapping: Mapping; source: RunSource }> {
+  clock: PhaseClock,
+): Promise<TaskData> {
   const ref = await taskCollection(deps, input.collectionName);
-  // read before the rows: an import that changes them from now on leaves the run a stale generation
-  const generation = await datasetGeneration(deps.store, deps.config.TESSERA_DB, ref);
-  const loaded = await loadIndividuals(deps.store, ref, input.mapping, {
-    yTrue: input.equalOpp,
-    prob: needs.prob,
-  });
-  return { ...loaded, source: { db: ref.db, collection: ref.collection, generation } };
+  // read before the rows: an import that changes them from now on leaves the run a stale generation,
+  // and what is read is kept under the version read, which a later write changes
+  const { generation, content } = await datasetVersion(deps.store, deps.config.TESSERA_DB, ref);
+  const dataset = { ref: { db: ref.db, collection: ref.collection }, version: content };
+  const requested = Object.entries(input.mapping ?? {}).filter(([, v]) => v !== undefined).sort();
+  const columns = `columns|${JSON.stringify(requested)}`;
+  const loaded = await clock.time("load", () =>
+    keptOrBuilt(deps.prepared, dataset, columns, async () => {
+      const value = await loadColumns(deps.store, ref, input.mapping);
+      // document ids: about 40 bytes each beyond their characters
+      const ids = value.ind.docIds.reduce((sum, id) => sum + 40 + id.length, 0);
+      return { value, bytes: typedBytes(value.ind) + ids };
+    }));
+  const ind = requireNeeds(loaded, { yTrue: input.equalOpp, prob: needs.prob });
+  return { ind, mapping: loaded.mapping, source: { ...dataset.ref, generation }, dataset, columns };
 }
 
 /** Who asked for a run and how (kept with it): the caller, and the request body as validated. */
@@ -180,17 +300,25 @@ export async function auditTask(
   deps: SpatialDeps,
   input: AuditSettings & RunOrigin & { collectionName: string },
 ): Promise<RunAnswer<AuditAnswer>> {
-  const t0 = performance.now();
-  const { ind, mapping, source } = await taskIndividuals(deps, input, { prob: false });
-  const reply = await auditOf(deps.pool, ind, input);
-  const maps = await auditMaps(deps.pool, ind, reply, ind.yPred, {
-    full: input.fullDistribution,
-    seed: input.seed,
-    title: `Spatial audit of ${input.collectionName}`,
-    equalOpp: input.equalOpp,
-    tileUrl: deps.config.MAP_TILE_URL,
+  const t0 = performance.now(), clock = new PhaseClock();
+  const data = await taskIndividuals(deps, input, { prob: false }, clock);
+  const audited = await auditTaskData(deps, data, input, clock);
+  const maps = await clock.time("maps", async () => {
+    const reply = await withHulls(deps, data, regionsPart(data, input), audited);
+    return await auditMaps(deps.pool, data.ind, reply, data.ind.yPred, {
+      full: input.fullDistribution,
+      seed: input.seed,
+      title: `Spatial audit of ${input.collectionName}`,
+      equalOpp: input.equalOpp,
+      tileUrl: deps.config.MAP_TILE_URL,
+    });
   });
-  const answer = { ...auditPayload(reply, maps), elapsed_ms: Math.round(performance.now() - t0) };
+  const answer = {
+    ...auditPayload(audited, maps),
+    phases: clock.phases,
+    elapsed_ms: Math.round(performance.now() - t0),
+  };
+  const { mapping, source } = data;
   const run = { kind: "audit" as const, task: input.collectionName, source, mapping };
   const origin = { requestedBy: input.requestedBy, request: input.request };
   return await keepRun(deps, { ...run, ...origin }, answer, input.includeMaps);

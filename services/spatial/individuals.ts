@@ -2,7 +2,7 @@
  * A task's individuals: the collection's mapped fields streamed once into typed columns (core's
  * Individuals), and the first documents that dataset-columns profiles and the default mapping reads.
  */
-import { IndividualsBuilder, type LoadNeeds } from "../../core/spatial/load.ts";
+import { IndividualsBuilder, type LoadedColumns } from "../../core/spatial/load.ts";
 import {
   explicitKeys,
   type Mapping,
@@ -11,7 +11,6 @@ import {
   resolveMapping,
 } from "../../core/spatial/mapping.ts";
 import { profileFields } from "../../core/ingest/field_profile.ts";
-import type { Individuals } from "../../core/spatial/types.ts";
 import type { CollectionRef, Doc, Store } from "../../store/store.ts";
 
 const BATCH = 5000;
@@ -27,17 +26,17 @@ export async function firstDocuments(store: Store, ref: CollectionRef): Promise<
 }
 
 /**
- * Streams the collection once into Individuals (422 when the data cannot be audited), with the mapping
+ * Streams the collection once into typed columns (422 when the data cannot be audited), with the mapping
  * it read. Keys the request gave must name a field every document has; a key it left out reads the field
  * defaultMapping finds in the first MAPPING_SAMPLE documents, as dataset-columns shows it (those few are
- * read first, so the one pass over the collection carries only the mapped fields).
+ * read first, so the one pass over the collection carries only the mapped fields). A request's needs are
+ * checked on the columns afterwards (requireNeeds), so one load serves audits and mitigations alike.
  */
-export async function loadIndividuals(
+export async function loadColumns(
   store: Store,
   ref: CollectionRef,
   requested: Partial<Mapping> | undefined,
-  needs: LoadNeeds,
-): Promise<{ ind: Individuals; mapping: Mapping }> {
+): Promise<LoadedColumns> {
   const explicit = explicitKeys(requested);
   const head = explicit.length === MAPPING_KEYS.length ? [] : await firstDocuments(store, ref);
   const mapping = resolveMapping(requested, profileFields(head));
@@ -45,5 +44,5 @@ export async function loadIndividuals(
   for await (const batch of store.stream(ref, { projection: builder.fields(), batchSize: BATCH })) {
     builder.add(batch);
   }
-  return { ind: builder.finish(needs), mapping };
+  return builder.columns();
 }
