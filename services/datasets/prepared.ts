@@ -30,6 +30,9 @@ export interface PreparedStats {
   bytes: number;
   budgetBytes: number;
   evictions: number;
+  /** Look-ups that found their entry kept, and those that did not (and so read or built it). */
+  hits: number;
+  misses: number;
 }
 
 const MB = 1024 * 1024;
@@ -41,6 +44,8 @@ export class PreparedDatasets {
   /** The version last seen of each dataset, so entries of an older one go as soon as a newer one is seen. */
   #seen = new Map<string, string>();
   #evictions = 0;
+  #hits = 0;
+  #misses = 0;
   readonly budgetBytes: number;
 
   constructor(budgetMb: number) {
@@ -48,7 +53,7 @@ export class PreparedDatasets {
     this.#lru = this.budgetBytes > 0
       ? new LRUCache<string, Sized<unknown>>({
         maxSize: this.budgetBytes,
-        sizeCalculation: (v) => Math.max(1, v.bytes),
+        sizeCalculation: (v) => Math.max(1, Math.ceil(v.bytes)),
         dispose: (v, key, reason) => {
           if (reason !== "evict") return;
           this.#evictions++;
@@ -65,7 +70,7 @@ export class PreparedDatasets {
   async get<T>(key: DatasetKey, part: string, build: () => Promise<Sized<T>>): Promise<T> {
     const name = this.#name(key, part);
     if (!name) return (await build()).value;
-    const kept = this.#lru!.get(name);
+    const kept = this.#count(this.#lru!.get(name));
     if (kept) return kept.value as T;
     const pending = this.#building.get(name);
     if (pending) return await pending as T;
@@ -86,7 +91,7 @@ export class PreparedDatasets {
   /** The entry `part` of the dataset `key` when kept (and then the most recently used), else undefined. */
   peek<T>(key: DatasetKey, part: string): T | undefined {
     const name = this.#name(key, part);
-    return name ? this.#lru!.get(name)?.value as T | undefined : undefined;
+    return name ? this.#count(this.#lru!.get(name))?.value as T | undefined : undefined;
   }
 
   /** Keeps `sized` as the entry `part` of the dataset `key` (replacing it), when it fits the budget. */
@@ -101,7 +106,15 @@ export class PreparedDatasets {
       bytes: this.#lru?.calculatedSize ?? 0,
       budgetBytes: this.budgetBytes,
       evictions: this.#evictions,
+      hits: this.#hits,
+      misses: this.#misses,
     };
+  }
+
+  #count<V>(found: V | undefined): V | undefined {
+    if (found) this.#hits++;
+    else this.#misses++;
+    return found;
   }
 
   /** The entry's name, or null when nothing is kept for it; drops the entries of older versions. */
