@@ -55,7 +55,8 @@ export class IndividualsBuilder {
   };
   /** Region ids flattened as they are read: individual i has ids[start[i] .. start[i+1]). */
   private regionStart = new Growable(new Int32Array(1024));
-  private regionIds = column();
+  /** 32-bit ids (4 bytes a membership) until one does not fit, then doubles. */
+  private regionIds: Growable<Int32Array> | Growable<Float64Array> = new Growable(new Int32Array(1024));
   private missing: Record<MappingKey, number> = {
     lat: 0,
     lon: 0,
@@ -147,7 +148,14 @@ export class IndividualsBuilder {
         loc("region_ids"),
       );
     }
-    for (const r of list as number[]) this.regionIds.push(r);
+    for (const r of list as number[]) {
+      if (this.regionIds.buf instanceof Int32Array && (r | 0) !== r) {
+        const wide = new Growable(Float64Array.from(this.regionIds.buf));
+        wide.n = this.regionIds.n;
+        this.regionIds = wide;
+      }
+      this.regionIds.push(r);
+    }
     this.regionStart.push(this.regionIds.n);
   }
 

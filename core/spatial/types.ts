@@ -20,7 +20,8 @@ export interface Individuals {
 /** Every individual's region ids, flattened: individual i has ids[start[i] .. start[i+1]). */
 export interface RegionLists {
   start: Int32Array;
-  ids: Float64Array;
+  /** 32-bit when every id fits (the usual case: half the memory), else doubles. */
+  ids: Int32Array | Float64Array;
 }
 
 /** A polygon ring of `[lon, lat]` points (need not be closed). */

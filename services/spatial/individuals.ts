@@ -13,7 +13,11 @@ import {
 import { profileFields } from "../../core/ingest/field_profile.ts";
 import type { CollectionRef, Doc, Store } from "../../store/store.ts";
 
-const BATCH = 5000;
+/**
+ * Documents read per batch: each batch is decoded and added on the event loop, so a batch of documents
+ * with a hundred region ids each must stay well under the 50 ms any request may hold it.
+ */
+const BATCH = 1000;
 
 /** The first MAPPING_SAMPLE documents in collection order: the fixed sample the mapping is read from. */
 export async function firstDocuments(store: Store, ref: CollectionRef): Promise<Doc[]> {

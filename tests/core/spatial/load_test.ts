@@ -32,7 +32,10 @@ Deno.test("load: mapped fields become typed columns in collection order", () => 
   assert.deepEqual([...ind.yTrue!], [1, 0]);
   assert.deepEqual([...ind.lat!], [10.5, -10]);
   assert.deepEqual([...ind.lon!], [-3, 179.9]);
-  assert.deepEqual(ind.regionIds, { start: Int32Array.of(0, 2, 3), ids: Float64Array.of(2, 0, 1) });
+  assert.deepEqual(ind.regionIds, { start: Int32Array.of(0, 2, 3), ids: Int32Array.of(2, 0, 1) });
+  // an id past 32 bits keeps every id as a double
+  const wide = load([{ y_pred: 1, r: [2, 0] }, { y_pred: 0, r: [4e9] }], { region_ids: "r" });
+  assert.deepEqual(wide.regionIds, { start: Int32Array.of(0, 2, 3), ids: Float64Array.of(2, 0, 4e9) });
   assert.equal(ind.prob, null);
   assert.deepEqual(ind.docIds, ["d0", "d1"]);
   assert.deepEqual([...scopeOf(ind, true)], [0]);
