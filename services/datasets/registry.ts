@@ -185,7 +185,14 @@ export async function datasetVersion(
   tesseraDb: string,
   ref: CollectionRef,
 ): Promise<{ generation: string | null; content: string | null }> {
-  const rec = await findDataset(store, tesseraDb, ref.collection);
+  return versionOf(await findDataset(store, tesseraDb, ref.collection), ref);
+}
+
+/** datasetVersion of a record already read (null: none) for the rows of `ref`. */
+export function versionOf(
+  rec: DatasetRecord | null,
+  ref: CollectionRef,
+): { generation: string | null; content: string | null } {
   const generation = rec && rec.database === ref.db ? rec.generation ?? null : null;
   return { generation, content: generation && `${generation}/${rec!.revision ?? ""}` };
 }

@@ -5,32 +5,39 @@ import type { WorkerPool } from "../../workers/pool.ts";
 import { NotFoundError } from "../../core/errors.ts";
 import { sharedAlloc } from "../../core/memory.ts";
 import { type Frame, FrameBuilder } from "../../core/stats/frame.ts";
-import { findDataset } from "../datasets/registry.ts";
+import { findDataset, versionOf } from "../datasets/registry.ts";
+import { keptOrBuilt, type PreparedDatasets, typedBytes } from "../datasets/prepared.ts";
 
 /** What a valuation reads and runs on: the store, Tessera's own database, the worker pool. */
 export interface ValuationDeps {
   store: Store;
   config: Pick<Config, "TESSERA_DB">;
   pool: WorkerPool;
+  /** Prepared datasets kept between requests; absent: every request reads its frame. */
+  prepared?: PreparedDatasets;
 }
 
 /** Documents per batch read from the store. */
 const BATCH = 5000;
 
-/** Streams the dataset into a frame whose columns every worker reads without a copy; NotFoundError when unregistered. */
+/**
+ * Streams the dataset into a frame whose columns every worker reads without a copy, or takes the frame
+ * kept with the prepared dataset (never changed by its readers); NotFoundError when unregistered.
+ */
 export async function loadDatasetFrame(
-  { store, config }: Pick<ValuationDeps, "store" | "config">,
+  { store, config, prepared }: Pick<ValuationDeps, "store" | "config" | "prepared">,
   datasetId: string,
 ): Promise<Frame> {
   const rec = await findDataset(store, config.TESSERA_DB, datasetId);
   if (!rec) throw new NotFoundError(`no dataset '${datasetId}'`);
-  const builder = new FrameBuilder();
-  for await (
-    const batch of store.stream({ db: rec.database, collection: rec.collection }, { batchSize: BATCH })
-  ) {
-    builder.add(batch);
-  }
-  return builder.finish(sharedAlloc);
+  const ref = { db: rec.database, collection: rec.collection };
+  return await keptOrBuilt(prepared, { ref, version: versionOf(rec, ref).content }, "frame", async () => {
+    const builder = new FrameBuilder();
+    for await (const batch of store.stream(ref, { batchSize: BATCH })) builder.add(batch);
+    const frame = builder.finish(sharedAlloc);
+    // categories and names: about 40 bytes a string beyond the typed columns
+    return { value: frame, bytes: typedBytes(frame) + 40 * frame.rows };
+  });
 }
 
 /** A frame's `[rows, columns]`, the `dataset_shape` of both answers. */

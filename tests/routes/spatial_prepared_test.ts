@@ -157,3 +157,29 @@ Deno.test("prepared datasets: the budget holds, least recently used first out, t
   await cache.get({ ...key, version: null }, "y", () => Promise.resolve(mb(0.1)));
   assert.equal(cache.peek({ ...key, version: null }, "y"), undefined);
 });
+
+storeTest(
+  "prepared datasets: correlations answer the same from a kept frame, and see another instance's import",
+  async (t) => {
+    await setUp(t);
+    const keeping = instance(t, 64), none = instance(t, 0);
+    const url = "/api/correlations/analyze?dataset-id=people";
+    const post = (app: typeof keeping.app) => app.request(url, jsonBody("POST", { include_kendall: true }));
+    const json = async (r: Response) => (assert.equal(r.status, 200, await r.clone().text()), await r.json());
+    try {
+      const fresh = await json(await post(none.app));
+      assert.deepEqual(await json(await post(keeping.app)), fresh);
+      const hits = keeping.prepared.stats().hits;
+      assert.deepEqual(await json(await post(keeping.app)), fresh);
+      assert.equal(keeping.prepared.stats().hits, hits + 1);
+      const replaced = await t.app.request(`/api/datasets/${t.db}/people?mode=replace`, ndjson(rows(true)));
+      assert.equal(replaced.status, 200);
+      const after = await json(await post(keeping.app));
+      assert.deepEqual(after, await json(await post(none.app)));
+      assert.notDeepEqual(after.pearson.y_pred, fresh.pearson.y_pred);
+    } finally {
+      keeping.close();
+      none.close();
+    }
+  },
+);
