@@ -17,6 +17,7 @@ import {
   project,
   refuseTooDeep,
   type Store,
+  type StoreLocation,
   type StreamOptions,
 } from "./store.ts";
 import { newId } from "./ids.ts";
@@ -51,6 +52,33 @@ function keyBytes(key: Deno.KvKey): number {
   return n;
 }
 
+/**
+ * The length of a value's JSON text, at most (what commits were sized by), estimated without writing it:
+ * an integer by its digits rounded up, any other number 24, a string without its escapes. A commit that
+ * KV finds larger than estimated is split (commitChunk).
+ */
+function valueBytes(v: unknown): number {
+  if (typeof v === "number") {
+    if (!Number.isInteger(v)) return 24;
+    const a = v < 0 ? -v : v;
+    return (v < 0 ? 1 : 0) +
+      (a < 10 ? 1 : a < 100 ? 2 : a < 1e3 ? 3 : a < 1e4 ? 4 : a < 1e6 ? 6 : a < 1e9 ? 9 : 24);
+  }
+  if (typeof v === "string") return v.length + 2;
+  if (v === null || typeof v !== "object") return 5;
+  let n = 2;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) n += valueBytes(v[i]) + 1;
+    return n;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return JSON.stringify(v)?.length ?? 8; // a Date, bytes
+  for (const key in v) {
+    if (Object.hasOwn(v, key)) n += key.length + 4 + valueBytes((v as Record<string, unknown>)[key]);
+  }
+  return n;
+}
+
 /** UTF-8 bytes of a key string (a NUL takes two, escaped), counted without encoding it. */
 function encodedLength(s: string): number {
   let n = s.length;
@@ -64,7 +92,7 @@ function encodedLength(s: string): number {
 
 export class KvStore implements Store {
   readonly kind = "kv" as const;
-  private constructor(private kv: Deno.Kv) {}
+  private constructor(private kv: Deno.Kv, readonly location: StoreLocation | null) {}
 
   /** Opens (and creates) the KV file at `path`; `undefined` opens the platform default (Deno Deploy). */
   static async open(path?: string): Promise<KvStore> {
@@ -72,7 +100,8 @@ export class KvStore implements Store {
       const dir = path.replace(/[^/\\]*$/, "");
       if (dir) await Deno.mkdir(dir, { recursive: true });
     }
-    return new KvStore(await Deno.openKv(path));
+    const file = path && path !== ":memory:" ? { kind: "kv" as const, path } : null;
+    return new KvStore(await Deno.openKv(path), file);
   }
 
   private key(ref: CollectionRef, id?: string): Deno.KvKey {
@@ -137,7 +166,8 @@ export class KvStore implements Store {
     const seen = new Set<string>();
     const writes = docs.map((d, i): Write => {
       const given = typeof d._id === "string";
-      const doc = { ...d, _id: given ? d._id : newId() } as Doc;
+      // written as given (KV serialises the value, never keeps it); copied only to give it an id
+      const doc = (given ? d : { ...d, _id: newId() }) as Doc;
       // checks within one commit all read the state before it, so a repeat inside the call is caught here
       if (given && seen.has(doc._id)) throw new DuplicateIdError(doc._id, i, 0);
       if (given) seen.add(doc._id);
@@ -310,7 +340,7 @@ export class KvStore implements Store {
     for (let i = start; i < writes.length; i++) {
       const w = writes[i];
       const k = keyBytes(w.key) * (w.absent || w.stamp ? 2 : 1);
-      const size = JSON.stringify(w.value).length + k;
+      const size = valueBytes(w.value) + k;
       const checked = w.absent || w.stamp ? 1 : 0;
       const over = i - start >= MAX_MUTATIONS || checks + checked > MAX_CHECKS ||
         bytes + size > MAX_BYTES || keys + k > MAX_KEY_BYTES;

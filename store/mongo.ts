@@ -30,6 +30,7 @@ import {
   type Filter,
   refuseTooDeep,
   type Store,
+  type StoreLocation,
   StoreUnavailableError,
   type StreamOptions,
 } from "./store.ts";
@@ -53,7 +54,7 @@ type MongoDoc = Document & { _id: ObjectId | string };
 export class MongoStore implements Store {
   readonly kind = "mongo" as const;
   private bulkSize?: Promise<number>;
-  private constructor(private client: MongoClient) {}
+  private constructor(private client: MongoClient, readonly location: StoreLocation) {}
 
   /**
    * Validates the URL and returns at once; the driver connects on first use, so the app can start
@@ -65,7 +66,7 @@ export class MongoStore implements Store {
     if (opts.serverSelectionTimeoutMS !== undefined || !fromUrl) {
       options.serverSelectionTimeoutMS = opts.serverSelectionTimeoutMS ?? SELECTION_TIMEOUT_MS;
     }
-    return Promise.resolve(new MongoStore(new MongoClient(url, options)));
+    return Promise.resolve(new MongoStore(new MongoClient(url, options), { kind: "mongo", url }));
   }
 
   private coll(ref: CollectionRef): Collection<MongoDoc> {

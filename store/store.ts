@@ -89,10 +89,18 @@ export interface Store {
   /** Sets fields on many documents by id; reports matched, modified and missing ids. */
   updateFields(ref: CollectionRef, updates: FieldUpdate[]): Promise<BulkResult>;
   dropCollection(ref: CollectionRef): Promise<void>;
+  /**
+   * Where another isolate of this process (a worker) can open the same store for itself, or null (an
+   * in-memory KV, the platform's default KV): see openLocation.
+   */
+  readonly location: StoreLocation | null;
   /** Checks the backend answers; throws StoreUnavailableError otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A store as a worker opens it again: a KV file's path, or a MongoDB connection string. */
+export type StoreLocation = { kind: "kv"; path: string } | { kind: "mongo"; url: string };
 
 /** The backend cannot be reached; the app answers 503. */
 export class StoreUnavailableError extends Error {

@@ -12,6 +12,7 @@ import {
   LimitError,
   NotFoundError,
 } from "../core/errors.ts";
+import { StoreUnavailableError } from "../store/store.ts";
 
 // deno-lint-ignore no-explicit-any
 export type TaskFn = (payload: any) => unknown | Promise<unknown>;
@@ -76,6 +77,8 @@ export function deserializeError(e: SerializedError): Error {
       return new BadRequestError(e.message);
     case "LimitError":
       return new LimitError(e.message);
+    case "StoreUnavailableError": // a worker reading a dataset for itself (dataset_reads.ts)
+      return new StoreUnavailableError(e.message);
     default: {
       const err = new Error(e.message);
       err.name = e.name;

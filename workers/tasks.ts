@@ -10,6 +10,7 @@ import { MAP_TASKS } from "./maps.ts";
 import { ANNOTATE_TASKS } from "./annotate.ts";
 import { VALUATION_TASKS } from "./valuation_tasks.ts";
 import { CLEANING_TASKS } from "./cleaning.ts";
+import { DATASET_TASKS } from "./dataset_reads.ts";
 import { relabel, type RelabelInput } from "../core/spatial/mitigate/relabel.ts";
 import { type ThresholdInput, thresholdMitigation } from "../core/spatial/mitigate/threshold_mitigation.ts";
 
@@ -22,6 +23,7 @@ export const TASKS = {
   ...ANNOTATE_TASKS, // "annotate.run"
   ...VALUATION_TASKS, // "valuation.correlation_*", "valuation.importance_*"
   ...CLEANING_TASKS, // "cleaning.run"
+  ...DATASET_TASKS, // "dataset.columns", "dataset.frame": a dataset read in a worker
 } satisfies TaskTable;
 
 /** The table's type: the worker boundary. */

@@ -280,7 +280,7 @@ export async function taskIndividuals(
   const columns = `columns|${JSON.stringify(requested)}`;
   const loaded = await clock.time("load", () =>
     keptOrBuilt(deps.prepared, dataset, columns, async () => {
-      const value = await loadColumns(deps.store, ref, input.mapping);
+      const value = await loadColumns(deps, ref, input.mapping);
       // document ids: about 40 bytes each beyond their characters
       const ids = value.ind.docIds.reduce((sum, id) => sum + 40 + id.length, 0);
       return { value, bytes: typedBytes(value.ind) + ids };

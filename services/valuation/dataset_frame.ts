@@ -1,10 +1,13 @@
-/** A registered dataset read once into typed columns in shared memory, for the valuation's workers. */
+/**
+ * A registered dataset read once (in a worker: workers/dataset_reads.ts) into typed columns in shared
+ * memory, for the valuation's workers.
+ */
 import type { Config } from "../../config.ts";
 import type { Store } from "../../store/store.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import { NotFoundError } from "../../core/errors.ts";
-import { sharedAlloc } from "../../core/memory.ts";
-import { type Frame, FrameBuilder } from "../../core/stats/frame.ts";
+import type { Frame } from "../../core/stats/frame.ts";
+import { readFrame } from "../../workers/dataset_reads.ts";
 import { findDataset, versionOf } from "../datasets/registry.ts";
 import { keptOrBuilt, type PreparedDatasets, typedBytes } from "../datasets/prepared.ts";
 
@@ -17,24 +20,19 @@ export interface ValuationDeps {
   prepared?: PreparedDatasets;
 }
 
-/** Documents per batch read from the store. */
-const BATCH = 5000;
-
 /**
  * Streams the dataset into a frame whose columns every worker reads without a copy, or takes the frame
  * kept with the prepared dataset (never changed by its readers); NotFoundError when unregistered.
  */
 export async function loadDatasetFrame(
-  { store, config, prepared }: Pick<ValuationDeps, "store" | "config" | "prepared">,
+  { store, config, pool, prepared }: ValuationDeps,
   datasetId: string,
 ): Promise<Frame> {
   const rec = await findDataset(store, config.TESSERA_DB, datasetId);
   if (!rec) throw new NotFoundError(`no dataset '${datasetId}'`);
   const ref = { db: rec.database, collection: rec.collection };
   return await keptOrBuilt(prepared, { ref, version: versionOf(rec, ref).content }, "frame", async () => {
-    const builder = new FrameBuilder();
-    for await (const batch of store.stream(ref, { batchSize: BATCH })) builder.add(batch);
-    const frame = builder.finish(sharedAlloc);
+    const frame = await readFrame(pool, store, ref);
     // categories and names: about 40 bytes a string beyond the typed columns
     return { value: frame, bytes: typedBytes(frame) + 40 * frame.rows };
   });

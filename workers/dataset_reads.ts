@@ -1,0 +1,91 @@
+/**
+ * A dataset read in a worker: the worker opens the store for itself (once per location, kept while it
+ * lives), streams the rows and builds typed columns there, so the event loop decodes no row. Columns come
+ * back moved (a frame's are shared memory); document ids come as one string, which crosses in one copy
+ * where a million small strings would be a million. The callers' side is `readColumns` / `readFrame`:
+ * where the pool runs inline or the store cannot be opened twice (an in-memory or the platform's KV),
+ * they read on the caller's store instead, with the same answer.
+ */
+import type { WorkerPool } from "./pool.ts";
+import { IndividualsBuilder, type LoadedColumns } from "../core/spatial/load.ts";
+import type { Mapping, MappingKey } from "../core/spatial/mapping.ts";
+import { type Frame, FrameBuilder } from "../core/stats/frame.ts";
+import { sharedAlloc } from "../core/memory.ts";
+import type { CollectionRef, Store, StoreLocation } from "../store/store.ts";
+import { openLocation } from "../store/open.ts";
+
+/** Documents per batch a read takes from the store. */
+const BATCH = 5000;
+
+const opened = new Map<string, Promise<Store>>();
+
+/** This isolate's connection to the store at `location`, opened on first use. */
+function storeAt(location: StoreLocation): Promise<Store> {
+  const key = JSON.stringify(location);
+  let store = opened.get(key);
+  if (!store) {
+    store = openLocation(location);
+    store.catch(() => opened.delete(key));
+    opened.set(key, store);
+  }
+  return store;
+}
+
+/** What a read of an audit's columns needs: where, which collection, the mapping resolved. */
+export interface ColumnsRead {
+  ref: CollectionRef;
+  mapping: Mapping;
+  explicit: MappingKey[];
+}
+
+/** Streams the mapped fields of `ref` into columns (the audit's, core/spatial/load.ts). */
+async function columnsOf(store: Store, read: ColumnsRead): Promise<LoadedColumns> {
+  const builder = new IndividualsBuilder(read.mapping, read.explicit);
+  for await (const batch of store.stream(read.ref, { projection: builder.fields(), batchSize: BATCH })) {
+    builder.add(batch);
+  }
+  return builder.columns();
+}
+
+/** Streams every field of `ref` into a frame in shared memory (the valuation's, core/stats/frame.ts). */
+async function frameOf(store: Store, ref: CollectionRef): Promise<Frame> {
+  const builder = new FrameBuilder();
+  for await (const batch of store.stream(ref, { batchSize: BATCH })) builder.add(batch);
+  return builder.finish(sharedAlloc);
+}
+
+/** Document ids joined by NUL (no id holds one: checked), or null when one does. */
+const SEP = "\u0000";
+
+/** Worker task "dataset.columns": the columns, their document ids as one string. */
+async function columnsTask(p: ColumnsRead & { location: StoreLocation }) {
+  const loaded = await columnsOf(await storeAt(p.location), p);
+  const ids = loaded.ind.docIds;
+  const joined = ids.some((id) => id.includes(SEP)) ? null : ids.join(SEP);
+  return { ...loaded, ind: { ...loaded.ind, docIds: joined === null ? ids : [] }, joined };
+}
+
+/** Entries for workers/tasks.ts. */
+export const DATASET_TASKS = {
+  "dataset.columns": columnsTask,
+  "dataset.frame": async (p: { location: StoreLocation; ref: CollectionRef }) =>
+    frameOf(await storeAt(p.location), p.ref),
+};
+
+/** Whether `pool` can read from `store` in a worker: it has workers, and the store can be opened again. */
+const inWorker = (pool: WorkerPool, store: Store) => !pool.inline && store.location !== null;
+
+/** The audit's columns of `read.ref`, read in a worker when one can open the store. */
+export async function readColumns(pool: WorkerPool, store: Store, read: ColumnsRead): Promise<LoadedColumns> {
+  if (!inWorker(pool, store)) return await columnsOf(store, read);
+  const { joined, ...loaded } = await pool.run("dataset.columns", { ...read, location: store.location! });
+  if (joined === null) return loaded;
+  const docIds = loaded.ind.n ? joined.split(SEP) : [];
+  return { ...loaded, ind: { ...loaded.ind, docIds } };
+}
+
+/** Every column of `ref` as a frame in shared memory, read in a worker when one can open the store. */
+export async function readFrame(pool: WorkerPool, store: Store, ref: CollectionRef): Promise<Frame> {
+  if (!inWorker(pool, store)) return await frameOf(store, ref);
+  return await pool.run("dataset.frame", { location: store.location!, ref });
+}
