@@ -26,6 +26,7 @@ import {
   transferables,
   type WorkerMessage,
 } from "./protocol.ts";
+import { nextTurn } from "../core/turns.ts";
 import type { TaskInput, TaskName, TaskOutput } from "./tasks.ts";
 
 interface Job {
@@ -87,7 +88,6 @@ const expired = (job: Job) => new LimitError(`time limit of ${job.timeoutMs / 10
 const perCore = () => Math.max(1, navigator.hardwareConcurrency || 2);
 
 /** A turn of the event loop: timers and I/O run before the next inline task takes the thread. */
-const nextTurn = () => new Promise<void>((r) => setTimeout(r, 0));
 
 export class WorkerPool {
   private slots: Slot[] = [];

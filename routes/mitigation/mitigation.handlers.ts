@@ -4,6 +4,7 @@ import type * as routes from "./mitigation.routes.ts";
 import { toRelabelSettings, toThresholdSettings } from "./mitigation.schemas.ts";
 import { mitigateByRelabel, mitigateByThreshold } from "../../services/mitigation/mitigate.ts";
 import { writeBack } from "../../services/mitigation/writeback.ts";
+import { jsonAnswer } from "../http/json_answer.ts";
 
 export const writeback: AppRouteHandler<typeof routes.writeback> = async (c) => {
   const { data_collection_name } = c.req.valid("param");
@@ -19,12 +20,13 @@ export const relabel: AppRouteHandler<typeof routes.relabel> = async (c) => {
   const { data_collection_name } = c.req.valid("param");
   const body = c.req.valid("json");
   const target = { collectionName: data_collection_name, requestedBy: c.var.principal.sub, request: body };
-  return c.json(await mitigateByRelabel(c.var.deps, { ...target, ...toRelabelSettings(body) }), 200);
+  // a line per individual: written in pieces (json_answer.ts)
+  return jsonAnswer(c, await mitigateByRelabel(c.var.deps, { ...target, ...toRelabelSettings(body) }));
 };
 
 export const threshold: AppRouteHandler<typeof routes.threshold> = async (c) => {
   const { data_collection_name } = c.req.valid("param");
   const body = c.req.valid("json");
   const target = { collectionName: data_collection_name, requestedBy: c.var.principal.sub, request: body };
-  return c.json(await mitigateByThreshold(c.var.deps, { ...target, ...toThresholdSettings(body) }), 200);
+  return jsonAnswer(c, await mitigateByThreshold(c.var.deps, { ...target, ...toThresholdSettings(body) }));
 };

@@ -5,6 +5,7 @@ import { toAuditSettings } from "./spatial.schemas.ts";
 import { auditTask } from "../../services/spatial/audit.ts";
 import { datasetColumns as columnsOf } from "../../services/spatial/dataset_columns.ts";
 import { getRun, getRunMap, listRuns } from "../../services/spatial/runs.ts";
+import { jsonAnswer } from "../http/json_answer.ts";
 
 export const datasetColumns: AppRouteHandler<typeof routes.datasetColumns> = async (c) => {
   const { data_collection_name } = c.req.valid("param");
@@ -27,7 +28,8 @@ export const run: AppRouteHandler<typeof routes.run> = async (c) => {
   const { data_collection_name, run_id } = c.req.valid("param");
   const includeMaps = c.req.valid("query").include_maps === "true";
   const { answer, run } = await getRun(c.var.deps, data_collection_name, run_id, includeMaps);
-  return c.json({ run_id, ...answer, run }, 200);
+  // a mitigation's run holds a line per individual: written in pieces (json_answer.ts)
+  return jsonAnswer(c, { run_id, ...answer, run });
 };
 
 export const runMap: AppRouteHandler<typeof routes.runMap> = async (c) => {

@@ -16,6 +16,7 @@ import type { ThresholdInput } from "../../core/spatial/mitigate/threshold_mitig
 import { scopeOf } from "../../core/spatial/load.ts";
 import { subsetIndividuals } from "../../core/spatial/subset.ts";
 import { typedBytes } from "../datasets/prepared.ts";
+import { mapInTurns } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import type { SpatialAuditReply } from "../../workers/spatial.ts";
@@ -122,19 +123,17 @@ export interface RegionFlipCount {
 /**
  * The final predictions of the individuals at `positions` (ascending collection positions): relabel
  * judges every individual (out of an equal-opportunity scope nobody flips, so they keep y_pred),
- * threshold the test part.
+ * threshold the test part. Built a slice at a time: a million lines must not hold the event loop.
  */
 function finalPreds(
   ind: Individuals,
   positions: ArrayLike<number>,
   preds: Uint8Array,
-): FinalPrediction[] {
-  return Array.from(positions, (i) => ({
-    idx: i,
-    doc_id: ind.docIds[i],
-    y_pred: preds[i],
-    flipped: preds[i] !== ind.yPred[i],
-  }));
+): Promise<FinalPrediction[]> {
+  return mapInTurns(positions.length, (j) => {
+    const i = positions[j];
+    return { idx: i, doc_id: ind.docIds[i], y_pred: preds[i], flipped: preds[i] !== ind.yPred[i] };
+  });
 }
 
 /**
@@ -267,7 +266,7 @@ export async function mitigateByRelabel(
     ...solverFields(r, audited.regions),
     audit_before_mitigation: auditPayload(audited, mapsBefore),
     audit_after_mitigation: auditPayload(afterAudit, mapsAfter),
-    mitigated_preds: finalPreds(ind, Int32Array.from({ length: ind.n }, (_, i) => i), r.mitigatedPreds),
+    mitigated_preds: await finalPreds(ind, Int32Array.from({ length: ind.n }, (_, i) => i), r.mitigatedPreds),
     flip_order: r.flipOrder,
     ...flips,
     phases: clock.phases,
@@ -359,7 +358,7 @@ export async function mitigateByThreshold(
     ...solverFields(r, regions),
     audit_before_mitigation: auditPayload(before, mapsBefore),
     audit_after_mitigation: auditPayload(after, mapsAfter),
-    mitigated_preds: finalPreds(ind, r.test, r.mitigatedPreds),
+    mitigated_preds: await finalPreds(ind, r.test, r.mitigatedPreds),
     flip_order: null,
     ...flips,
     ...charts,
