@@ -46,3 +46,93 @@ export function convexHull(x: Float64Array, y: Float64Array, idx: Int32Array | n
   const unique = ring.length ? ring : [pts[0]];
   return unique.map((i) => [x[i], y[i]]);
 }
+
+/**
+ * The convex hulls of many point sets over the same points (every region of an audit), each as
+ * convexHull gives it, one vertex per distinct point. The points are ranked by (x, y) once, equal points
+ * sharing a rank, so a set is reduced to its distinct points at once (individuals often share a place),
+ * the points strictly inside the octagon of its eight extremes are dropped, and the rest sorted as
+ * integers (a typed sort) before the chain.
+ */
+export function convexHulls(x: Float64Array, y: Float64Array, sets: Int32Array[]): Ring[] {
+  const { rank, px, py } = rankPoints(x, y);
+  const seen = new Int32Array(px.length).fill(-1);
+  return sets.map((set, s) => {
+    if (set.length === 0) return [];
+    const distinct = new Int32Array(set.length);
+    let u = 0;
+    for (const i of set) {
+      const r = rank[i];
+      if (seen[r] !== s) (seen[r] = s, distinct[u++] = r);
+    }
+    return chainHull(px, py, outsideOctagon(px, py, distinct.subarray(0, u)).sort());
+  });
+}
+
+/** Each point's rank in (x, y) order, equal points one rank, and the coordinates of each rank. */
+function rankPoints(x: Float64Array, y: Float64Array) {
+  const order = Int32Array.from({ length: x.length }, (_, i) => i);
+  order.sort((a, b) => x[a] - x[b] || y[a] - y[b]);
+  const rank = new Int32Array(x.length), px: number[] = [], py: number[] = [];
+  for (const i of order) {
+    const last = px.length - 1;
+    if (last < 0 || px[last] !== x[i] || py[last] !== y[i]) (px.push(x[i]), py.push(y[i]));
+    rank[i] = px.length - 1;
+  }
+  return { rank, px: Float64Array.from(px), py: Float64Array.from(py) };
+}
+
+/** The points of `set` not strictly inside the octagon of its extremes (those can be hull vertices). */
+function outsideOctagon(x: Float64Array, y: Float64Array, set: Int32Array): Int32Array {
+  // counter-clockwise from the bottom: min y, max x−y, max x, max x+y, max y, max y−x, min x, min x+y
+  const e = new Int32Array(8).fill(set[0]);
+  for (const i of set) {
+    const xi = x[i], yi = y[i];
+    if (yi < y[e[0]]) e[0] = i;
+    if (xi - yi > x[e[1]] - y[e[1]]) e[1] = i;
+    if (xi > x[e[2]]) e[2] = i;
+    if (xi + yi > x[e[3]] + y[e[3]]) e[3] = i;
+    if (yi > y[e[4]]) e[4] = i;
+    if (yi - xi > y[e[5]] - x[e[5]]) e[5] = i;
+    if (xi < x[e[6]]) e[6] = i;
+    if (xi + yi < x[e[7]] + y[e[7]]) e[7] = i;
+  }
+  // the octagon's edges between distinct corners, as half-planes dx·(py − ay) − dy·(px − ax) > 0
+  const ax: number[] = [], ay: number[] = [], dx: number[] = [], dy: number[] = [];
+  for (let k = 0; k < 8; k++) {
+    const a = e[k], b = e[(k + 1) & 7];
+    if (x[a] === x[b] && y[a] === y[b]) continue;
+    ax.push(x[a]), ay.push(y[a]), dx.push(x[b] - x[a]), dy.push(y[b] - y[a]);
+  }
+  if (ax.length < 3) return set; // fewer than three corners: nothing is strictly inside
+  const out = new Int32Array(set.length);
+  let kept = 0;
+  for (const i of set) {
+    const px = x[i], py = y[i];
+    let k = 0;
+    while (k < ax.length && dx[k] * (py - ay[k]) - dy[k] * (px - ax[k]) > 0) k++;
+    if (k < ax.length) out[kept++] = i;
+  }
+  return out.subarray(0, kept);
+}
+
+/** Andrew's monotone chain over distinct points given by ascending rank; counter-clockwise, not closed. */
+function chainHull(px: Float64Array, py: Float64Array, ranks: Int32Array): Ring {
+  const chain = (from: number, to: number, step: number) => {
+    const out: number[] = [];
+    for (let k = from; k !== to; k += step) {
+      const i = ranks[k];
+      while (out.length >= 2) {
+        const a = out[out.length - 2], b = out[out.length - 1];
+        if (cross(px[a], py[a], px[b], py[b], px[i], py[i]) > 0) break;
+        out.pop();
+      }
+      out.push(i);
+    }
+    return out;
+  };
+  const lower = chain(0, ranks.length, 1), upper = chain(ranks.length - 1, -1, -1);
+  const ring = lower.slice(0, -1).concat(upper.slice(0, -1));
+  const unique = ring.length ? ring : [ranks[0]];
+  return unique.map((r) => [px[r], py[r]]);
+}

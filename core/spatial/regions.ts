@@ -7,7 +7,7 @@
  * its index instead of shifting the others (the reference's defect).
  */
 import { InvalidInputError } from "../errors.ts";
-import { convexHull } from "./hull.ts";
+import { convexHull, convexHulls } from "./hull.ts";
 import { kmeans, mergeSmall } from "./kmeans.ts";
 import type { Individuals, RegionLists, Regions, Ring } from "./types.ts";
 
@@ -190,7 +190,7 @@ export function regionHulls(
   members: Int32Array[],
 ): (Ring | null)[] | null {
   if (!lon.every(Number.isFinite) || !lat.every(Number.isFinite)) return null;
-  return members.map((m) => (m.length ? convexHull(lon, lat, m) : null));
+  return convexHulls(lon, lat, members).map((ring, r) => (members[r].length ? ring : null));
 }
 
 /**

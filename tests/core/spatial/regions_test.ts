@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { buildRegions, clusterCount, flattenRegionIds, pointInRing } from "../../../core/spatial/regions.ts";
-import { convexHull } from "../../../core/spatial/hull.ts";
+import { convexHull, convexHulls } from "../../../core/spatial/hull.ts";
+import fc from "fast-check";
 import { kmeans, mergeSmall } from "../../../core/spatial/kmeans.ts";
 import { InvalidInputError } from "../../../core/errors.ts";
 import { Rng } from "../../../core/random.ts";
@@ -137,6 +138,33 @@ Deno.test("convex hull: a square with inner points and a duplicate, counter-cloc
   assert.deepEqual(convexHull(x, y, [0, 1, 2, 3, 4, 5, 6, 7]), [[0, 0], [2, 0], [2, 2], [0, 2]]);
   assert.deepEqual(convexHull(x, y, [4]), [[1, 1]]);
   assert.deepEqual(convexHull(x, y, [0, 2]), [[0, 0], [2, 2]]);
+  // many sets over the same points: the same rings
+  const sets = [
+    Int32Array.of(0, 1, 2, 3, 4, 5, 6, 7),
+    Int32Array.of(4),
+    Int32Array.of(0, 2),
+    Int32Array.of(),
+  ];
+  assert.deepEqual(convexHulls(x, y, sets), [
+    [[0, 0], [2, 0], [2, 2], [0, 2]],
+    [[1, 1]],
+    [[0, 0], [2, 2]],
+    [],
+  ]);
+});
+
+Deno.test("convex hulls of many sets equal each set's own hull (duplicates, collinear points, any order)", () => {
+  // points on a small integer grid: many duplicates and collinear runs, the hard cases of a hull
+  const point = fc.tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 6 }));
+  const sets = fc.array(fc.array(fc.nat(39), { maxLength: 40 }), { minLength: 1, maxLength: 6 });
+  fc.assert(fc.property(fc.array(point, { minLength: 40, maxLength: 40 }), sets, (pts, idx) => {
+    const x = Float64Array.from(pts, (p) => p[0]), y = Float64Array.from(pts, (p) => p[1]);
+    // one vertex per distinct point: convexHull keeps a set's repeated point twice ([[0, 0], [0, 0]])
+    const distinct = (ring: Ring) =>
+      ring.filter((p, k) => !ring.slice(0, k).some((q) => q[0] === p[0] && q[1] === p[1]));
+    const each = idx.map((s) => distinct(convexHull(x, y, s)));
+    assert.deepEqual(convexHulls(x, y, idx.map((s) => Int32Array.from(s))), each);
+  }));
 });
 
 Deno.test("region ids flattened as the loader keeps them; a partial list falls back to coordinates", () => {
