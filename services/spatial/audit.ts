@@ -303,16 +303,24 @@ export async function auditTask(
   const t0 = performance.now(), clock = new PhaseClock();
   const data = await taskIndividuals(deps, input, { prob: false }, clock);
   const audited = await auditTaskData(deps, data, input, clock);
-  const maps = await clock.time("maps", async () => {
-    const reply = await withHulls(deps, data, regionsPart(data, input), audited);
-    return await auditMaps(deps.pool, data.ind, reply, data.ind.yPred, {
-      full: input.fullDistribution,
-      seed: input.seed,
-      title: `Spatial audit of ${input.collectionName}`,
-      equalOpp: input.equalOpp,
-      tileUrl: deps.config.MAP_TILE_URL,
-    });
-  });
+  const opts: MapSettings = {
+    full: input.fullDistribution,
+    seed: input.seed,
+    title: `Spatial audit of ${input.collectionName}`,
+    equalOpp: input.equalOpp,
+    tileUrl: deps.config.MAP_TILE_URL,
+  };
+  // the maps follow from the rows and the request's settings alone: an audit asked again draws nothing
+  const { nWorlds, signifLevel, seed, rng } = input;
+  const mapsPart = `${regionsPart(data, input)}|maps|${
+    JSON.stringify([nWorlds, signifLevel, seed, rng, opts])
+  }`;
+  const maps = await clock.time("maps", () =>
+    keptOrBuilt(deps.prepared, data.dataset, mapsPart, async () => {
+      const reply = await withHulls(deps, data, regionsPart(data, input), audited);
+      const value = await auditMaps(deps.pool, data.ind, reply, data.ind.yPred, opts);
+      return { value, bytes: Object.values(value).reduce((sum, text) => sum + 2 * text.length, 0) };
+    }));
   const answer = {
     ...auditPayload(audited, maps),
     phases: clock.phases,

@@ -119,21 +119,37 @@ function regionPaths(features: RegionFeature[], project: Project, fill: number) 
 /** Approximate width of Inter text (average advance ≈ 0.58 em; bold a little wider). */
 const textWidth = (s: string, size: number, bold = false) => s.length * size * (bold ? 0.62 : 0.58);
 
-/** Region ids at their label points, where the region is wide and tall enough for the text. */
+/** The most labels a map prints: beyond this many, ids stop being readable (tooltips in the HTML map have them all). */
+export const MAX_LABELS = 120;
+
+/**
+ * Region ids at their label points, where the region is wide and tall enough for the text and the label
+ * would not cover one already placed: significant regions first, then the larger ones, at most
+ * MAX_LABELS (thousands of overlapping regions would print thousands of unreadable, and slow, labels).
+ */
 function regionLabels(features: RegionFeature[], project: Project): string {
   const drawn = features.filter((f) => f.ring && f.labelAt);
   const size = drawn.length > 150 ? 9 : 11;
-  let out = "";
-  for (const f of drawn) {
+  const candidates = drawn.map((f) => {
     let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
     for (const [lon, lat] of f.ring!) {
       const [x, y] = project(lon, lat);
       x0 = Math.min(x0, x), x1 = Math.max(x1, x), y0 = Math.min(y0, y), y1 = Math.max(y1, y);
     }
+    return { f, w: x1 - x0, h: y1 - y0 };
+  }).sort((a, b) => Number(b.f.signif) - Number(a.f.signif) || b.w * b.h - a.w * a.h);
+  const placed: [number, number, number, number][] = [];
+  let out = "";
+  for (const { f, w, h } of candidates) {
+    if (placed.length >= MAX_LABELS) break;
     const label = regionLabel(f);
-    const text = textWidth(label, size, f.signif) + 4 <= x1 - x0 ? label : String(f.id);
-    if (textWidth(text, size, f.signif) + 4 > x1 - x0 || size + 2 > y1 - y0) continue;
+    const text = textWidth(label, size, f.signif) + 4 <= w ? label : String(f.id);
+    const width = textWidth(text, size, f.signif);
+    if (width + 4 > w || size + 2 > h) continue;
     const [x, y] = project(f.labelAt![0], f.labelAt![1]);
+    const box: [number, number, number, number] = [x - width / 2, y - size / 2, x + width / 2, y + size / 2];
+    if (placed.some((p) => box[0] < p[2] && p[0] < box[2] && box[1] < p[3] && p[1] < box[3])) continue;
+    placed.push(box);
     out += svgText(
       x,
       y + size * 0.36,

@@ -11,13 +11,14 @@ import {
   BASEMAP_STYLE,
   fairMapSvg,
   mapProjection,
+  MAX_LABELS,
   svgDocument,
   svgText,
 } from "../../../../core/spatial/maps/svg.ts";
 import { runAudit } from "../../../../core/spatial/audit.ts";
 import type { AuditResult, Regions, Ring } from "../../../../core/spatial/types.ts";
 import { colorCounts, decodeBase64Png, type DecodedPng, decodePng } from "./png_decode.ts";
-import { fourRegions, square } from "./fixtures.ts";
+import { fourRegions, square, stat } from "./fixtures.ts";
 
 /** Region colours of fourRegions: +20, −20, +5, −5 pp on a cap of 20 (see map_value_test). */
 const REGION_COLORS = ["#67001f", "#053061", "#e58368", "#6bacd1"];
@@ -122,6 +123,47 @@ Deno.test("fairMapSvg: region ids as labels where they fit, the legend in percen
   const eo = fairMapSvg(regions, audit, { equalOpp: true, regionNames: { "4": "Centre" } }, null);
   assert.match(eo, /region TPR − overall TPR/);
   assert.match(eo, />4 · Centre</);
+});
+
+Deno.test("fairMapSvg: thousands of overlapping regions get at most MAX_LABELS labels, none over another", () => {
+  // 40 seeds × 30 nested squares (ids s·30 + k): every square of a seed has the same label point
+  const polygons: Ring[] = [], stats = [];
+  for (let seed = 0; seed < 40; seed++) {
+    for (let k = 0; k < 30; k++) {
+      const h = 0.05 + k * 0.05, lon = -120 + (seed % 8) * 7, lat = 28 + Math.floor(seed / 8) * 4;
+      polygons.push([[lon - h, lat - h], [lon + h, lat - h], [lon + h, lat + h], [lon - h, lat + h]]);
+      stats.push({
+        ...stat(polygons.length - 1, 100, 30, 0.1, seed === 7 && k === 25),
+        region_id: polygons.length - 1,
+      });
+    }
+  }
+  const regions: Regions = {
+    source: "polygons",
+    ids: polygons.map((_, r) => r),
+    members: polygons.map(() => new Int32Array(0)),
+    polygons,
+    unassigned: 0,
+  };
+  const audit: AuditResult = {
+    sbi_score: 0,
+    signif_thresh: 0.1,
+    total_signif_regions: 1,
+    stats,
+    n_individuals: 120_000,
+    n_positives: 36_000,
+  };
+  const labels = [
+    ...fairMapSvg(regions, audit, {}, null).matchAll(
+      /<text x="([\d.]+)" y="([\d.]+)"[^>]*stroke-width="2.6"[^>]*>(\d+)<\/text>/g,
+    ),
+  ];
+  assert.ok(labels.length > 0 && labels.length <= MAX_LABELS, `${labels.length} labels`);
+  // one label per seed at most (its squares share a label point), and the significant one is labelled
+  const seeds = labels.map((m) => Math.floor(Number(m[3]) / 30));
+  assert.equal(new Set(seeds).size, seeds.length);
+  // the significant region is labelled, not the larger squares around it
+  assert.ok(labels.some((m) => m[3] === "235"), "the significant region 235 is labelled");
 });
 
 Deno.test("fairMapPng: an 800×600 PNG with the region colours of the rate-difference scale", async () => {
