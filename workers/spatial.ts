@@ -8,7 +8,7 @@
  */
 import type { WorkerPool } from "./pool.ts";
 import type { PreparePayload } from "./spatial_tasks.ts";
-import { type AuditOutput, checkAuditParams, summarizeAudit } from "../core/spatial/audit.ts";
+import { type AuditOutput, type AuditPlan, checkAuditParams, summarizeAudit } from "../core/spatial/audit.ts";
 import { LANES } from "../core/spatial/plan.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
 
@@ -26,6 +26,8 @@ export interface SpatialAuditRequest {
   yPred?: Uint8Array;
   /** Scope and regions of an earlier audit of the same individuals, to skip building them again. */
   prepared?: { scope: Int32Array; regions: Regions };
+  /** With `prepared`: the plan an earlier audit of the same labels built over them (shared memory). */
+  plan?: AuditPlan;
 }
 
 export interface SpatialAuditReply {
@@ -33,6 +35,8 @@ export interface SpatialAuditReply {
   /** Regions over scope positions (for the maps); scope = positions of the audited individuals. */
   regions: Regions;
   scope: Int32Array;
+  /** The Monte Carlo plan of these labels over these regions, in shared memory. */
+  plan: AuditPlan;
 }
 
 /**
@@ -78,7 +82,9 @@ export async function spatialAudit(
 ): Promise<SpatialAuditReply> {
   checkAuditParams(req.nWorlds, req.signifLevel, req.seed, req.rng);
   const t0 = performance.now();
-  const prep = await pool.run("spatial.prepare", preparePayload(req), opts);
+  const prep = req.prepared && req.plan
+    ? { ...req.prepared, plan: req.plan }
+    : await pool.run("spatial.prepare", preparePayload(req), opts);
   const t1 = performance.now();
   const parts = await Promise.all(
     worldRanges(req.nWorlds, pool.size).map(([w0, w1]) =>
@@ -95,5 +101,5 @@ export async function spatialAudit(
     rng: req.rng,
   });
   const timing_ms = { plan: t1 - t0, worlds: t2 - t1, summary: performance.now() - t2 };
-  return { audit: { ...summary, timing_ms }, regions: prep.regions, scope: prep.scope };
+  return { audit: { ...summary, timing_ms }, regions: prep.regions, scope: prep.scope, plan: prep.plan };
 }

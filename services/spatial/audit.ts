@@ -4,7 +4,7 @@
  * audit part of an answer.
  */
 import type { Config } from "../../config.ts";
-import type { AuditOutput } from "../../core/spatial/audit.ts";
+import type { AuditOutput, AuditPlan } from "../../core/spatial/audit.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
 import { MAX_DRAWN, samplePoints } from "../../core/spatial/maps/sample.ts";
 import type { MapPoints } from "../../core/spatial/maps/inputs.ts";
@@ -75,7 +75,7 @@ export async function auditOf(
   ind: Individuals,
   settings: AuditSettings,
   clock: PhaseClock,
-  extra: { yPred?: Uint8Array; prepared?: Scoped } = {},
+  extra: { yPred?: Uint8Array; prepared?: Scoped; plan?: AuditPlan } = {},
 ): Promise<SpatialAuditReply> {
   const reply = await spatialAudit(pool, {
     individuals: ind,
@@ -125,8 +125,8 @@ function scopedBytes(s: Scoped): number {
 }
 
 /**
- * Audits the task's own predictions over the scope and regions kept with its prepared dataset (built
- * and kept by this audit when none are).
+ * Audits the task's own predictions over the scope, regions and Monte Carlo plan kept with its prepared
+ * dataset (built and kept by this audit when none are).
  */
 export async function auditTaskData(
   deps: SpatialDeps,
@@ -134,10 +134,15 @@ export async function auditTaskData(
   settings: AuditSettings,
   clock: PhaseClock,
 ): Promise<SpatialAuditReply> {
-  const part = regionsPart(data, settings);
+  const part = regionsPart(data, settings), planPart = `${part}|plan|${settings.rng}`;
   const prepared = deps.prepared?.peek<Scoped>(data.dataset, part);
-  const reply = await auditOf(deps.pool, data.ind, settings, clock, { prepared });
-  if (!prepared) deps.prepared?.put(data.dataset, part, { value: reply, bytes: scopedBytes(reply) });
+  const plan = prepared && deps.prepared!.peek<AuditPlan>(data.dataset, planPart);
+  const reply = await auditOf(deps.pool, data.ind, settings, clock, { prepared, plan });
+  if (!prepared) {
+    const scoped = { scope: reply.scope, regions: reply.regions };
+    deps.prepared?.put(data.dataset, part, { value: scoped, bytes: scopedBytes(scoped) });
+  }
+  if (!plan) deps.prepared?.put(data.dataset, planPart, { value: reply.plan, bytes: typedBytes(reply.plan) });
   return reply;
 }
 
