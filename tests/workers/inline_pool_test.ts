@@ -257,7 +257,6 @@ function plan() {
     const ind = demo(400);
     cached = TASKS["spatial.prepare"]({
       ind,
-      lists: null,
       equalOpp: false,
       polygons: null,
       seed: 1,

@@ -78,7 +78,6 @@ Deno.test("spatialAudit over 2 workers equals runAudit in one thread; the caller
     }
     const one = await pool.run("spatial.audit", {
       ind: demo(500),
-      lists: null,
       equalOpp: false,
       polygons: [[[0, 0], [0.5, 0], [0.5, 0.5], [0, 0.5]]],
       seed: 1,
