@@ -47,6 +47,14 @@ const ChartFrame: FC<
   </svg>
 );
 
+/** A chart on a page: a figure whose box scrolls the chart sideways on a narrow screen, its caption below. */
+export const ChartFigure: FC<{ caption?: Child; children?: Child }> = ({ caption, children }) => (
+  <figure class="chart-figure">
+    <div class="chart-scroll">{children}</div>
+    {caption && <figcaption>{caption}</figcaption>}
+  </figure>
+);
+
 // ---------------------------------------------------------------------------------------------------
 // Colours
 

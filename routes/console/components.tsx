@@ -1,7 +1,10 @@
+// hono/jsx renders on the server, where a list needs no keys (a `key` would be written out as an attribute)
+// deno-lint-ignore-file jsx-key
 /**
  * The console's small building blocks: labelled fields whose error sits next to them (and is tied to
- * them for screen readers), notices, the CSRF field, a scrollable table region, dates. Pages use these
- * so every form looks and behaves the same.
+ * them for screen readers), notices, the CSRF field, panels, page heads, buttons, facts, tables in a
+ * scrollable region, dates. Pages use these so every page looks and behaves the same, and no page writes
+ * their markup again.
  */
 import type { Child, FC } from "hono/jsx";
 import type { Context } from "hono";
@@ -30,7 +33,7 @@ export interface FormState {
 }
 
 interface FieldProps {
-  label: string;
+  label: Child;
   name: string;
   /** The control's id when `f-<name>` would clash with another form's field on the page. */
   id?: string;
@@ -43,41 +46,80 @@ interface FieldProps {
   autocomplete?: string;
   accept?: string;
   placeholder?: string;
+  /** Further attributes of the input (inputmode, step, min, max, pattern, spellcheck). */
+  attrs?: Record<string, string | number | boolean | undefined>;
 }
 
-const fieldId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, "-")}`;
+/** The id of a field's control: `f-` and its name, with characters an id should not hold as `-`. */
+export const fieldId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, "-")}`;
+
+/** The attributes that tie a control to its hint and its error. */
+export function describedBy(id: string, hint: string | undefined, error: string | undefined) {
+  const ids = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
+  return { "aria-invalid": error ? "true" : undefined, "aria-describedby": ids || undefined } as const;
+}
+
+/** The frame every labelled control shares (label, hint, the control, its error), so no control writes it. */
+export const FieldFrame: FC<{ id: string; label: Child; hint?: string; error?: string; children?: Child }> = (
+  { id, label, hint, error, children },
+) => (
+  <div class={error ? "field invalid" : "field"}>
+    <label for={id}>{label}</label>
+    {hint && <p class="hint" id={`${id}-hint`}>{hint}</p>}
+    {children}
+    {error && <p class="error" id={`${id}-error`}>{error}</p>}
+  </div>
+);
+
+/** Every form that changes something: the CSRF token first (checked before the rest is read), then the rest. */
+export const PostForm: FC<{
+  action: string;
+  session: ConsoleSession;
+  /** Hidden fields, after the token. */
+  hidden?: Record<string, string>;
+  /** Its form-wide error (`errors.form`) is shown first. */
+  state?: FormState;
+  class?: string;
+  /** The id of the heading that names the form. */
+  labelledBy?: string;
+  enctype?: "multipart/form-data";
+  children?: Child;
+}> = (p) => (
+  <form method="post" action={p.action} class={p.class} aria-labelledby={p.labelledBy} enctype={p.enctype}>
+    <Csrf session={p.session} />
+    {Object.entries(p.hidden ?? {}).map(([name, value]) => <input type="hidden" name={name} value={value} />)}
+    {p.state?.errors?.form && <Notice kind="error">{p.state.errors.form}</Notice>}
+    {p.children}
+  </form>
+);
 
 /** A text-like input with its label, an optional hint, and its error right below it. */
 export const Field: FC<FieldProps> = (p) => {
   const id = p.id ?? fieldId(p.name);
   const error = p.state?.errors?.[p.name];
   const value = p.type === "password" || p.type === "file" ? undefined : p.state?.values?.[p.name] ?? p.value;
-  const described = [p.hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
   return (
-    <div class={error ? "field invalid" : "field"}>
-      <label for={id}>{p.label}</label>
-      {p.hint && <p class="hint" id={`${id}-hint`}>{p.hint}</p>}
+    <FieldFrame id={id} label={p.label} hint={p.hint} error={error}>
       <input
         id={id}
         name={p.name}
         type={p.type ?? "text"}
+        {...p.attrs}
         value={value}
         required={p.required}
         autocomplete={p.autocomplete}
         accept={p.accept}
         placeholder={p.placeholder}
-        aria-invalid={error ? "true" : undefined}
-        aria-describedby={described || undefined}
+        {...describedBy(id, p.hint, error)}
       />
-      {error && <p class="error" id={`${id}-error`}>{error}</p>}
-    </div>
+    </FieldFrame>
   );
 };
 
 /** A select with its label; `options` are [value, label] pairs. */
 export const SelectField: FC<
   {
-    label: string;
+    label: Child;
     name: string;
     id?: string;
     options: [string, string][];
@@ -89,24 +131,12 @@ export const SelectField: FC<
   const id = p.id ?? fieldId(p.name);
   const error = p.state?.errors?.[p.name];
   const chosen = p.state?.values?.[p.name] ?? p.value ?? "";
-  // hono/jsx renders a `key` as an attribute, and a server-rendered list needs none
-  // deno-lint-ignore jsx-key
-  const options = p.options.map(([v, l]) => <option value={v} selected={v === chosen}>{l}</option>);
-  const described = [p.hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
   return (
-    <div class={error ? "field invalid" : "field"}>
-      <label for={id}>{p.label}</label>
-      {p.hint && <p class="hint" id={`${id}-hint`}>{p.hint}</p>}
-      <select
-        id={id}
-        name={p.name}
-        aria-invalid={error ? "true" : undefined}
-        aria-describedby={described || undefined}
-      >
-        {options}
+    <FieldFrame id={id} label={p.label} hint={p.hint} error={error}>
+      <select id={id} name={p.name} {...describedBy(id, p.hint, error)}>
+        {p.options.map(([v, l]) => <option value={v} selected={v === chosen}>{l}</option>)}
       </select>
-      {error && <p class="error" id={`${id}-error`}>{error}</p>}
-    </div>
+    </FieldFrame>
   );
 };
 
@@ -138,7 +168,7 @@ export const Notice: FC<{ kind: "info" | "success" | "error"; id?: string; child
 );
 
 /** A table that scrolls sideways inside its own region (reachable by keyboard) rather than the page. */
-export const TableRegion: FC<{ label: string; compact?: boolean; children?: Child }> = (
+const TableRegion: FC<{ label: string; compact?: boolean; children?: Child }> = (
   { label, compact, children },
 ) => (
   <div
@@ -150,6 +180,156 @@ export const TableRegion: FC<{ label: string; compact?: boolean; children?: Chil
     {children}
   </div>
 );
+
+/** A page's one-paragraph message, or nothing without text, so pages pass their optional notice as it is. */
+export const Message: FC<{ kind: "info" | "success" | "error"; text?: Child }> = ({ kind, text }) =>
+  text
+    ? (
+      <Notice kind={kind}>
+        <p>{text}</p>
+      </Notice>
+    )
+    : null;
+
+/** Every page's heading with the line under it (or, as children, what stands there instead: badges). */
+export const PageHead: FC<{ title: Child; lede?: Child; children?: Child }> = ({ title, lede, children }) => (
+  <div class="page-head">
+    <h1>{title}</h1>
+    {lede !== undefined && <p class="muted">{lede}</p>}
+    {children}
+  </div>
+);
+
+/** The link back up ("← All datasets") that a page below a list starts with. */
+export const BackLink: FC<{ href: string; class?: string; children?: Child }> = (p) => (
+  <p class={p.class}>
+    <a href={p.href}>← {p.children}</a>
+  </p>
+);
+
+/** A page's panel: a section named by its h2, the two tied by `id` (the heading's; `anchor` the section's). */
+export const Panel: FC<{
+  id: string;
+  /** The h2; without it a child brings the heading with the id. */
+  title?: Child;
+  /** Classes besides "panel". */
+  class?: string;
+  anchor?: string;
+  /** Further attributes of the section (a `data-` hook of the page's script). */
+  attrs?: Record<string, string>;
+  children?: Child;
+}> = (p) => (
+  <section class={p.class ? `panel ${p.class}` : "panel"} id={p.anchor} aria-labelledby={p.id} {...p.attrs}>
+    {p.title !== undefined && <h2 id={p.id}>{p.title}</h2>}
+    {p.children}
+  </section>
+);
+
+/** A form's row of buttons: its submit button, then any links (Cancel), styled the same on every form. */
+export const Submit: FC<{
+  label: Child;
+  kind?: "secondary" | "danger";
+  /** `name` and `value` say which of a form's buttons sent it. */
+  name?: string;
+  value?: string;
+  /** What the page's script shows while the form is under way. */
+  busy?: string;
+  disabled?: boolean;
+  children?: Child;
+}> = (p) => (
+  <div class="form-actions">
+    <button
+      type="submit"
+      class={p.kind ? `btn btn-${p.kind}` : "btn"}
+      name={p.name}
+      value={p.value}
+      data-busy={p.busy}
+      disabled={p.disabled}
+    >
+      {p.label}
+    </button>
+    {p.children}
+  </div>
+);
+
+/** The facts about one thing (a dataset, a job, a task) as [term, value] pairs; a false entry is left out. */
+export const Facts: FC<{ items: ([Child, Child] | false | "" | null | undefined)[] }> = ({ items }) => (
+  <dl class="facts">
+    {items.filter((x): x is [Child, Child] => Boolean(x)).map(([term, value]) => (
+      <>
+        <dt>{term}</dt>
+        <dd>{value}</dd>
+      </>
+    ))}
+  </dl>
+);
+
+/** One column of a DataTable: its header, what its cells hold, and how they align. */
+export interface Column<T> {
+  /** The header cell's content: the column's name for a screen reader too. */
+  head?: Child;
+  /** A header cell of its own instead of `<th scope="col">` (one that sorts, or has a class of its own). */
+  th?: Child;
+  /** Right-aligned: "num" on the header and the cells. */
+  num?: boolean;
+  /** The cells' class when it is more than "num" ("num nowrap", "nowrap", "cell"). */
+  class?: string;
+  /** The cells are the row's header (`<th scope="row">`): what a screen reader names each row by. */
+  rowHead?: boolean;
+  cell: (row: T, index: number) => Child;
+}
+
+/** The first column of a list of things: each row named by a link to the thing's own page. */
+export const linkColumn = <T,>(
+  head: string,
+  href: (row: T) => string,
+  text: (row: T) => string,
+): Column<T> => ({
+  head,
+  rowHead: true,
+  cell: (row) => <a href={href(row)}>{text(row)}</a>,
+});
+
+/** Every console table: one row per item in the given columns, in a region that scrolls it sideways. */
+export function DataTable<T>(p: {
+  /** The region's accessible name. */
+  label: string;
+  columns: (Column<T> | false | null | undefined)[];
+  rows: T[];
+  rowClass?: (row: T) => string | undefined;
+  compact?: boolean;
+  class?: string;
+  caption?: string;
+  /** The caption is for screen readers only. */
+  captionHidden?: boolean;
+}) {
+  const columns = p.columns.filter((c): c is Column<T> => Boolean(c));
+  return (
+    <TableRegion label={p.label} compact={p.compact}>
+      <table class={p.class}>
+        {p.caption && p.captionHidden && <caption class="visually-hidden">{p.caption}</caption>}
+        {p.caption && !p.captionHidden && <caption>{p.caption}</caption>}
+        <thead>
+          <tr>
+            {columns.map((c) => c.th ?? <th scope="col" class={c.num ? "num" : undefined}>{c.head}</th>)}
+          </tr>
+        </thead>
+        <tbody>
+          {p.rows.map((row, i) => (
+            <tr class={p.rowClass?.(row)}>
+              {columns.map((c) => {
+                const cls = c.class ?? (c.num ? "num" : undefined);
+                return c.rowHead
+                  ? <th scope="row" class={cls}>{c.cell(row, i)}</th>
+                  : <td class={cls}>{c.cell(row, i)}</td>;
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableRegion>
+  );
+}
 
 /** An ISO timestamp as "2025-05-04 13:07 UTC" in a `<time>` (without " UTC" when a header says it); a dash when absent. */
 export const When: FC<{ iso: unknown; utc?: boolean }> = ({ iso, utc = true }) => {

@@ -5,7 +5,7 @@
  */
 import type { Child, FC } from "hono/jsx";
 import type { ConsoleSession } from "../../services/console/sessions.ts";
-import { Csrf } from "./components.tsx";
+import { PostForm } from "./components.tsx";
 import { assetUrl } from "./assets.ts";
 
 /** The sections of the navigation, in order: the label is the link's accessible name. */
@@ -59,11 +59,10 @@ export const Layout: FC<LayoutProps> = ({ title, active, session, width = "wide"
             </nav>
           )}
           {session && (
-            <form method="post" action="/console/sign-out" class="account">
-              <Csrf session={session} />
+            <PostForm action="/console/sign-out" session={session} class="account">
               <span class="who" title="Signed in as">{session.username}</span>
               <button type="submit" class="btn btn-quiet">Sign out</button>
-            </form>
+            </PostForm>
           )}
         </div>
       </header>

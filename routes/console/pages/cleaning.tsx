@@ -11,19 +11,27 @@ import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { ConsoleEnv } from "../env.ts";
 import { Layout } from "../layout.tsx";
 import {
-  Csrf,
+  BackLink,
+  type Column,
+  DataTable,
   errorsByField,
+  Facts,
   Field,
   type FormState,
+  linkColumn,
+  Message,
   Notice,
+  PageHead,
+  Panel,
+  PostForm,
   render,
   SelectField,
-  TableRegion,
+  Submit,
   Value,
   When,
 } from "../components.tsx";
 import { AnalysisAssets, Busy, CheckGroup, count, percent, Stats } from "../analysis_parts.tsx";
-import { SeriesChart, utcText } from "../charts.tsx";
+import { ChartFigure, SeriesChart, utcText } from "../charts.tsx";
 import {
   fieldText,
   methodGroups,
@@ -117,44 +125,29 @@ function usableColumns(d: DatasetRecord, spec: MethodSpec, dateCol: string | und
   ).map((c) => c.name);
 }
 
+/** A method's parameter: yes/no and a choice as a select, a number or a free value as an input. */
 const ParamInput = ({ f, state }: { f: ParamField; state: StartState }) => {
-  const name = paramInput(f.name);
-  const id = `f-${name}`;
-  const error = state.errors?.[name];
-  const value = state.values?.[name] ?? fieldText(f.default);
-  const hint = paramHint(f);
-  const described = [`${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
+  const field = {
+    label: <code>{f.name}</code>,
+    name: paramInput(f.name),
+    state,
+    value: fieldText(f.default),
+    hint: paramHint(f),
+  };
   const k = f.kind;
-  const control = k.type === "boolean" || k.type === "choice"
-    ? (
-      <select id={id} name={name} aria-invalid={error ? "true" : undefined} aria-describedby={described}>
-        {(k.type === "boolean"
-          ? [["true", "yes"], ["false", "no"]]
-          : k.options.map((o) => [String(o), String(o)]))
-          .map(([v, l]) => <option value={v} selected={v === value}>{l}</option>)}
-      </select>
-    )
-    : (
-      <input
-        id={id}
-        name={name}
-        type={k.type === "number" ? "number" : "text"}
-        inputmode={k.type === "number" ? (k.integer ? "numeric" : "decimal") : undefined}
-        step={k.type === "number" ? (k.integer ? "1" : "any") : undefined}
-        value={value}
-        aria-invalid={error ? "true" : undefined}
-        aria-describedby={described}
-      />
-    );
+  if (k.type === "boolean" || k.type === "choice") {
+    const options: [string, string][] = k.type === "boolean"
+      ? [["true", "yes"], ["false", "no"]]
+      : k.options.map((o) => [String(o), String(o)]);
+    return <SelectField {...field} options={options} />;
+  }
+  const number = k.type === "number";
   return (
-    <div class={error ? "field invalid" : "field"}>
-      <label for={id}>
-        <code>{f.name}</code>
-      </label>
-      <p class="hint" id={`${id}-hint`}>{hint}</p>
-      {control}
-      {error && <p class="error" id={`${id}-error`}>{error}</p>}
-    </div>
+    <Field
+      {...field}
+      type={number ? "number" : "text"}
+      attrs={number ? { inputmode: k.integer ? "numeric" : "decimal", step: k.integer ? "1" : "any" } : {}}
+    />
   );
 };
 
@@ -171,47 +164,31 @@ interface ListView {
 }
 
 const JobTable = ({ label, list, progress }: { label: string; list: JobRecord[]; progress?: boolean }) => (
-  <TableRegion label={label}>
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Job</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Columns</th>
-          <th scope="col">Created (UTC)</th>
-          <th scope="col">{progress ? "Progress" : "Status"}</th>
-          {!progress && <th scope="col">Review</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {list.map((j) => {
+  <DataTable
+    label={label}
+    rows={list}
+    columns={[
+      linkColumn<JobRecord>("Job", (j) => jobHref(j.job_id), (j) => `${j.method} on ${j.data}`),
+      { head: "Kind", class: "nowrap", cell: (j) => kindOf(j) },
+      { head: "Columns", class: "cell", cell: (j) => j.columns.join(", ") },
+      { head: "Created (UTC)", class: "nowrap", cell: (j) => <When iso={j.created_at} utc={false} /> },
+      progress
+        ? {
+          head: "Progress",
+          class: "nowrap",
+          cell: (j) => (j.status === "queued" ? "queued" : `${Math.round(j.progress * 100)} %`),
+        }
+        : { head: "Status", class: "nowrap", cell: (j) => <Badge text={j.status} kind={j.status} /> },
+      !progress && {
+        head: "Review",
+        class: "nowrap",
+        cell: (j) => {
           const review = reviewState(j);
-          return (
-            <tr>
-              <th scope="row">
-                <a href={jobHref(j.job_id)}>{`${j.method} on ${j.data}`}</a>
-              </th>
-              <td class="nowrap">{kindOf(j)}</td>
-              <td class="cell">{j.columns.join(", ")}</td>
-              <td class="nowrap">
-                <When iso={j.created_at} utc={false} />
-              </td>
-              <td class="nowrap">
-                {progress
-                  ? (j.status === "queued" ? "queued" : `${Math.round(j.progress * 100)} %`)
-                  : <Badge text={j.status} kind={j.status} />}
-              </td>
-              {!progress && (
-                <td class="nowrap">
-                  <Badge text={review.label} kind={review.badge} />
-                </td>
-              )}
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  </TableRegion>
+          return <Badge text={review.label} kind={review.badge} />;
+        },
+      },
+    ]}
+  />
 );
 
 const JobSection = (
@@ -242,10 +219,12 @@ const StartForm = ({ v, dataset, spec }: { v: ListView; dataset: DatasetRecord; 
   const ticked = new Set(state.columns ?? usable);
   const params = paramFields(spec);
   return (
-    <form method="post" action={BASE} aria-labelledby="start-step2">
-      <Csrf session={v.session} />
-      <input type="hidden" name="data" value={dataset.dataset_name} />
-      <input type="hidden" name="using" value={methodKey(spec)} />
+    <PostForm
+      action={BASE}
+      session={v.session}
+      labelledBy="start-step2"
+      hidden={{ data: dataset.dataset_name, using: methodKey(spec) }}
+    >
       <h3 id="start-step2">
         {`${spec.name} on ${dataset.dataset_name}`}
       </h3>
@@ -276,11 +255,7 @@ const StartForm = ({ v, dataset, spec }: { v: ListView; dataset: DatasetRecord; 
             options={usable.map((c) => ({ value: c, label: c, checked: ticked.has(c) }))}
           />
         )
-        : (
-          <Notice kind="error">
-            <p>{`${dataset.dataset_name} has no column ${spec.name} can process.`}</p>
-          </Notice>
-        )}
+        : <Message kind="error" text={`${dataset.dataset_name} has no column ${spec.name} can process.`} />}
       {params.length > 0 && (
         <fieldset class="group">
           <legend>Parameters</legend>
@@ -290,11 +265,9 @@ const StartForm = ({ v, dataset, spec }: { v: ListView; dataset: DatasetRecord; 
           </div>
         </fieldset>
       )}
-      <div class="form-actions">
-        <button type="submit" class="btn" disabled={!usable.length}>Start job</button>
-      </div>
+      <Submit label="Start job" disabled={!usable.length} />
       <Busy>Starting the job…</Busy>
-    </form>
+    </PostForm>
   );
 };
 
@@ -305,27 +278,23 @@ const CleaningPage = (v: ListView) => {
   return (
     <Layout title="Cleaning" active="cleaning" session={v.session}>
       <AnalysisAssets />
-      <div class="page-head">
-        <h1>Cleaning</h1>
-        <p class="muted">
-          Imputation and anomaly detection, approved by a person before anything is written.
-        </p>
-      </div>
-      {v.notice && (
-        <Notice kind={v.notice.kind}>
-          <p>{v.notice.text}</p>
-        </Notice>
-      )}
+      <PageHead
+        title="Cleaning"
+        lede="Imputation and anomaly detection, approved by a person before anything is written."
+      />
+      {v.notice && <Message {...v.notice} />}
       {v.runnerOff && (
-        <Notice kind="info">
-          <p>
-            The job runner is off on this server (<code>JOBS_ENABLED=false</code>): jobs started here wait
-            until another Tessera instance runs them.
-          </p>
-        </Notice>
+        <Message
+          kind="info"
+          text={
+            <>
+              The job runner is off on this server (<code>JOBS_ENABLED=false</code>): jobs started here wait
+              until another Tessera instance runs them.
+            </>
+          }
+        />
       )}
-      <section class="panel" aria-labelledby="start">
-        <h2 id="start">Start a job</h2>
+      <Panel id="start" title="Start a job">
         <form method="get" action={BASE} class="filters" aria-label="Choose a dataset and a method">
           <SelectField
             label="Dataset"
@@ -355,9 +324,7 @@ const CleaningPage = (v: ListView) => {
               ))}
             </select>
           </div>
-          <div class="form-actions">
-            <button type="submit" class="btn btn-secondary">Choose</button>
-          </div>
+          <Submit label="Choose" kind="secondary" />
         </form>
         {v.dataset && v.spec ? <StartForm v={v} dataset={v.dataset} spec={v.spec} /> : (
           <p class="muted">
@@ -365,7 +332,7 @@ const CleaningPage = (v: ListView) => {
             background; you approve its results before anything is written into the dataset.
           </p>
         )}
-      </section>
+      </Panel>
       <JobSection
         id="jobs-new"
         title="New"
@@ -524,12 +491,12 @@ const total = (v: unknown) =>
     : undefined;
 
 const Progress = ({ job }: { job: JobRecord }) => (
-  <section
-    class="panel progress-box"
-    aria-labelledby="progress-h"
-    data-job-progress={`${jobHref(job.job_id)}/progress`}
+  <Panel
+    id="progress-h"
+    title="Progress"
+    class="progress-box"
+    attrs={{ "data-job-progress": `${jobHref(job.job_id)}/progress` }}
   >
-    <h2 id="progress-h">Progress</h2>
     <noscript>
       {/* without the script, the page reloads itself every three seconds until the job has ended */}
       <meta http-equiv="refresh" content="3" />
@@ -548,7 +515,7 @@ const Progress = ({ job }: { job: JobRecord }) => (
     <p>
       <a href={jobHref(job.job_id)}>Refresh</a>
     </p>
-  </section>
+  </Panel>
 );
 
 /** The time-series charts: each column the job processed (at most four), its filled or flagged points marked. */
@@ -568,33 +535,34 @@ const SeriesCharts = ({ job, series }: { job: JobRecord; series: JobSeries }) =>
         const title = `${col.name} over time, with ${what}`;
         const t0 = series.times[0], t1 = series.times[series.times.length - 1];
         return (
-          <figure class="chart-figure">
-            <div class="chart-scroll">
-              <SeriesChart
-                id={`series-${i}`}
-                title={title}
-                description={`${count(series.times.length)} readings of ${col.name} from ${utcText(t0)} to ${
-                  utcText(t1)
-                }; ${what} marked. The table below lists them.`}
-                times={series.times}
-                values={col.values}
-                marks={marks}
-              />
-            </div>
-            <figcaption>
-              <strong>{title}.</strong>
-              <ul class="chart-key">
-                <li>
-                  <span class="swatch swatch-line"></span>
-                  {col.name}
-                </li>
-                <li>
-                  <span class={impute ? "swatch swatch-filled" : "swatch swatch-anomaly"}></span>
-                  {impute ? "filled reading" : "detected anomaly"}
-                </li>
-              </ul>
-            </figcaption>
-          </figure>
+          <ChartFigure
+            caption={
+              <>
+                <strong>{title}.</strong>
+                <ul class="chart-key">
+                  <li>
+                    <span class="swatch swatch-line"></span>
+                    {col.name}
+                  </li>
+                  <li>
+                    <span class={impute ? "swatch swatch-filled" : "swatch swatch-anomaly"}></span>
+                    {impute ? "filled reading" : "detected anomaly"}
+                  </li>
+                </ul>
+              </>
+            }
+          >
+            <SeriesChart
+              id={`series-${i}`}
+              title={title}
+              description={`${count(series.times.length)} readings of ${col.name} from ${utcText(t0)} to ${
+                utcText(t1)
+              }; ${what} marked. The table below lists them.`}
+              times={series.times}
+              values={col.values}
+              marks={marks}
+            />
+          </ChartFigure>
         );
       })}
       {series.columns.length > shown.length && (
@@ -626,66 +594,50 @@ const Pager = ({ v, results }: { v: JobView; results: jobs.ResultsPage }) => {
     : null;
 };
 
-const ImputeResults = ({ v, results }: { v: JobView; results: jobs.ResultsPage }) => {
-  const { job, now } = v;
-  const dated = job.date_col;
-  return (
-    <>
-      <p class="muted">
-        Each cell the job filled: its value before (missing) and after, and what the dataset holds now.
-        {job.approval ? "" : " Until the job is approved the dataset keeps its gaps."}
-      </p>
-      <Pager v={v} results={results} />
-      <div class="results-table">
-        <TableRegion label="Filled cells">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                {dated && <th scope="col">{dated}</th>}
-                <th scope="col">Column</th>
-                <th scope="col" class="num">Before</th>
-                <th scope="col" class="num">After</th>
-                <th scope="col" class="num">In the dataset now</th>
-              </tr>
-            </thead>
-            <tbody>
-              {results.items.map((e) => {
-                const row = now.get(String(e._id));
-                return (
-                  <tr>
-                    <th scope="row">
-                      <code>{String(e._id)}</code>
-                    </th>
-                    {dated && (
-                      <td class="nowrap">
-                        <Cell v={row?.[dated]} date />
-                      </td>
-                    )}
-                    <td>{String(e.column)}</td>
-                    <td class="num">
-                      <Cell v={e.original} />
-                    </td>
-                    <td class="num">
-                      <Cell v={e.value} />
-                    </td>
-                    <td class="num">
-                      {row ? <Cell v={row[String(e.column)]} /> : <span class="muted">row deleted</span>}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableRegion>
-      </div>
-    </>
-  );
-};
+/** The first columns of both result tables: the row's id, then its date for a time series. */
+function entryColumns(v: JobView): Column<ResultEntry>[] {
+  const dated = v.job.date_col;
+  const id: Column<ResultEntry> = { head: "Row", rowHead: true, cell: (e) => <code>{String(e._id)}</code> };
+  if (!dated) return [id];
+  return [id, {
+    head: dated,
+    class: "nowrap",
+    cell: (e) => <Cell v={v.now.get(String(e._id))?.[dated]} date />,
+  }];
+}
+
+const ImputeResults = ({ v, results }: { v: JobView; results: jobs.ResultsPage }) => (
+  <>
+    <p class="muted">
+      Each cell the job filled: its value before (missing) and after, and what the dataset holds now.
+      {v.job.approval ? "" : " Until the job is approved the dataset keeps its gaps."}
+    </p>
+    <Pager v={v} results={results} />
+    <div class="results-table">
+      <DataTable
+        label="Filled cells"
+        rows={results.items}
+        columns={[
+          ...entryColumns(v),
+          { head: "Column", cell: (e) => String(e.column) },
+          { head: "Before", num: true, cell: (e) => <Cell v={e.original} /> },
+          { head: "After", num: true, cell: (e) => <Cell v={e.value} /> },
+          {
+            head: "In the dataset now",
+            num: true,
+            cell: (e) => {
+              const row = v.now.get(String(e._id));
+              return row ? <Cell v={row[String(e.column)]} /> : <span class="muted">row deleted</span>;
+            },
+          },
+        ]}
+      />
+    </div>
+  </>
+);
 
 const DetectResults = ({ v, results }: { v: JobView; results: jobs.ResultsPage }) => {
   const { job, now } = v;
-  const dated = job.date_col;
   const perColumn = results.items.some((e) => Array.isArray(e.columns));
   const shown = v.shown;
   return (
@@ -710,45 +662,31 @@ const DetectResults = ({ v, results }: { v: JobView; results: jobs.ResultsPage }
         ? <p class="panel empty">No row on this page is flagged as an anomaly.</p>
         : (
           <div class="results-table">
-            <TableRegion label="Rows by anomaly score">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Row</th>
-                    {dated && <th scope="col">{dated}</th>}
-                    <th scope="col" class="num">Score</th>
-                    <th scope="col">Anomaly</th>
-                    {perColumn && <th scope="col">Flagged columns</th>}
-                    {job.columns.map((col) => <th scope="col" class="num">{col}</th>)}
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((e) => {
-                    const row = now.get(String(e._id));
-                    return (
-                      <tr>
-                        <th scope="row">
-                          <code>{String(e._id)}</code>
-                        </th>
-                        {dated && (
-                          <td class="nowrap">
-                            <Cell v={row?.[dated]} date />
-                          </td>
-                        )}
-                        <td class="num">{typeof e.score === "number" ? e.score.toPrecision(4) : "—"}</td>
-                        <td>{e.label === 1 ? <span class="badge badge-failed">anomaly</span> : "no"}</td>
-                        {perColumn && <td>{Array.isArray(e.columns) ? e.columns.join(", ") : ""}</td>}
-                        {job.columns.map((col) => (
-                          <td class="num">
-                            <Cell v={row?.[col]} />
-                          </td>
-                        ))}
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </TableRegion>
+            <DataTable
+              label="Rows by anomaly score"
+              rows={shown}
+              columns={[
+                ...entryColumns(v),
+                {
+                  head: "Score",
+                  num: true,
+                  cell: (e) => (typeof e.score === "number" ? e.score.toPrecision(4) : "—"),
+                },
+                {
+                  head: "Anomaly",
+                  cell: (e) => (e.label === 1 ? <span class="badge badge-failed">anomaly</span> : "no"),
+                },
+                perColumn && {
+                  head: "Flagged columns",
+                  cell: (e) => (Array.isArray(e.columns) ? e.columns.join(", ") : ""),
+                },
+                ...job.columns.map((col): Column<ResultEntry> => ({
+                  head: col,
+                  num: true,
+                  cell: (e) => <Cell v={now.get(String(e._id))?.[col]} />,
+                })),
+              ]}
+            />
           </div>
         )}
     </>
@@ -787,8 +725,7 @@ const Decision = ({ v }: { v: JobView }) => {
   if (job.status === "rejected") {
     const r = job.rejection;
     return (
-      <section class="panel" aria-labelledby="decision-h">
-        <h2 id="decision-h">Rejected</h2>
+      <Panel id="decision-h" title="Rejected">
         <p>
           {`Rejected by ${r?.rejected_by_username ?? r?.rejected_by ?? "a reviewer"} `}
           <When iso={r?.rejected_at} />. Its results are never written into the dataset.
@@ -798,15 +735,14 @@ const Decision = ({ v }: { v: JobView }) => {
             Reason: <q>{r.reason}</q>
           </p>
         )}
-      </section>
+      </Panel>
     );
   }
   if (job.approval) {
     const a = job.approval;
     const wb = a.write_back as Record<string, unknown>;
     return (
-      <section class="panel" aria-labelledby="decision-h">
-        <h2 id="decision-h">Approved</h2>
+      <Panel id="decision-h" title="Approved">
         <p>
           {`Approved by ${a.approved_by_username ?? a.approved_by} `}
           <When iso={a.approved_at} />.
@@ -830,18 +766,16 @@ const Decision = ({ v }: { v: JobView }) => {
             Comment: <q>{a.approval_info.comment}</q>
           </p>
         )}
-      </section>
+      </Panel>
     );
   }
   if (job.status !== "succeeded") return null;
   const impute = job.task === "impute";
   return (
-    <section class="panel" aria-labelledby="decision-h">
-      <h2 id="decision-h">Your decision</h2>
+    <Panel id="decision-h" title="Your decision">
       {v.approve.errors?.form && <Notice kind="error">{v.approve.errors.form}</Notice>}
       <div class="decisions">
-        <form method="post" action={`${jobHref(job.job_id)}/approve`} aria-labelledby="approve-h">
-          <Csrf session={v.session} />
+        <PostForm action={`${jobHref(job.job_id)}/approve`} session={v.session} labelledBy="approve-h">
           <h3 id="approve-h">Approve and write back</h3>
           {impute
             ? (
@@ -883,22 +817,17 @@ const Decision = ({ v }: { v: JobView }) => {
               </>
             )}
           <Field label="Comment" name="comment" state={v.approve} hint="Optional; kept with the approval." />
-          <div class="form-actions">
-            <button type="submit" class="btn">Approve</button>
-          </div>
+          <Submit label="Approve" />
           <Busy>Writing the results into the dataset…</Busy>
-        </form>
-        <form method="post" action={`${jobHref(job.job_id)}/reject`} aria-labelledby="reject-h">
-          <Csrf session={v.session} />
+        </PostForm>
+        <PostForm action={`${jobHref(job.job_id)}/reject`} session={v.session} labelledBy="reject-h">
           <h3 id="reject-h">Reject</h3>
           <p class="muted">The results are never written back, and the job can no longer be approved.</p>
           <Field label="Reason" name="reason" state={v.reject} hint="Optional; kept with the rejection." />
-          <div class="form-actions">
-            <button type="submit" class="btn btn-danger">Reject</button>
-          </div>
-        </form>
+          <Submit label="Reject" kind="danger" />
+        </PostForm>
       </div>
-    </section>
+    </Panel>
   );
 };
 
@@ -910,65 +839,42 @@ const JobPage = (v: JobView) => {
   return (
     <Layout title={`${job.method} on ${job.data}`} active="cleaning" session={v.session}>
       <AnalysisAssets />
-      <p>
-        <a href={BASE}>← All cleaning jobs</a>
-      </p>
-      <div class="page-head">
-        <h1>{`${job.method} on ${job.data}`}</h1>
+      <BackLink href={BASE}>All cleaning jobs</BackLink>
+      <PageHead title={`${job.method} on ${job.data}`}>
         <p>
           <Badge text={job.status} kind={job.status} />{" "}
           {review.badge && review.label !== job.status && <Badge text={review.label} kind={review.badge} />}
         </p>
-      </div>
-      {v.notice && (
-        <Notice kind={v.notice.kind}>
-          <p>{v.notice.text}</p>
-        </Notice>
-      )}
+      </PageHead>
+      {v.notice && <Message {...v.notice} />}
       {running && <Progress job={job} />}
       {job.status === "failed" && (
-        <Notice kind="error">
-          <p>{`The job failed (${job.error?.type ?? "error"}): ${job.error?.message ?? "no message"}`}</p>
-        </Notice>
+        <Message
+          kind="error"
+          text={`The job failed (${job.error?.type ?? "error"}): ${job.error?.message ?? "no message"}`}
+        />
       )}
       <section class="panel" aria-label="About this job">
-        <dl class="facts">
-          <dt>Kind</dt>
-          <dd>{kindOf(job)}</dd>
-          <dt>Method</dt>
-          <dd>
-            <code>{job.method}</code>
-          </dd>
-          <dt>Dataset</dt>
-          <dd>
-            {v.dataset ? <a href={datasetHref(job.data)}>{job.data}</a> : job.data}
-            {` (${count(job.rows)} rows when started)`}
-          </dd>
-          <dt>Columns</dt>
-          <dd>{job.columns.join(", ")}</dd>
-          {job.date_col && (
-            <>
-              <dt>Date column</dt>
-              <dd>{job.date_col}</dd>
-            </>
-          )}
-          <dt>Parameters</dt>
-          <dd>{Object.keys(params).length ? <code>{JSON.stringify(params)}</code> : "defaults"}</dd>
-          <dt>Started by</dt>
-          <dd>{job.created_by === v.session.sub ? `${v.session.username} (you)` : job.created_by}</dd>
-          <dt>Created</dt>
-          <dd>
-            <When iso={job.created_at} />
-          </dd>
-          <dt>Ended</dt>
-          <dd>
-            <When iso={job.ended_at} />
-          </dd>
-          <dt>Job id</dt>
-          <dd>
-            <code>{job.job_id}</code>
-          </dd>
-        </dl>
+        <Facts
+          items={[
+            ["Kind", kindOf(job)],
+            ["Method", <code>{job.method}</code>],
+            [
+              "Dataset",
+              <>
+                {v.dataset ? <a href={datasetHref(job.data)}>{job.data}</a> : job.data}
+                {` (${count(job.rows)} rows when started)`}
+              </>,
+            ],
+            ["Columns", job.columns.join(", ")],
+            job.date_col && ["Date column", job.date_col],
+            ["Parameters", Object.keys(params).length ? <code>{JSON.stringify(params)}</code> : "defaults"],
+            ["Started by", job.created_by === v.session.sub ? `${v.session.username} (you)` : job.created_by],
+            ["Created", <When iso={job.created_at} />],
+            ["Ended", <When iso={job.ended_at} />],
+            ["Job id", <code>{job.job_id}</code>],
+          ]}
+        />
       </section>
       {results && (
         <>

@@ -8,7 +8,19 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { ConsoleEnv } from "../env.ts";
 import { Layout } from "../layout.tsx";
-import { Csrf, type FormState, Notice, render, SelectField, TableRegion, When } from "../components.tsx";
+import {
+  BackLink,
+  DataTable,
+  type FormState,
+  linkColumn,
+  Message,
+  Panel,
+  PostForm,
+  render,
+  SelectField,
+  Submit,
+  When,
+} from "../components.tsx";
 import { formFields } from "../session.ts";
 import { AnnotationResultView } from "./dataset_annotation_results.tsx";
 import { notFoundPage } from "./errors.tsx";
@@ -61,24 +73,15 @@ const StoredMapping = ({ modelInfo, schemas }: Pick<AnnotationView, "modelInfo" 
         </p>
       ))}
       {schemas.map((s) => (
-        <TableRegion label="Stored mapping" compact>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Column</th>
-                <th scope="col">Property</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(s.fields as { name?: unknown; property?: unknown }[]).map((f) => (
-                <tr>
-                  <th scope="row">{String(f.name ?? "")}</th>
-                  <td>{String(f.property ?? "")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
+        <DataTable
+          label="Stored mapping"
+          compact
+          rows={s.fields as { name?: unknown; property?: unknown }[]}
+          columns={[
+            { head: "Column", rowHead: true, cell: (f) => String(f.name ?? "") },
+            { head: "Property", cell: (f) => String(f.property ?? "") },
+          ]}
+        />
       ))}
     </>
   );
@@ -89,20 +92,11 @@ const AnnotationPage = (v: AnnotationView) => {
   const fns = listProcedures().map((p) => [p.name, p.name.replace(/_/g, " ")] as [string, string]);
   return (
     <Layout title={`Annotate ${name}`} active="datasets" session={v.session}>
-      <p>
-        <a href={base(name)}>← {name}</a>
-      </p>
+      <BackLink href={base(name)}>{name}</BackLink>
       <h1>Annotate {name}</h1>
-      {v.notice && (
-        <Notice kind="success">
-          <p>{v.notice}</p>
-        </Notice>
-      )}
-      <section class="panel" aria-labelledby="run">
-        <h2 id="run">Run a procedure</h2>
-        <form method="post" action={`${base(name)}/annotation`}>
-          <Csrf session={v.session} />
-          {v.form.errors?.form && <Notice kind="error">{v.form.errors.form}</Notice>}
+      <Message kind="success" text={v.notice} />
+      <Panel id="run" title="Run a procedure">
+        <PostForm action={`${base(name)}/annotation`} session={v.session} state={v.form}>
           <div class="form-grid">
             <SelectField
               label="Procedure"
@@ -119,14 +113,11 @@ const AnnotationPage = (v: AnnotationView) => {
               hint="Used by concept mapping."
             />
           </div>
-          <div class="form-actions">
-            <button type="submit" class="btn">Run annotation</button>
-          </div>
-        </form>
-      </section>
+          <Submit label="Run annotation" />
+        </PostForm>
+      </Panel>
       {v.shown && (
-        <section class="panel" aria-labelledby="result">
-          <h2 id="result">Result: {v.shown.annotation_function.replace(/_/g, " ")}</h2>
+        <Panel id="result" title={<>Result: {v.shown.annotation_function.replace(/_/g, " ")}</>}>
           <p class="muted">
             {v.shown.rows.toLocaleString("en")}{" "}
             rows read{v.shown.truncated ? " (the first ones only)" : ""}, run{" "}
@@ -135,51 +126,36 @@ const AnnotationPage = (v: AnnotationView) => {
           <AnnotationResultView record={v.shown} />
           {v.shown.annotation_function === "concept_mapping" &&
             (v.shown.result as ConceptMapping).mapping.length > 0 && (
-            <form method="post" action={`${base(name)}/annotation/accept`}>
-              <Csrf session={v.session} />
-              <input type="hidden" name="identifier" value={v.shown.identifier} />
-              <div class="form-actions">
-                <button type="submit" class="btn">Accept mapping</button>
-              </div>
-            </form>
+            <PostForm
+              action={`${base(name)}/annotation/accept`}
+              session={v.session}
+              hidden={{ identifier: v.shown.identifier }}
+            >
+              <Submit label="Accept mapping" />
+            </PostForm>
           )}
-        </section>
+        </Panel>
       )}
-      <section class="panel" aria-labelledby="accepted">
-        <h2 id="accepted">Accepted mapping</h2>
+      <Panel id="accepted" title="Accepted mapping">
         <StoredMapping modelInfo={v.modelInfo} schemas={v.schemas} />
-      </section>
+      </Panel>
       <h2 id="earlier">Earlier annotations</h2>
       {v.records.length
         ? (
-          <TableRegion label="Earlier annotations">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Identifier</th>
-                  <th scope="col">Procedure</th>
-                  <th scope="col" class="num">Rows</th>
-                  <th scope="col">Run</th>
-                </tr>
-              </thead>
-              <tbody>
-                {v.records.map((r) => (
-                  <tr>
-                    <th scope="row">
-                      <a href={`${base(name)}/annotation?record=${encodeURIComponent(r.identifier)}`}>
-                        {r.identifier}
-                      </a>
-                    </th>
-                    <td>{r.annotation_function}</td>
-                    <td class="num">{r.rows.toLocaleString("en")}</td>
-                    <td class="nowrap">
-                      <When iso={r.updated_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableRegion>
+          <DataTable
+            label="Earlier annotations"
+            rows={v.records}
+            columns={[
+              linkColumn<AnnotationRecord>(
+                "Identifier",
+                (r) => `${base(name)}/annotation?record=${encodeURIComponent(r.identifier)}`,
+                (r) => r.identifier,
+              ),
+              { head: "Procedure", cell: (r) => r.annotation_function },
+              { head: "Rows", num: true, cell: (r) => r.rows.toLocaleString("en") },
+              { head: "Run", class: "nowrap", cell: (r) => <When iso={r.updated_at} /> },
+            ]}
+          />
         )
         : <p class="panel empty">No annotations yet.</p>}
     </Layout>
@@ -309,25 +285,23 @@ async function acceptSubmit(c: Context<ConsoleEnv>) {
 
 const ConfirmDeletePage = ({ session, dataset }: { session: ConsoleSession; dataset: DatasetRecord }) => (
   <Layout title={`Delete ${dataset.dataset_name}`} active="datasets" session={session}>
-    <p>
-      <a href={base(dataset.dataset_name)}>← {dataset.dataset_name}</a>
-    </p>
+    <BackLink href={base(dataset.dataset_name)}>{dataset.dataset_name}</BackLink>
     <h1>Delete {dataset.dataset_name}?</h1>
-    <Notice kind="info">
-      <p>
-        All {dataset.rows.toLocaleString("en")} rows of <code>{dataset.database}.{dataset.collection}</code>
-        {" "}
-        and the dataset's record will be removed. This cannot be undone.
-      </p>
-    </Notice>
-    <form method="post" action={`${base(dataset.dataset_name)}/delete`}>
-      <Csrf session={session} />
-      <input type="hidden" name="confirm" value="yes" />
-      <div class="form-actions">
-        <button type="submit" class="btn btn-danger">Confirm delete</button>
+    <Message
+      kind="info"
+      text={
+        <>
+          All {dataset.rows.toLocaleString("en")} rows of <code>{dataset.database}.{dataset.collection}</code>
+          {" "}
+          and the dataset's record will be removed. This cannot be undone.
+        </>
+      }
+    />
+    <PostForm action={`${base(dataset.dataset_name)}/delete`} session={session} hidden={{ confirm: "yes" }}>
+      <Submit label="Confirm delete" kind="danger">
         <a href={base(dataset.dataset_name)}>Cancel</a>
-      </div>
-    </form>
+      </Submit>
+    </PostForm>
   </Layout>
 );
 

@@ -1,3 +1,5 @@
+// hono/jsx renders on the server, where a list needs no keys (a `key` would be written out as an attribute)
+// deno-lint-ignore-file jsx-key
 /**
  * The datasets: the registry as a list, an upload form (CSV, TSV, NDJSON or a JSON array, streamed from
  * the request into the same import service as `POST /api/datasets/...`), and a dataset's page with its
@@ -7,13 +9,19 @@ import type { Context } from "hono";
 import type { ConsoleEnv } from "../env.ts";
 import { Layout } from "../layout.tsx";
 import {
+  BackLink,
   CheckField,
-  Csrf,
+  DataTable,
+  Facts,
   Field,
   type FormState,
-  Notice,
+  linkColumn,
+  Message,
+  PageHead,
+  Panel,
+  PostForm,
   render,
-  TableRegion,
+  Submit,
   Value,
   When,
 } from "../components.tsx";
@@ -43,57 +51,30 @@ interface DatasetsView {
 
 const DatasetsPage = (v: DatasetsView) => (
   <Layout title="Datasets" active="datasets" session={v.session}>
-    <div class="page-head">
-      <h1>Datasets</h1>
-      <p class="muted">
-        {v.datasets.length} dataset{v.datasets.length === 1 ? "" : "s"}
-      </p>
-    </div>
-    {v.notice && (
-      <Notice kind={v.notice.kind}>
-        <p>{v.notice.text}</p>
-      </Notice>
-    )}
+    <PageHead title="Datasets" lede={<>{v.datasets.length} dataset{v.datasets.length === 1 ? "" : "s"}</>} />
+    {v.notice && <Message {...v.notice} />}
     {v.datasets.length
       ? (
-        <TableRegion label="Datasets">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Database</th>
-                <th scope="col" class="num">Rows</th>
-                <th scope="col" class="num">Columns</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {v.datasets.map((d) => (
-                <tr>
-                  <th scope="row">
-                    <a href={datasetHref(d.dataset_name)}>{d.dataset_name}</a>
-                  </th>
-                  <td>{d.database}</td>
-                  <td class="num">
-                    {d.importing ? <span class="muted">importing</span> : d.rows.toLocaleString("en")}
-                  </td>
-                  <td class="num">{d.columns.length}</td>
-                  <td class="nowrap">
-                    <When iso={d.updated_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
+        <DataTable
+          label="Datasets"
+          rows={v.datasets}
+          columns={[
+            linkColumn<DatasetRecord>("Name", (d) => datasetHref(d.dataset_name), (d) => d.dataset_name),
+            { head: "Database", cell: (d) => d.database },
+            {
+              head: "Rows",
+              num: true,
+              cell: (d) => (d.importing ? <span class="muted">importing</span> : d.rows.toLocaleString("en")),
+            },
+            { head: "Columns", num: true, cell: (d) => d.columns.length },
+            { head: "Updated", class: "nowrap", cell: (d) => <When iso={d.updated_at} /> },
+          ]}
+        />
       )
       : <p class="panel empty">No datasets yet: upload one below.</p>}
-    <section class="panel" aria-labelledby="upload">
-      <h2 id="upload">Upload a dataset</h2>
-      <form method="post" action="/console/datasets" enctype="multipart/form-data">
-        {/* the token comes first: the server checks it before it reads the file */}
-        <Csrf session={v.session} />
-        {v.upload.errors?.form && <Notice kind="error">{v.upload.errors.form}</Notice>}
+    <Panel id="upload" title="Upload a dataset">
+      {/* the token comes first: the server checks it before it reads the file */}
+      <PostForm action="/console/datasets" session={v.session} state={v.upload} enctype="multipart/form-data">
         <div class="form-grid">
           <Field
             label="Database"
@@ -125,11 +106,9 @@ const DatasetsPage = (v: DatasetsView) => (
           required
           hint={`CSV, TSV, NDJSON or a JSON array of objects (.csv, .tsv, .ndjson, .jsonl, .json), at most ${v.limitMb} MB.`}
         />
-        <div class="form-actions">
-          <button type="submit" class="btn">Upload</button>
-        </div>
-      </form>
-    </section>
+        <Submit label="Upload" />
+      </PostForm>
+    </Panel>
   </Layout>
 );
 
@@ -260,92 +239,55 @@ const DatasetPage = ({ session, dataset, rows, notice }: DatasetView) => {
   const numeric = (type: string) => type === "integer" || type === "number";
   return (
     <Layout title={dataset.dataset_name} active="datasets" session={session}>
-      <p>
-        <a href="/console/datasets">← All datasets</a>
-      </p>
+      <BackLink href="/console/datasets">All datasets</BackLink>
       <h1>{dataset.dataset_name}</h1>
-      {notice && (
-        <Notice kind="success">
-          <p>{notice}</p>
-        </Notice>
-      )}
+      <Message kind="success" text={notice} />
       <section class="panel" aria-label="About this dataset">
-        <dl class="facts">
-          <dt>Database</dt>
-          <dd>{dataset.database}</dd>
-          <dt>Collection</dt>
-          <dd>{dataset.collection}</dd>
-          <dt>Rows</dt>
-          <dd>{dataset.rows.toLocaleString("en")}</dd>
-          <dt>Columns</dt>
-          <dd>{columns.length}</dd>
-          <dt>Updated</dt>
-          <dd>
-            <When iso={dataset.updated_at} />
-          </dd>
-        </dl>
+        <Facts
+          items={[
+            ["Database", dataset.database],
+            ["Collection", dataset.collection],
+            ["Rows", dataset.rows.toLocaleString("en")],
+            ["Columns", columns.length],
+            ["Updated", <When iso={dataset.updated_at} />],
+          ]}
+        />
       </section>
-      <section class="panel" aria-labelledby="actions">
-        <h2 id="actions">Annotate or delete</h2>
+      <Panel id="actions" title="Annotate or delete">
         <p>
           <a href={`${datasetHref(dataset.dataset_name)}/annotation`}>
             Annotation: semantic types, profile, concept mapping, PII scan
           </a>
         </p>
-        <form method="post" action={`${datasetHref(dataset.dataset_name)}/delete`}>
-          <Csrf session={session} />
+        <PostForm action={`${datasetHref(dataset.dataset_name)}/delete`} session={session}>
           <button type="submit" class="btn btn-secondary">Delete dataset</button>
-        </form>
-      </section>
+        </PostForm>
+      </Panel>
       <h2 id="columns">Columns</h2>
-      <TableRegion label="Columns and their inferred types" compact>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col" class="num index">#</th>
-              <th scope="col">Column</th>
-              <th scope="col">Inferred type</th>
-            </tr>
-          </thead>
-          <tbody>
-            {columns.map((col, i) => (
-              <tr>
-                <td class="num index">{i + 1}</td>
-                <th scope="row">{col.name}</th>
-                <td>
-                  <span class="type">{col.type}</span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableRegion>
+      <DataTable
+        label="Columns and their inferred types"
+        compact
+        rows={columns}
+        columns={[
+          { th: <th scope="col" class="num index">#</th>, class: "num index", cell: (_, i) => i + 1 },
+          { head: "Column", rowHead: true, cell: (col) => col.name },
+          { head: "Inferred type", cell: (col) => <span class="type">{col.type}</span> },
+        ]}
+      />
       <h2 id="preview">First rows</h2>
       <p class="muted">
         The first {rows.length} of {dataset.rows.toLocaleString("en")} rows, in the order they were imported.
       </p>
-      <TableRegion label="First rows">
-        <table>
-          <thead>
-            <tr>
-              {columns.map((col) => (
-                <th scope="col" class={numeric(col.type) ? "num" : undefined}>{col.name}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr>
-                {columns.map((col) => (
-                  <td class={numeric(col.type) ? "cell num" : "cell"}>
-                    <Value v={own(r, col.name)} />
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableRegion>
+      <DataTable
+        label="First rows"
+        rows={rows}
+        columns={columns.map((col) => ({
+          head: col.name,
+          num: numeric(col.type),
+          class: numeric(col.type) ? "cell num" : "cell",
+          cell: (r: Record<string, unknown>) => <Value v={own(r, col.name)} />,
+        }))}
+      />
     </Layout>
   );
 };

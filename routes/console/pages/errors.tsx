@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import { Layout } from "../layout.tsx";
-import { Notice, render } from "../components.tsx";
+import { Message, Notice, render } from "../components.tsx";
 import { onError } from "../../http/error_answers.ts";
 import type { ConsoleSession } from "../../../services/console/sessions.ts";
 
@@ -17,9 +17,7 @@ export function forbiddenPage(c: Context, message: string) {
     c,
     <Layout title="Not accepted" session={sessionOf(c)}>
       <h1>Not accepted</h1>
-      <Notice kind="error">
-        <p>{message} Nothing was changed.</p>
-      </Notice>
+      <Message kind="error" text={`${message} Nothing was changed.`} />
       <p>
         <a href="/console/">Go back to the console</a> and try again from there.
       </p>

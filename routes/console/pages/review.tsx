@@ -1,3 +1,5 @@
+// hono/jsx renders on the server, where a list needs no keys (a `key` would be written out as an attribute)
+// deno-lint-ignore-file jsx-key
 /**
  * The spatial review of a task (`/console/tasks/{name}`): the settings form (mapping, audit,
  * mitigation), the open run's result, the task's earlier runs, the write-back of a mitigation with its
@@ -14,10 +16,24 @@ import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { Child } from "hono/jsx";
 import type { ConsoleEnv } from "../env.ts";
 import { Layout } from "../layout.tsx";
-import { Csrf, type FormState, Notice, render, Status, Value, When } from "../components.tsx";
+import {
+  BackLink,
+  Facts,
+  Field,
+  type FormState,
+  Message,
+  Panel,
+  PostForm,
+  render,
+  Status,
+  Submit,
+  Value,
+  When,
+} from "../components.tsx";
 import { assetUrl } from "../assets.ts";
 import { formFields, pendingFormFor } from "../session.ts";
 import { notFoundPage } from "./errors.tsx";
+import { MarkDone } from "./tasks.tsx";
 import {
   type Action,
   ACTIONS,
@@ -37,7 +53,7 @@ import {
   type Sort,
   sortOf,
 } from "./review_result.tsx";
-import { int, runHref, taskHref, TextField, writebackHref } from "./review_parts.tsx";
+import { int, runHref, Stats, taskHref, writebackHref } from "./review_parts.tsx";
 import { auditRegionsCsv, mitigationRegionsCsv, predictionsCsv, thresholdsCsv } from "../review_csv.ts";
 import { problemItems, type ValidationItem } from "../../http/error_answers.ts";
 import { toAuditSettings } from "../../spatial/spatial.schemas.ts";
@@ -120,20 +136,16 @@ const TaskFacts = ({ task }: { task: TaskDocument }) => {
   return (
     <details class="panel task-doc">
       <summary>Task document</summary>
-      <dl class="facts">
-        {keys.map((k) => (
-          <>
-            <dt>{k}</dt>
-            <dd>
-              {k === "status"
-                ? <Status status={String(task[k])} />
-                : k.endsWith("_at")
-                ? <When iso={task[k]} />
-                : <Value v={task[k]} />}
-            </dd>
-          </>
-        ))}
-      </dl>
+      <Facts
+        items={keys.map((k) => [
+          k,
+          k === "status"
+            ? <Status status={String(task[k])} />
+            : k.endsWith("_at")
+            ? <When iso={task[k]} />
+            : <Value v={task[k]} />,
+        ])}
+      />
     </details>
   );
 };
@@ -148,29 +160,25 @@ const WritebackPanel = ({ v, run }: { v: ReviewView; run: StoredRun }) => {
   const done = writebacksOf(v.task, run.run_id);
   const records = run.run.summary.n_predictions;
   return (
-    <section class="panel" id="writeback" aria-labelledby="writeback-title">
-      <h2 id="writeback-title">Write back</h2>
+    <Panel id="writeback-title" anchor="writeback" title="Write back">
       <p>
         Writes this run's final predictions into a new field of the collection's documents:{" "}
         {typeof records === "number" ? <strong>{int(records)}</strong> : "every"} record
         {records === 1 ? "" : "s"}
         {run.run.kind === "threshold" ? " (the test part)" : ""}. You confirm before anything is written.
       </p>
-      {v.writeback.errors?.form && (
-        <Notice kind="error">
-          <p>{v.writeback.errors.form}</p>
-        </Notice>
-      )}
+      <Message kind="error" text={v.writeback.errors?.form} />
       <form method="get" action={writebackHref(v.name, run.run_id)} class="inline-fields">
-        <TextField
+        <Field
           label="New field"
           name="new_field"
           state={v.writeback}
+          value=""
+          autocomplete="off"
+          attrs={{ spellcheck: false }}
           hint="Letters, digits and _, not starting with a digit"
         />
-        <div class="form-actions">
-          <button type="submit" class="btn">Write back</button>
-        </div>
+        <Submit label="Write back" />
       </form>
       {done.length > 0 && (
         <ul class="writebacks">
@@ -183,7 +191,7 @@ const WritebackPanel = ({ v, run }: { v: ReviewView; run: StoredRun }) => {
           ))}
         </ul>
       )}
-    </section>
+    </Panel>
   );
 };
 
@@ -192,8 +200,7 @@ const ResultPanel = ({ v }: { v: ReviewView }) => {
   if (!run) {
     const latest = v.runs[0];
     return (
-      <section class="panel" id="result" aria-labelledby="result-title">
-        <h2 id="result-title">Result</h2>
+      <Panel id="result-title" anchor="result" title="Result">
         <p class="muted">
           {latest
             ? (
@@ -203,13 +210,13 @@ const ResultPanel = ({ v }: { v: ReviewView }) => {
             )
             : "No run yet. Choose the settings and select “Run audit” to see where the model treats places differently."}
         </p>
-      </section>
+      </Panel>
     );
   }
   const request = (run.run.request ?? {}) as { equal_opp?: boolean };
   const equalOpp = request.equal_opp !== false;
   return (
-    <section class="panel" id="result" aria-labelledby="result-title">
+    <Panel id="result-title" anchor="result">
       <RunHeading run={run.run} by={who(v.session, run.run.requested_by)} />
       {run.run.kind === "audit"
         ? (
@@ -231,7 +238,7 @@ const ResultPanel = ({ v }: { v: ReviewView }) => {
             equalOpp={equalOpp}
           />
         )}
-    </section>
+    </Panel>
   );
 };
 
@@ -242,21 +249,13 @@ const ReviewPage = (v: ReviewView) => {
     <Layout title={v.run ? `${v.name}: run` : v.name} active="tasks" session={v.session}>
       <link rel="stylesheet" href={assetUrl("review.css")} />
       <script type="module" src={assetUrl("review.js")}></script>
-      <p class="crumbs">
-        <a href="/console/tasks">← All tasks</a>
-      </p>
+      <BackLink href="/console/tasks" class="crumbs">All tasks</BackLink>
       <div class="page-head">
         <div class="title-line">
           <h1>{v.name}</h1>
           <Status status={String(v.task.status)} />
         </div>
-        {v.task.status !== "done" && (
-          <form method="post" action={`${taskHref(v.name)}/done`} class="inline-form">
-            <Csrf session={v.session} />
-            <input type="hidden" name="back" value={v.here} />
-            <button type="submit" class="btn btn-secondary">Mark done</button>
-          </form>
-        )}
+        {v.task.status !== "done" && <MarkDone session={v.session} name={v.name} back={v.here} />}
       </div>
       <p class="muted task-line">
         Spatial review of collection <code>{v.task.data_collection_name}</code> in database{" "}
@@ -264,22 +263,21 @@ const ReviewPage = (v: ReviewView) => {
         {v.rows !== null && <>{" · "}{int(v.rows)} records</>}
         {v.task.pipeline_name && <>{" · "}pipeline {String(v.task.pipeline_name)}</>}
       </p>
-      {v.notices.map((n) => (
-        <Notice kind={n.kind}>
-          <p>{n.text}</p>
-        </Notice>
-      ))}
+      {v.notices.map((n) => <Message {...n} />)}
       {empty
         ? (
           <>
-            <Notice kind="info">
-              <p>
-                The collection <code>{v.task.data_collection_name}</code> of database{" "}
-                <code>{v.task.database_name}</code>{" "}
-                has no documents yet: there is nothing to review. Import them on the{" "}
-                <a href="/console/datasets">Datasets</a> page (same database and name).
-              </p>
-            </Notice>
+            <Message
+              kind="info"
+              text={
+                <>
+                  The collection <code>{v.task.data_collection_name}</code> of database{" "}
+                  <code>{v.task.database_name}</code>{" "}
+                  has no documents yet: there is nothing to review. Import them on the{" "}
+                  <a href="/console/datasets">Datasets</a> page (same database and name).
+                </>
+              }
+            />
             <TaskFacts task={v.task} />
           </>
         )
@@ -298,11 +296,7 @@ const ReviewPage = (v: ReviewView) => {
             <div class="review-main">
               <ResultPanel v={v} />
               {v.run && v.run.run.kind !== "audit" && <WritebackPanel v={v} run={v.run} />}
-              {v.run?.run.kind === "audit" && v.writeback.errors?.form && (
-                <Notice kind="error">
-                  <p>{v.writeback.errors.form}</p>
-                </Notice>
-              )}
+              {v.run?.run.kind === "audit" && <Message kind="error" text={v.writeback.errors?.form} />}
               {v.run?.run.kind === "audit" && (
                 <p class="hint">
                   Write-back takes a mitigation's predictions: run “Relabel” or “Thresholds” to get one.
@@ -535,46 +529,52 @@ const ConfirmPage = (
   return (
     <Layout title={`Write back into ${v.field}`} active="tasks" session={v.session}>
       <link rel="stylesheet" href={assetUrl("review.css")} />
-      <p class="crumbs">
-        <a href={`${runHref(v.name, v.run)}#writeback`}>← Back to the run</a>
-      </p>
+      <BackLink href={`${runHref(v.name, v.run)}#writeback`} class="crumbs">Back to the run</BackLink>
       <h1>Confirm the write-back</h1>
-      <section class="panel confirm" aria-labelledby="confirm-title">
-        <h2 id="confirm-title">
-          Field <code>{v.field}</code> of <code>{v.name}</code>
-        </h2>
-        <dl class="stats" aria-label="What will be written">
-          <div class="stat">
-            <dt>Records that get the field</dt>
-            <dd>
-              <span class="stat-value">{int(v.plan.records)}</span>
-              <span class="stat-note">
-                {v.kind === "threshold" ? "the test part of the run" : "every individual the run judged"}
-              </span>
-            </dd>
-          </div>
-          <div class="stat">
-            <dt>Change from the original prediction</dt>
-            <dd>
-              <span class="stat-value">{int(v.plan.changed)}</span>
-              <span class="stat-note">{int(keep)} keep their prediction</span>
-            </dd>
-          </div>
-        </dl>
+      <Panel
+        id="confirm-title"
+        class="confirm"
+        title={
+          <>
+            Field <code>{v.field}</code> of <code>{v.name}</code>
+          </>
+        }
+      >
+        <Stats
+          label="What will be written"
+          items={[
+            {
+              label: "Records that get the field",
+              value: int(v.plan.records),
+              note: v.kind === "threshold" ? "the test part of the run" : "every individual the run judged",
+            },
+            {
+              label: "Change from the original prediction",
+              value: int(v.plan.changed),
+              note: `${int(keep)} keep their prediction`,
+            },
+          ]}
+        />
         {v.plan.replaces && (
-          <Notice kind="info">
-            <p>
-              An earlier write-back of this task created <code>{v.field}</code>: its values are replaced.
-            </p>
-          </Notice>
+          <Message
+            kind="info"
+            text={
+              <>
+                An earlier write-back of this task created <code>{v.field}</code>: its values are replaced.
+              </>
+            }
+          />
         )}
-        <form method="post" action={writebackHref(v.name, v.run)} class="form-actions">
-          <Csrf session={v.session} />
-          <input type="hidden" name="new_field" value={v.field} />
+        <PostForm
+          action={writebackHref(v.name, v.run)}
+          session={v.session}
+          class="form-actions"
+          hidden={{ new_field: v.field }}
+        >
           <button type="submit" class="btn" data-busy="Writing…">Confirm</button>
           <a href={`${runHref(v.name, v.run)}#writeback`}>Cancel</a>
-        </form>
-      </section>
+        </PostForm>
+      </Panel>
     </Layout>
   );
 };

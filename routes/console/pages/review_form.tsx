@@ -11,14 +11,14 @@
  */
 import type { FC } from "hono/jsx";
 import type { z } from "zod";
-import { Csrf, type FormState, Notice } from "../components.tsx";
+import { Csrf, type FormState, Message, SelectField, Submit } from "../components.tsx";
 import { AuditRequest } from "../../spatial/spatial.schemas.ts";
 import { RelabelRequest, ThresholdRequest } from "../../mitigation/mitigation.schemas.ts";
 import { type ValidationItem, zodToDetail } from "../../http/error_answers.ts";
 import type { DatasetColumns } from "../../../services/spatial/dataset_columns.ts";
 import type { TaskDocument } from "../../../services/tasks/task_documents.ts";
 import type { ConsoleSession } from "../../../services/console/sessions.ts";
-import { Choice, NumberField, reviewPostHref, TextArea, Toggle } from "./review_parts.tsx";
+import { NumberField, reviewPostHref, TextArea, Toggle } from "./review_parts.tsx";
 import { asPercent } from "./review_parts.tsx";
 
 export const ACTIONS = ["audit", "relabel", "threshold"] as const;
@@ -268,11 +268,7 @@ export const SettingsForm: FC<SettingsView> = (v) => {
       <h2 id="settings-title">Settings</h2>
       <Csrf session={v.session} />
       {v.runId && <input type="hidden" name="from" value={v.runId} />}
-      {errors.form && (
-        <Notice kind="error">
-          <p>{errors.form}</p>
-        </Notice>
-      )}
+      <Message kind="error" text={errors.form} />
       <fieldset class="box">
         <legend>Field mapping</legend>
         <p class="hint">
@@ -281,7 +277,7 @@ export const SettingsForm: FC<SettingsView> = (v) => {
         </p>
         <div class="pair-grid">
           {KEYS.map((k) => (
-            <Choice
+            <SelectField
               label={KEY_LABELS[k]}
               name={`map_${k}`}
               state={s}
@@ -293,7 +289,7 @@ export const SettingsForm: FC<SettingsView> = (v) => {
 
       <fieldset class="box">
         <legend>Audit</legend>
-        <Choice
+        <SelectField
           label="Fairness notion"
           name="equal_opp"
           state={s}
@@ -306,7 +302,7 @@ export const SettingsForm: FC<SettingsView> = (v) => {
           <NumberField label="Worlds" name="n_worlds" state={s} min={1} max={100000} step="1" />
           <NumberField label="Significance level" name="signif_level" state={s} min={0} max={1} />
         </div>
-        <Choice
+        <SelectField
           label="Region mode"
           name="region_mode"
           state={s}
@@ -326,7 +322,7 @@ export const SettingsForm: FC<SettingsView> = (v) => {
           <summary>More audit settings</summary>
           <div class="pair-grid">
             <NumberField label="Seed" name="seed" state={s} min={0} step="1" />
-            <Choice
+            <SelectField
               label="Random stream"
               name="rng"
               state={s}
@@ -335,11 +331,7 @@ export const SettingsForm: FC<SettingsView> = (v) => {
           </div>
           <Toggle label="Draw every individual in the distribution map" name="full_distribution" state={s} />
         </details>
-        <div class="form-actions">
-          <button type="submit" class="btn" name="action" value="audit" data-busy="Running audit…">
-            Run audit
-          </button>
-        </div>
+        <Submit label="Run audit" name="action" value="audit" busy="Running audit…" />
       </fieldset>
 
       <fieldset class="box">
@@ -373,7 +365,7 @@ export const SettingsForm: FC<SettingsView> = (v) => {
         />
         <fieldset class="sub">
           <legend>Relabel</legend>
-          <Choice
+          <SelectField
             label="Flip order"
             name="flip_order"
             state={s}
@@ -384,11 +376,7 @@ export const SettingsForm: FC<SettingsView> = (v) => {
               ["index", "Collection order (reference)"],
             ]}
           />
-          <div class="form-actions">
-            <button type="submit" class="btn" name="action" value="relabel" data-busy="Relabeling…">
-              Relabel
-            </button>
-          </div>
+          <Submit label="Relabel" name="action" value="relabel" busy="Relabeling…" />
         </fieldset>
         <fieldset class="sub">
           <legend>Thresholds</legend>
@@ -396,11 +384,7 @@ export const SettingsForm: FC<SettingsView> = (v) => {
             <NumberField label="Decision boundary" name="default_boundary" state={s} min={0} max={1} />
             <NumberField label="Train ratio" name="train_ratio" state={s} min={0} max={1} />
           </div>
-          <div class="form-actions">
-            <button type="submit" class="btn" name="action" value="threshold" data-busy="Fitting thresholds…">
-              Thresholds
-            </button>
-          </div>
+          <Submit label="Thresholds" name="action" value="threshold" busy="Fitting thresholds…" />
         </fieldset>
       </fieldset>
       <Busy rows={v.rows} />

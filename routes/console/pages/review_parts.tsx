@@ -5,7 +5,7 @@
  * addresses of a task's review, its runs, their maps and CSV files.
  */
 import type { Child, FC } from "hono/jsx";
-import type { FormState } from "../components.tsx";
+import { describedBy, Field, FieldFrame, fieldId, type FormState } from "../components.tsx";
 
 // ---------------------------------------------------------------------------------------------------
 // Addresses
@@ -74,108 +74,45 @@ export const pval = (x: number | null | undefined) => sig(x, 3);
 export const asPercent = (x: number) => String(Number((x * 100).toPrecision(12)));
 
 // ---------------------------------------------------------------------------------------------------
-// Form controls (the same markup as components.tsx's Field: label, hint, the control, its error)
-
-export const fieldId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, "-")}`;
+// Form controls (components.tsx's Field and its frame, with a step, a textarea, a checkbox with its default)
 
 interface ControlProps {
   label: string;
   name: string;
   state: FormState;
   hint?: string;
-  class?: string;
 }
-
-/** Attributes that tie a control to its hint and error. */
-function described(id: string, hint: string | undefined, error: string | undefined) {
-  const ids = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
-  return { "aria-describedby": ids || undefined, "aria-invalid": error ? "true" : undefined } as const;
-}
-
-const Wrap: FC<{ id: string; p: ControlProps; children?: Child }> = ({ id, p, children }) => {
-  const error = p.state.errors?.[p.name];
-  return (
-    <div class={`field${error ? " invalid" : ""}${p.class ? ` ${p.class}` : ""}`}>
-      <label for={id}>{p.label}</label>
-      {p.hint && <p class="hint" id={`${id}-hint`}>{p.hint}</p>}
-      {children}
-      {error && <p class="error" id={`${id}-error`}>{error}</p>}
-    </div>
-  );
-};
 
 /** A number input (step "any" unless told): the browser checks the range, the server checks again. */
-export const NumberField: FC<ControlProps & { min?: number; max?: number; step?: string }> = (p) => {
-  const id = fieldId(p.name);
-  return (
-    <Wrap id={id} p={p}>
-      <input
-        id={id}
-        name={p.name}
-        type="number"
-        inputmode="decimal"
-        step={p.step ?? "any"}
-        min={p.min}
-        max={p.max}
-        value={p.state.values?.[p.name] ?? ""}
-        {...described(id, p.hint, p.state.errors?.[p.name])}
-      />
-    </Wrap>
-  );
-};
-
-/** A text input. */
-export const TextField: FC<ControlProps & { autocomplete?: string; pattern?: string }> = (p) => {
-  const id = fieldId(p.name);
-  return (
-    <Wrap id={id} p={p}>
-      <input
-        id={id}
-        name={p.name}
-        type="text"
-        autocomplete={p.autocomplete ?? "off"}
-        spellcheck={false}
-        pattern={p.pattern}
-        value={p.state.values?.[p.name] ?? ""}
-        {...described(id, p.hint, p.state.errors?.[p.name])}
-      />
-    </Wrap>
-  );
-};
-
-/** A select; `options` are [value, label] pairs. */
-export const Choice: FC<ControlProps & { options: [string, string][] }> = (p) => {
-  const id = fieldId(p.name);
-  const chosen = p.state.values?.[p.name] ?? "";
-  return (
-    <Wrap id={id} p={p}>
-      <select id={id} name={p.name} {...described(id, p.hint, p.state.errors?.[p.name])}>
-        {
-          // hono/jsx renders a `key` as an attribute, and a server-rendered list needs none
-          // deno-lint-ignore jsx-key
-          p.options.map(([v, l]) => <option value={v} selected={v === chosen}>{l}</option>)
-        }
-      </select>
-    </Wrap>
-  );
-};
+export const NumberField: FC<ControlProps & { min?: number; max?: number; step?: string }> = (p) => (
+  <Field
+    label={p.label}
+    name={p.name}
+    state={p.state}
+    hint={p.hint}
+    type="number"
+    value=""
+    attrs={{ inputmode: "decimal", step: p.step ?? "any", min: p.min, max: p.max }}
+  />
+);
 
 /** A textarea. */
 export const TextArea: FC<ControlProps & { rows?: number; placeholder?: string }> = (p) => {
   const id = fieldId(p.name);
+  const error = p.state.errors?.[p.name];
   return (
-    <Wrap id={id} p={p}>
+    <FieldFrame id={id} label={p.label} hint={p.hint} error={error}>
       <textarea
         id={id}
         name={p.name}
         rows={p.rows ?? 4}
         spellcheck={false}
         placeholder={p.placeholder}
-        {...described(id, p.hint, p.state.errors?.[p.name])}
+        {...describedBy(id, p.hint, error)}
       >
         {p.state.values?.[p.name] ?? ""}
       </textarea>
-    </Wrap>
+    </FieldFrame>
   );
 };
 
@@ -195,7 +132,7 @@ export const Toggle: FC<ControlProps> = (p) => {
         type="checkbox"
         value="true"
         checked={p.state.values?.[p.name] === "true"}
-        {...described(id, p.hint, error)}
+        {...describedBy(id, p.hint, error)}
       />
       <label for={id}>{p.label}</label>
       {p.hint && <p class="hint" id={`${id}-hint`}>{p.hint}</p>}

@@ -6,7 +6,7 @@
  * the stored run (services/spatial/runs.ts): maps by URL, never inline.
  */
 import type { Child, FC } from "hono/jsx";
-import { TableRegion, When } from "../components.tsx";
+import { type Column, DataTable, Panel, When } from "../components.tsx";
 import type { AuditPayload } from "../../../services/spatial/audit.ts";
 import type { MitigationAnswer, ThresholdAnswer } from "../../../services/mitigation/mitigate.ts";
 import type { StoredRun } from "../../../services/spatial/runs.ts";
@@ -64,11 +64,10 @@ export function sortOf(query: (k: string) => string | undefined): Sort {
   return { key, dir: query("dir") === "desc" ? "desc" : "asc" };
 }
 
-/** One row of a region table: its sort values and its cells. */
+/** One row of a region table: its sort values (what its cells show is the table's own). */
 interface Row {
   values: Partial<Record<SortKey, number | null>>;
   signif: boolean;
-  cells: Child;
 }
 
 /** Significant first, then the smallest p-value, then the largest difference, then by region id. */
@@ -83,7 +82,7 @@ function defaultOrder(a: Row, b: Row) {
     n(a.values.region, 0) - n(b.values.region, 0);
 }
 
-function sortRows(rows: Row[], sort: Sort): Row[] {
+function sortRows<R extends Row>(rows: R[], sort: Sort): R[] {
   if (sort.key === "default") return [...rows].sort(defaultOrder);
   const k = sort.key, sign = sort.dir === "asc" ? 1 : -1;
   return [...rows].sort((a, b) => {
@@ -133,6 +132,80 @@ const SortNote: FC<{ sort: Sort }> = ({ sort }) => (
   </p>
 );
 
+/** A column of a region table whose header sorts the table by `k` (first in the `first` direction). */
+const sortable = <R,>(
+  sort: Sort,
+  label: Child,
+  k: SortKey,
+  column: Omit<Column<R>, "head" | "th">,
+  first?: "asc" | "desc",
+): Column<R> => ({
+  ...column,
+  th: <SortHead label={label} k={k} sort={sort} num={column.num} first={first} />,
+});
+
+/** The regions in the order asked for, significant ones marked, with the note on the order below. */
+function RegionTable<R extends Row>(
+  p: { label: string; class?: string; rows: R[]; sort: Sort; columns: Column<R>[] },
+) {
+  return (
+    <>
+      <DataTable
+        label={p.label}
+        class={p.class}
+        caption="Regions"
+        captionHidden
+        rows={sortRows(p.rows, p.sort)}
+        rowClass={(r) => (r.signif ? "signif" : undefined)}
+        columns={p.columns}
+      />
+      <SortNote sort={p.sort} />
+    </>
+  );
+}
+
+/** A part of a result under its own heading, the downloads of its numbers beside the heading. */
+const DownloadSection: FC<{
+  id: string;
+  title: Child;
+  anchor?: string;
+  downloads: Child;
+  children?: Child;
+}> = (p) => (
+  <section aria-labelledby={p.id} id={p.anchor}>
+    <div class="section-head">
+      <h3 id={p.id}>{p.title}</h3>
+      {p.downloads}
+    </div>
+    {p.children}
+  </section>
+);
+
+/** The regions' section (`#regions`, where the sort links return to), with the download of its numbers. */
+const RegionsSection: FC<{ task: string; runId: string; title: string; more?: Child; children?: Child }> = (
+  p,
+) => (
+  <DownloadSection
+    id="regions-title"
+    anchor="regions"
+    title={p.title}
+    downloads={
+      <>
+        <CsvLink href={csvHref(p.task, p.runId, "regions")} label="Download region statistics (CSV)" />
+        {p.more}
+      </>
+    }
+  >
+    {p.children}
+  </DownloadSection>
+);
+
+/** The first columns of both region tables: the region, which names the row, and its individuals. */
+const regionColumns = <R extends { s: RegionStat }>(sort: Sort): Column<R>[] => [
+  sortable<R>(sort, "Region", "region", { num: true, rowHead: true, cell: (r) => r.s.region_id }),
+  sortable<R>(sort, "Individuals", "n", { num: true, cell: (r) => int(r.s.n) }, "desc"),
+];
+
 // ---------------------------------------------------------------------------------------------------
 // The audit
 
@@ -140,49 +213,36 @@ const SortNote: FC<{ sort: Sort }> = ({ sort }) => (
 export const RegionsTable: FC<{ audit: AuditView; sort: Sort; equalOpp: boolean }> = (
   { audit, sort, equalOpp },
 ) => {
-  const rows: Row[] = audit.stats.map((s) => {
+  const rows = audit.stats.map((s) => {
     const d = rateDiff(audit, s);
     return {
+      s,
+      d,
       signif: s.is_signif,
       values: { region: s.region_id, n: s.n, rate: s.rate, diff: d, p: s.p_value },
-      cells: (
-        <tr class={s.is_signif ? "signif" : undefined}>
-          <th scope="row" class="num">{s.region_id}</th>
-          <td class="num">{int(s.n)}</td>
-          <td class="num">{int(s.p)}</td>
-          <td class="num">{pct(s.rate)}</td>
-          <td class="num">
-            <Diff d={d} />
-          </td>
-          <td class="num">{pval(s.p_value)}</td>
-          <td>
-            <Yes on={s.is_signif} />
-          </td>
-        </tr>
-      ),
     };
   });
+  type R = typeof rows[number];
   return (
-    <>
-      <TableRegion label="Regions, scrollable">
-        <table>
-          <caption class="visually-hidden">Regions</caption>
-          <thead>
-            <tr>
-              <SortHead label="Region" k="region" sort={sort} num />
-              <SortHead label="Individuals" k="n" sort={sort} num first="desc" />
-              <th scope="col" class="num">Positives</th>
-              <SortHead label={equalOpp ? "TPR" : "Rate"} k="rate" sort={sort} num first="desc" />
-              <SortHead label="Rate difference" k="diff" sort={sort} num first="desc" />
-              <SortHead label="p-value" k="p" sort={sort} num />
-              <SortHead label="Significant" k="default" sort={sort} />
-            </tr>
-          </thead>
-          <tbody>{sortRows(rows, sort).map((r) => r.cells)}</tbody>
-        </table>
-      </TableRegion>
-      <SortNote sort={sort} />
-    </>
+    <RegionTable
+      label="Regions, scrollable"
+      rows={rows}
+      sort={sort}
+      columns={[
+        ...regionColumns<R>(sort),
+        { head: "Positives", num: true, cell: (r) => int(r.s.p) },
+        sortable<R>(
+          sort,
+          equalOpp ? "TPR" : "Rate",
+          "rate",
+          { num: true, cell: (r) => pct(r.s.rate) },
+          "desc",
+        ),
+        sortable<R>(sort, "Rate difference", "diff", { num: true, cell: (r) => <Diff d={r.d} /> }, "desc"),
+        sortable<R>(sort, "p-value", "p", { num: true, cell: (r) => pval(r.s.p_value) }),
+        sortable<R>(sort, "Significant", "default", { cell: (r) => <Yes on={r.s.is_signif} /> }),
+      ]}
+    />
   );
 };
 
@@ -238,10 +298,16 @@ const AuditStats: FC<{ a: AuditView; equalOpp: boolean }> = ({ a, equalOpp }) =>
   />
 );
 
+/** A map of a run as the runs service keeps it: its PNG (`<name>_image`) and its HTML page (`<name>_html`). */
+const mapFiles = (task: string, runId: string, name: string) => ({
+  png: mapHref(task, runId, `${name}_image`),
+  html: mapHref(task, runId, `${name}_html`),
+});
+
 export const AuditResult: FC<{ task: string; runId: string; a: AuditView; sort: Sort; equalOpp: boolean }> = (
   { task, runId, a, sort, equalOpp },
 ) => {
-  const map = (name: string) => mapHref(task, runId, name);
+  const maps = (name: string) => mapFiles(task, runId, name);
   return (
     <>
       <AuditParams a={a} equalOpp={equalOpp} />
@@ -249,26 +315,20 @@ export const AuditResult: FC<{ task: string; runId: string; a: AuditView; sort: 
       <div class="maps">
         <MapFigure
           title="Fair map"
-          png={map("fair_map_image")}
-          html={map("fair_map_html")}
+          {...maps("fair_map")}
           alt={fairAlt(a, "Fair map", equalOpp)}
           caption="Rate difference per region; significant regions outlined."
         />
         <MapFigure
           title="Distribution map"
-          png={map("distribution_map_image")}
-          html={map("distribution_map_html")}
+          {...maps("distribution_map")}
           alt={`Distribution map: the individuals audited as dots coloured by their prediction, over the ${a.stats.length} regions.`}
           caption="Individuals by prediction (a sample of at most 10,000)."
         />
       </div>
-      <section aria-labelledby="regions-title" id="regions">
-        <div class="section-head">
-          <h3 id="regions-title">Regions</h3>
-          <CsvLink href={csvHref(task, runId, "regions")} label="Download region statistics (CSV)" />
-        </div>
+      <RegionsSection task={task} runId={runId} title="Regions">
         <RegionsTable audit={a} sort={sort} equalOpp={equalOpp} />
-      </section>
+      </RegionsSection>
     </>
   );
 };
@@ -318,29 +378,19 @@ const MetricsTable: FC<{ m: MitigationView; equalOpp: boolean }> = ({ m, equalOp
     return `${d > 0 ? "+" : "−"}${f === pct ? pp(Math.abs(d)).replace(/^\+/, "") : f(Math.abs(d))}`;
   };
   return (
-    <TableRegion label="Metrics before and after, scrollable" compact>
-      <table class="metrics">
-        <caption>Metrics before and after</caption>
-        <thead>
-          <tr>
-            <th scope="col">Metric</th>
-            <th scope="col" class="num">Before</th>
-            <th scope="col" class="num">After</th>
-            <th scope="col" class="num">Change</th>
-          </tr>
-        </thead>
-        <tbody>
-          {lines.map(([name, x, y, f]) => (
-            <tr>
-              <th scope="row">{name}</th>
-              <td class="num">{f(x)}</td>
-              <td class="num">{f(y)}</td>
-              <td class="num">{change(x, y, f)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableRegion>
+    <DataTable
+      label="Metrics before and after, scrollable"
+      compact
+      class="metrics"
+      caption="Metrics before and after"
+      rows={lines}
+      columns={[
+        { head: "Metric", rowHead: true, cell: ([name]) => name },
+        { head: "Before", num: true, cell: ([, x, , f]) => f(x) },
+        { head: "After", num: true, cell: ([, , y, f]) => f(y) },
+        { head: "Change", num: true, cell: ([, x, y, f]) => change(x, y, f) },
+      ]}
+    />
   );
 };
 
@@ -359,6 +409,14 @@ const Flips: FC<{ f?: MitigationView["n_flips_per_region"][number] }> = ({ f }) 
   );
 };
 
+/** A header's words and, for screen readers, that the column shows both states. */
+const both = (label: string) => (
+  <>
+    {label}
+    <Hidden text="before and after" />
+  </>
+);
+
 /** The regions before → after, with each region's flips. */
 const RegionsChangeTable: FC<{ m: MitigationView; sort: Sort; equalOpp: boolean }> = (
   { m, sort, equalOpp },
@@ -366,11 +424,16 @@ const RegionsChangeTable: FC<{ m: MitigationView; sort: Sort; equalOpp: boolean 
   const b = m.audit_before_mitigation, a = m.audit_after_mitigation;
   const flips = new Map(m.n_flips_per_region.map((f) => [f.idx, f]));
   const after = new Map(a.stats.map((s) => [s.idx, s]));
-  const rows: Row[] = b.stats.map((s) => {
+  const rows = b.stats.map((s) => {
     const t = after.get(s.idx);
     const f = flips.get(s.idx);
     const d0 = rateDiff(b, s), d1 = t ? rateDiff(a, t) : null;
     return {
+      s,
+      t,
+      f,
+      d0,
+      d1,
       signif: s.is_signif,
       values: {
         region: s.region_id,
@@ -381,80 +444,40 @@ const RegionsChangeTable: FC<{ m: MitigationView; sort: Sort; equalOpp: boolean 
         diff_after: d1,
         p_after: t?.p_value ?? null,
       },
-      cells: (
-        <tr class={s.is_signif ? "signif" : undefined}>
-          <th scope="row" class="num">{s.region_id}</th>
-          <td class="num">{int(s.n)}</td>
-          <td class="num nowrap">
-            <Flips f={f} />
-          </td>
-          <td class="num nowrap">
-            <Change before={pct(s.rate)} after={pct(t?.rate)} />
-          </td>
-          <td class="num nowrap">
-            <Change before={<Diff d={d0} />} after={<Diff d={d1} />} />
-          </td>
-          <td class="num nowrap">
-            <Change before={pval(s.p_value)} after={pval(t?.p_value)} />
-          </td>
-          <td class="nowrap">
-            <Change before={<Yes on={s.is_signif} />} after={<Yes on={t?.is_signif ?? false} />} />
-          </td>
-        </tr>
-      ),
     };
   });
+  type R = typeof rows[number];
+  const wide = { num: true, class: "num nowrap" };
   return (
-    <>
-      <TableRegion label="Regions before and after, scrollable">
-        <table class="tight">
-          <caption class="visually-hidden">Regions</caption>
-          <thead>
-            <tr>
-              <SortHead label="Region" k="region" sort={sort} num />
-              <SortHead label="Individuals" k="n" sort={sort} num first="desc" />
-              <SortHead label="Flips" k="flips" sort={sort} num first="desc" />
-              <th scope="col" class="num">
-                {equalOpp ? "TPR" : "Rate"}
-                <Hidden text="before and after" />
-              </th>
-              <SortHead
-                label={
-                  <>
-                    Difference<Hidden text="before and after" />
-                  </>
-                }
-                k="diff"
-                sort={sort}
-                num
-                first="desc"
-              />
-              <SortHead
-                label={
-                  <>
-                    p-value<Hidden text="before and after" />
-                  </>
-                }
-                k="p"
-                sort={sort}
-                num
-              />
-              <SortHead
-                label={
-                  <>
-                    Significant<Hidden text="before and after" />
-                  </>
-                }
-                k="default"
-                sort={sort}
-              />
-            </tr>
-          </thead>
-          <tbody>{sortRows(rows, sort).map((r) => r.cells)}</tbody>
-        </table>
-      </TableRegion>
-      <SortNote sort={sort} />
-    </>
+    <RegionTable
+      label="Regions before and after, scrollable"
+      class="tight"
+      rows={rows}
+      sort={sort}
+      columns={[
+        ...regionColumns<R>(sort),
+        sortable<R>(sort, "Flips", "flips", { ...wide, cell: (r) => <Flips f={r.f} /> }, "desc"),
+        {
+          head: both(equalOpp ? "TPR" : "Rate"),
+          ...wide,
+          cell: (r) => <Change before={pct(r.s.rate)} after={pct(r.t?.rate)} />,
+        },
+        sortable<R>(sort, both("Difference"), "diff", {
+          ...wide,
+          cell: (r) => <Change before={<Diff d={r.d0} />} after={<Diff d={r.d1} />} />,
+        }, "desc"),
+        sortable<R>(sort, both("p-value"), "p", {
+          ...wide,
+          cell: (r) => <Change before={pval(r.s.p_value)} after={pval(r.t?.p_value)} />,
+        }),
+        sortable<R>(sort, both("Significant"), "default", {
+          class: "nowrap",
+          cell: (r) => (
+            <Change before={<Yes on={r.s.is_signif} />} after={<Yes on={r.t?.is_signif ?? false} />} />
+          ),
+        }),
+      ]}
+    />
   );
 };
 
@@ -463,37 +486,24 @@ const ThresholdsTable: FC<{ m: MitigationView }> = ({ m }) => {
   const delta = new Map(m.regions_delta.map((d) => [d.idx, d.delta]));
   const before = new Map(m.audit_before_mitigation.stats.map((s) => [s.idx, s]));
   return (
-    <TableRegion label="Decision thresholds, scrollable" compact>
-      <table>
-        <caption>Decision thresholds</caption>
-        <thead>
-          <tr>
-            <th scope="col" class="num">Region</th>
-            <th scope="col" class="num">Threshold</th>
-            <th scope="col" class="num">Tie probability</th>
-            <th scope="col" class="num">δ (positives)</th>
-            <th scope="col">Significant before</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(m.new_thresholds ?? []).map((t) => (
-            <tr>
-              <th scope="row" class="num">{t.region_id}</th>
-              <td class="num">{sig(t.threshold)}</td>
-              <td class="num">
-                {t.eq_to_thresh_flip_prob < 0
-                  ? <span class="muted">none</span>
-                  : sig(t.eq_to_thresh_flip_prob, 3)}
-              </td>
-              <td class="num">{sig(delta.get(t.idx) ?? 0, 3)}</td>
-              <td>
-                <Yes on={before.get(t.idx)?.is_signif ?? false} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableRegion>
+    <DataTable
+      label="Decision thresholds, scrollable"
+      compact
+      caption="Decision thresholds"
+      rows={m.new_thresholds ?? []}
+      columns={[
+        { head: "Region", num: true, rowHead: true, cell: (t) => t.region_id },
+        { head: "Threshold", num: true, cell: (t) => sig(t.threshold) },
+        {
+          head: "Tie probability",
+          num: true,
+          cell: (t) =>
+            t.eq_to_thresh_flip_prob < 0 ? <span class="muted">none</span> : sig(t.eq_to_thresh_flip_prob, 3),
+        },
+        { head: "δ (positives)", num: true, cell: (t) => sig(delta.get(t.idx) ?? 0, 3) },
+        { head: "Significant before", cell: (t) => <Yes on={before.get(t.idx)?.is_signif ?? false} /> },
+      ]}
+    />
   );
 };
 
@@ -512,6 +522,7 @@ export const MitigationResult: FC<
   }
 > = ({ task, runId, kind, m, sort, equalOpp }) => {
   const map = (name: string) => mapHref(task, runId, name);
+  const maps = (name: string) => mapFiles(task, runId, name);
   const b = m.audit_before_mitigation, a = m.audit_after_mitigation;
   const toPos = m.n_flips_per_region.reduce((s, f) => s + f.n_to_positive, 0);
   const toNeg = m.n_flips_per_region.reduce((s, f) => s + f.n_to_negative, 0);
@@ -565,14 +576,12 @@ export const MitigationResult: FC<
       <div class="maps">
         <MapFigure
           title="Before mitigation"
-          png={map("audit_before_mitigation.fair_map_image")}
-          html={map("audit_before_mitigation.fair_map_html")}
+          {...maps("audit_before_mitigation.fair_map")}
           alt={fairAlt(b, "Fair map before mitigation", equalOpp)}
         />
         <MapFigure
           title="After mitigation"
-          png={map("audit_after_mitigation.fair_map_image")}
-          html={map("audit_after_mitigation.fair_map_html")}
+          {...maps("audit_after_mitigation.fair_map")}
           alt={fairAlt(a, "Fair map after mitigation", equalOpp)}
           caption="Same colour scale as before."
         />
@@ -590,25 +599,23 @@ export const MitigationResult: FC<
       <div class="maps">
         <MapFigure
           title="Flips map"
-          png={map("flips_map_image")}
-          html={map("flips_map_html")}
+          {...maps("flips_map")}
           alt={`Flips map: the ${m.n_flips} individuals whose prediction changed, coloured by direction, over the regions after mitigation.`}
           caption="Flipped individuals by direction."
         />
         <MapFigure
           title="Predictions after"
-          png={map("audit_after_mitigation.distribution_map_image")}
-          html={map("audit_after_mitigation.distribution_map_html")}
+          {...maps("audit_after_mitigation.distribution_map")}
           alt={`Distribution map after mitigation: the individuals audited as dots coloured by their new prediction, over the ${a.stats.length} regions.`}
           caption="Individuals by their final prediction."
         />
       </div>
       {kind === "threshold" && (
-        <section aria-labelledby="thresholds-title">
-          <div class="section-head">
-            <h3 id="thresholds-title">Thresholds</h3>
-            <CsvLink href={csvHref(task, runId, "thresholds")} label="Download thresholds (CSV)" />
-          </div>
+        <DownloadSection
+          id="thresholds-title"
+          title="Thresholds"
+          downloads={<CsvLink href={csvHref(task, runId, "thresholds")} label="Download thresholds (CSV)" />}
+        >
           <div class="maps">
             <MapFigure
               title="Thresholds before"
@@ -624,16 +631,16 @@ export const MitigationResult: FC<
             />
           </div>
           <ThresholdsTable m={m} />
-        </section>
+        </DownloadSection>
       )}
-      <section aria-labelledby="regions-title" id="regions">
-        <div class="section-head">
-          <h3 id="regions-title">Regions before → after</h3>
-          <CsvLink href={csvHref(task, runId, "regions")} label="Download region statistics (CSV)" />
-          <CsvLink href={csvHref(task, runId, "predictions")} label="Download final predictions (CSV)" />
-        </div>
+      <RegionsSection
+        task={task}
+        runId={runId}
+        title="Regions before → after"
+        more={<CsvLink href={csvHref(task, runId, "predictions")} label="Download final predictions (CSV)" />}
+      >
         <RegionsChangeTable m={m} sort={sort} equalOpp={equalOpp} />
-      </section>
+      </RegionsSection>
     </>
   );
 };
@@ -654,70 +661,58 @@ export interface RunListEntry {
 
 const num = (v: unknown) => (typeof v === "number" ? v : null);
 
+/** A figure of a run's summary: an audit's `key`, a mitigation's `key_before` → `key_after`. */
+const summaryColumn = (head: string, key: string, f: (x: number | null) => string): Column<RunListEntry> => ({
+  head,
+  num: true,
+  class: "num nowrap",
+  cell: ({ kind, summary: s }) =>
+    kind === "audit"
+      ? f(num(s[key]))
+      : <Change before={f(num(s[`${key}_before`]))} after={f(num(s[`${key}_after`]))} />,
+});
+
 export const RunsList: FC<{ task: string; runs: RunListEntry[]; current?: string; kept: number }> = (
   { task, runs, current, kept },
 ) => (
-  <section class="panel" aria-labelledby="runs-title" id="runs">
-    <h2 id="runs-title">Earlier runs</h2>
+  <Panel id="runs-title" anchor="runs" title="Earlier runs">
     {runs.length === 0 ? <p class="muted">No run yet: run an audit to start.</p> : (
       <>
-        <TableRegion label="Earlier runs, scrollable">
-          <table>
-            <caption class="visually-hidden">Earlier runs of this task, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Run (UTC)</th>
-                <th scope="col">Kind</th>
-                <th scope="col" class="num">SBI</th>
-                <th scope="col" class="num">Significant</th>
-                <th scope="col" class="num">Flips</th>
-                <th scope="col">By</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.map((r) => {
-                const s = r.summary;
-                const audit = r.kind === "audit";
-                return (
-                  <tr class={r.run_id === current ? "current" : undefined}>
-                    <th scope="row" class="nowrap">
-                      <a
-                        href={runHref(task, r.run_id)}
-                        aria-current={r.run_id === current ? "page" : undefined}
-                      >
-                        <When iso={r.created_at} utc={false} />
-                      </a>
-                      {r.run_id === current && <span class="muted">(shown)</span>}
-                    </th>
-                    <td>{kindLabel(r.kind)}</td>
-                    <td class="num nowrap">
-                      {audit ? fixed4(num(s.sbi_score)) : (
-                        <Change
-                          before={fixed4(num(s.sbi_score_before))}
-                          after={fixed4(num(s.sbi_score_after))}
-                        />
-                      )}
-                    </td>
-                    <td class="num nowrap">
-                      {audit ? int(num(s.total_signif_regions)) : (
-                        <Change
-                          before={int(num(s.total_signif_regions_before))}
-                          after={int(num(s.total_signif_regions_after))}
-                        />
-                      )}
-                    </td>
-                    <td class="num">{audit ? <span class="muted">—</span> : int(num(s.n_flips))}</td>
-                    <td>{r.requested_by ?? <span class="muted">—</span>}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableRegion>
+        <DataTable
+          label="Earlier runs, scrollable"
+          caption="Earlier runs of this task, newest first"
+          captionHidden
+          rows={runs}
+          rowClass={(r) => (r.run_id === current ? "current" : undefined)}
+          columns={[
+            {
+              head: "Run (UTC)",
+              rowHead: true,
+              class: "nowrap",
+              cell: (r) => (
+                <>
+                  <a href={runHref(task, r.run_id)} aria-current={r.run_id === current ? "page" : undefined}>
+                    <When iso={r.created_at} utc={false} />
+                  </a>
+                  {r.run_id === current && <span class="muted">(shown)</span>}
+                </>
+              ),
+            },
+            { head: "Kind", cell: (r) => kindLabel(r.kind) },
+            summaryColumn("SBI", "sbi_score", fixed4),
+            summaryColumn("Significant", "total_signif_regions", int),
+            {
+              head: "Flips",
+              num: true,
+              cell: (r) => (r.kind === "audit" ? <span class="muted">—</span> : int(num(r.summary.n_flips))),
+            },
+            { head: "By", cell: (r) => r.requested_by ?? <span class="muted">—</span> },
+          ]}
+        />
         <p class="hint">A task keeps its last {kept} runs.</p>
       </>
     )}
-  </section>
+  </Panel>
 );
 
 /** What the run page says about a run above its result. */

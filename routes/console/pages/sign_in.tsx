@@ -9,7 +9,7 @@ import type { AppEnv } from "../../http/env.ts";
 import type { ConsoleEnv } from "../env.ts";
 import { sessionDeps } from "../env.ts";
 import { Layout } from "../layout.tsx";
-import { Field, Notice, render } from "../components.tsx";
+import { Field, Message, Notice, render, Submit } from "../components.tsx";
 import {
   clearSessionCookie,
   COOKIE,
@@ -42,22 +42,22 @@ const SignInPage = (v: SignInView) => {
         <h1>Sign in</h1>
         <p class="lede">to the Tessera review console</p>
         {v.expired && (
-          <Notice kind="info">
-            <p>
-              Your session has expired. Sign in again to continue
-              {v.pending ? "; the form you sent was not saved and will be shown again, filled in." : "."}
-            </p>
-          </Notice>
+          <Message
+            kind="info"
+            text={
+              <>
+                Your session has expired. Sign in again to continue
+                {v.pending ? "; the form you sent was not saved and will be shown again, filled in." : "."}
+              </>
+            }
+          />
         )}
-        {v.signedOut && (
-          <Notice kind="success">
-            <p>You have signed out.</p>
-          </Notice>
-        )}
+        {v.signedOut && <Message kind="success" text="You have signed out." />}
         {v.offMode && (
-          <Notice kind="info">
-            <p>Authentication is off on this server (AUTH_MODE=off): any username signs in.</p>
-          </Notice>
+          <Message
+            kind="info"
+            text="Authentication is off on this server (AUTH_MODE=off): any username signs in."
+          />
         )}
         <form method="post" action="/console/sign-in" aria-describedby={errorId}>
           {v.error && <Notice kind="error" id={errorId}>{v.error}</Notice>}
@@ -71,9 +71,7 @@ const SignInPage = (v: SignInView) => {
             required
           />
           <Field label="Password" name="password" type="password" autocomplete="current-password" />
-          <div class="form-actions">
-            <button type="submit" class="btn">Sign in</button>
-          </div>
+          <Submit label="Sign in" />
         </form>
       </div>
     </Layout>

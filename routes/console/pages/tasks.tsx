@@ -8,26 +8,29 @@ import type { Context } from "hono";
 import type { ConsoleEnv } from "../env.ts";
 import { Layout } from "../layout.tsx";
 import {
-  Csrf,
+  DataTable,
   errorsByField,
   Field,
   type FormState,
-  Notice,
+  linkColumn,
+  Message,
+  PageHead,
+  Panel,
+  PostForm,
   render,
   SelectField,
   Status,
-  TableRegion,
+  Submit,
   Value,
   When,
 } from "../components.tsx";
+import { taskHref } from "./review_parts.tsx";
 import { formFields, pendingFormFor } from "../session.ts";
 import * as tasks from "../../../services/tasks/task_documents.ts";
 import { TaskCreate } from "../../tasks/tasks.schemas.ts";
 import { zodToDetail } from "../../http/error_answers.ts";
 import { ConflictError, DisabledError } from "../../../core/errors.ts";
 import type { ConsoleSession } from "../../../services/console/sessions.ts";
-
-const taskHref = (name: string) => `/console/tasks/${encodeURIComponent(name)}`;
 
 /** The filter as the page's query gives it (an empty choice is no filter). */
 function filterOf(c: Context<ConsoleEnv>): tasks.TaskFilter {
@@ -49,63 +52,57 @@ interface TasksView {
   notice?: { kind: "success" | "info" | "error"; text: string };
 }
 
-const MarkDone = ({ session, name, back }: { session: ConsoleSession; name: string; back: string }) => (
-  <form method="post" action={`${taskHref(name)}/done`} class="inline-form">
-    <Csrf session={session} />
-    <input type="hidden" name="back" value={back} />
-    <button type="submit" class="btn btn-secondary btn-small">Mark done</button>
-  </form>
+/** "Mark done" on a task (its list and its review page): the task page `back` is where it returns to. */
+export const MarkDone = (
+  { session, name, back, small }: { session: ConsoleSession; name: string; back: string; small?: boolean },
+) => (
+  <PostForm action={`${taskHref(name)}/done`} session={session} class="inline-form" hidden={{ back }}>
+    <button type="submit" class={small ? "btn btn-secondary btn-small" : "btn btn-secondary"}>
+      Mark done
+    </button>
+  </PostForm>
+);
+
+/** One filter of the list: a field's values as they occur in the task documents, or any. */
+const Filter = (
+  { name, values, value }: { name: "status" | "component"; values: string[]; value?: string },
+) => (
+  <SelectField
+    label={`Show ${name}`}
+    name={name}
+    id={`filter-${name}`}
+    value={value}
+    options={[["", `Any ${name}`], ...values.map((s): [string, string] => [s, s])]}
+  />
 );
 
 const TaskTable = ({ v }: { v: TasksView }) => (
-  <TableRegion label="Task documents">
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Data collection</th>
-          <th scope="col">Database</th>
-          <th scope="col">Status</th>
-          <th scope="col">Component</th>
-          <th scope="col">Pipeline</th>
-          <th scope="col">Started (UTC)</th>
-          <th scope="col">Ended (UTC)</th>
-          <th scope="col">
-            <span class="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {v.docs.map((d) => (
-          <tr>
-            <th scope="row">
-              <a href={taskHref(d.data_collection_name)}>{d.data_collection_name}</a>
-            </th>
-            <td>{d.database_name}</td>
-            <td>
-              <Status status={d.status} />
-            </td>
-            <td class="nowrap">
-              <Value v={d.component} />
-            </td>
-            <td class="nowrap">
-              <Value v={d.pipeline_name} />
-            </td>
-            <td class="nowrap">
-              <When iso={d.started_at} utc={false} />
-            </td>
-            <td class="nowrap">
-              <When iso={d.ended_at} utc={false} />
-            </td>
-            <td>
-              {d.status === "done"
-                ? <span class="muted">Done</span>
-                : <MarkDone session={v.session} name={d.data_collection_name} back={v.back} />}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  </TableRegion>
+  <DataTable
+    label="Task documents"
+    rows={v.docs}
+    columns={[
+      linkColumn<tasks.TaskDocument>("Data collection", (d) =>
+        taskHref(d.data_collection_name), (d) =>
+        d.data_collection_name),
+      {
+        head: "Database",
+        cell: (d) =>
+          d.database_name,
+      },
+      { head: "Status", cell: (d) => <Status status={d.status} /> },
+      { head: "Component", class: "nowrap", cell: (d) => <Value v={d.component} /> },
+      { head: "Pipeline", class: "nowrap", cell: (d) => <Value v={d.pipeline_name} /> },
+      { head: "Started (UTC)", class: "nowrap", cell: (d) => <When iso={d.started_at} utc={false} /> },
+      { head: "Ended (UTC)", class: "nowrap", cell: (d) => <When iso={d.ended_at} utc={false} /> },
+      {
+        head: <span class="visually-hidden">Actions</span>,
+        cell: (d) =>
+          d.status === "done"
+            ? <span class="muted">Done</span>
+            : <MarkDone session={v.session} name={d.data_collection_name} back={v.back} small />,
+      },
+    ]}
+  />
 );
 
 const TasksPage = (v: TasksView) => {
@@ -114,47 +111,25 @@ const TasksPage = (v: TasksView) => {
   const filtered = v.filter.status !== undefined || v.filter.component !== undefined;
   return (
     <Layout title="Tasks" active="tasks" session={v.session}>
-      <div class="page-head">
-        <h1>Tasks</h1>
-        <p class="muted">
-          {v.docs.length} of {v.all.length} task document{v.all.length === 1 ? "" : "s"}
-        </p>
-      </div>
-      {v.notice && (
-        <Notice kind={v.notice.kind}>
-          <p>{v.notice.text}</p>
-        </Notice>
-      )}
+      <PageHead
+        title="Tasks"
+        lede={<>{v.docs.length} of {v.all.length} task document{v.all.length === 1 ? "" : "s"}</>}
+      />
+      {v.notice && <Message {...v.notice} />}
       <form method="get" action="/console/tasks" class="filters" aria-label="Filter tasks">
-        <SelectField
-          label="Show status"
-          name="status"
-          id="filter-status"
-          value={v.filter.status}
-          options={[["", "Any status"], ...statuses.map((s): [string, string] => [s, s])]}
-        />
-        <SelectField
-          label="Show component"
-          name="component"
-          id="filter-component"
-          value={v.filter.component}
-          options={[["", "Any component"], ...components.map((s): [string, string] => [s, s])]}
-        />
-        <div class="form-actions">
-          <button type="submit" class="btn btn-secondary">Filter</button>
+        <Filter name="status" values={statuses} value={v.filter.status} />
+        <Filter name="component" values={components} value={v.filter.component} />
+        <Submit label="Filter" kind="secondary">
           {filtered && <a href="/console/tasks">Clear filter</a>}
-        </div>
+        </Submit>
       </form>
       {v.docs.length ? <TaskTable v={v} /> : (
         <p class="panel empty">
           {filtered ? "No task document matches this filter." : "No task documents yet: create one below."}
         </p>
       )}
-      <section class="panel" aria-labelledby="create-task">
-        <h2 id="create-task">Create a task</h2>
-        <form method="post" action="/console/tasks">
-          <Csrf session={v.session} />
-          {v.create.errors?.form && <Notice kind="error">{v.create.errors.form}</Notice>}
+      <Panel id="create-task" title="Create a task">
+        <PostForm action="/console/tasks" session={v.session} state={v.create}>
           <div class="form-grid">
             <Field label="Database" name="database_name" state={v.create} required />
             <Field label="Data collection name" name="data_collection_name" state={v.create} required />
@@ -162,11 +137,9 @@ const TasksPage = (v: TasksView) => {
             <Field label="Pipeline name" name="pipeline_name" state={v.create} />
             <Field label="Initial status" name="status" state={v.create} value="pending" />
           </div>
-          <div class="form-actions">
-            <button type="submit" class="btn">Create task</button>
-          </div>
-        </form>
-      </section>
+          <Submit label="Create task" />
+        </PostForm>
+      </Panel>
     </Layout>
   );
 };

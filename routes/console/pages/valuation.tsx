@@ -1,5 +1,3 @@
-// hono/jsx renders on the server, where a list needs no keys (a `key` would be written out as an attribute)
-// deno-lint-ignore-file jsx-key
 /**
  * Data valuation in the console: choose a dataset, and see its correlation heatmap (Pearson, Spearman and
  * Kendall, switched without a new request; each value on hover and in a table) and the feature importance
@@ -8,19 +6,24 @@
  * `POST /api/correlations/analyze` and `POST /api/feature-importance/analyze`, checked by the same schema.
  */
 import type { Context, Hono, MiddlewareHandler } from "hono";
+import type { Child } from "hono/jsx";
 import type { ConsoleEnv } from "../env.ts";
 import { Layout } from "../layout.tsx";
 import {
+  type Column,
+  DataTable,
   errorsByField,
   Field,
   type FormState,
-  Notice,
+  Message,
+  PageHead,
+  Panel,
   render,
   SelectField,
-  TableRegion,
+  Submit,
 } from "../components.tsx";
 import { AnalysisAssets, Busy, CheckGroup, count, percent } from "../analysis_parts.tsx";
-import { BarChart, Heatmap } from "../charts.tsx";
+import { BarChart, ChartFigure, Heatmap } from "../charts.tsx";
 import { type DatasetRecord, listDatasets, recordedTarget } from "../../../services/datasets/registry.ts";
 import { analyzeCorrelations, type Correlations } from "../../../services/valuation/correlations.ts";
 import {
@@ -112,36 +115,38 @@ const fmt3 = (v: number) => (Math.abs(v) < 0.0005 ? 0 : v).toFixed(3);
 const CorrelationTable = (
   { m, names, matrix }: { m: Method; names: string[]; matrix: Correlations["matrices"][Method] },
 ) => (
-  <TableRegion label={`${METHOD_LABEL[m]} correlation coefficients`}>
-    <table class="matrix">
-      <thead>
-        <tr>
-          <th scope="col">
-            <span class="visually-hidden">Column</span>
-          </th>
-          {names.map((n) => <th scope="col" class="num">{n}</th>)}
-        </tr>
-      </thead>
-      <tbody>
-        {names.map((a) => (
-          <tr>
-            <th scope="row">{a}</th>
-            {names.map((b) => {
-              const v = matrix?.[a]?.[b];
-              return <td class="num">{typeof v === "number" ? fmt3(v) : "—"}</td>;
-            })}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  </TableRegion>
+  <DataTable
+    label={`${METHOD_LABEL[m]} correlation coefficients`}
+    class="matrix"
+    rows={names}
+    columns={[
+      { head: <span class="visually-hidden">Column</span>, rowHead: true, cell: (a) => a },
+      ...names.map((b): Column<string> => ({
+        head: b,
+        num: true,
+        cell: (a) => {
+          const v = matrix?.[a]?.[b];
+          return typeof v === "number" ? fmt3(v) : "—";
+        },
+      })),
+    ]}
+  />
+);
+
+/** A chart beside the table of its numbers (on a narrow screen, above it). */
+const ChartAndTable = ({ chart, children }: { chart: Child; children?: Child }) => (
+  <div class="two-col">
+    <div>
+      <ChartFigure>{chart}</ChartFigure>
+    </div>
+    <div>{children}</div>
+  </div>
 );
 
 const CorrelationSection = ({ v, corr }: { v: ValuationView; corr: Correlations }) => {
   const names = Object.keys(corr.matrices.pearson ?? corr.matrices.spearman ?? corr.matrices.kendall ?? {});
   return (
-    <section class="panel corr" aria-labelledby="corr-h">
-      <h2 id="corr-h">Correlation</h2>
+    <Panel id="corr-h" title="Correlation" class="corr">
       {names.length === 0
         ? <p>{`${v.dataset!.dataset_name} has no numeric column: there is nothing to correlate.`}</p>
         : (
@@ -164,39 +169,37 @@ const CorrelationSection = ({ v, corr }: { v: ValuationView; corr: Correlations 
             </fieldset>
             {METHOD_ORDER.map((m) => (
               <div class={`corr-panel m-${m}`}>
-                <figure class="chart-figure">
-                  <div class="chart-scroll">
-                    <Heatmap
-                      id={`heatmap-${m}`}
-                      title={`Correlation heatmap, ${METHOD_LABEL[m]}`}
-                      description={`${METHOD_LABEL[m]} coefficients (${
-                        METHOD_NOTE[m]
-                      }) between the ${names.length} numeric columns of ${
-                        v.dataset!.dataset_name
-                      }, from -1 (blue) through 0 (white) to +1 (red). The table that follows lists every value.`}
-                      names={names}
-                      value={(a, b) => corr.matrices[m]?.[a]?.[b] ?? null}
-                      format={fmt3}
-                    />
-                  </div>
-                  <figcaption>
-                    {`${METHOD_LABEL[m]}: ${METHOD_NOTE[m]}. −1 blue, 0 white, +1 red; grey: no coefficient.`}
-                  </figcaption>
-                </figure>
+                <ChartFigure
+                  caption={`${METHOD_LABEL[m]}: ${
+                    METHOD_NOTE[m]
+                  }. −1 blue, 0 white, +1 red; grey: no coefficient.`}
+                >
+                  <Heatmap
+                    id={`heatmap-${m}`}
+                    title={`Correlation heatmap, ${METHOD_LABEL[m]}`}
+                    description={`${METHOD_LABEL[m]} coefficients (${
+                      METHOD_NOTE[m]
+                    }) between the ${names.length} numeric columns of ${
+                      v.dataset!.dataset_name
+                    }, from -1 (blue) through 0 (white) to +1 (red). The table that follows lists every value.`}
+                    names={names}
+                    value={(a, b) => corr.matrices[m]?.[a]?.[b] ?? null}
+                    format={fmt3}
+                  />
+                </ChartFigure>
                 <CorrelationTable m={m} names={names} matrix={corr.matrices[m]} />
               </div>
             ))}
           </>
         )}
-    </section>
+    </Panel>
   );
 };
 
 const ImportanceSection = ({ fi }: { fi: FeatureImportance }) => {
   const top = fi.importance;
   return (
-    <section class="panel" aria-labelledby="fi-h">
-      <h2 id="fi-h">Feature importance</h2>
+    <Panel id="fi-h" title="Feature importance">
       <p>
         {`Predicting `}
         <strong>{fi.target}</strong>
@@ -208,94 +211,68 @@ const ImportanceSection = ({ fi }: { fi: FeatureImportance }) => {
           percent(fi.holdoutAccuracy)
         } on the held-out rows. Its impurity-based importances (they sum to 1):`}
       </p>
-      <div class="two-col">
-        <div>
-          <figure class="chart-figure">
-            <div class="chart-scroll">
-              <BarChart
-                id="importance-chart"
-                title={`Feature importance, ${fi.best}`}
-                description={`The ${top.length} features of ${fi.target}'s best model, ${fi.best}, by importance, largest first. The table that follows lists them.`}
-                bars={top.map((f, i) => ({ label: f.feature, value: f.importance, highlight: i === 0 }))}
-                format={(x) => percent(x)}
-              />
-            </div>
-          </figure>
-        </div>
-        <div>
-          <TableRegion label="Feature importance by feature" compact>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Feature</th>
-                  <th scope="col" class="num">Importance</th>
-                </tr>
-              </thead>
-              <tbody>
-                {top.map((f) => (
-                  <tr>
-                    <th scope="row">{f.feature}</th>
-                    <td class="num">{fmt3(f.importance)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableRegion>
-        </div>
-      </div>
+      <ChartAndTable
+        chart={
+          <BarChart
+            id="importance-chart"
+            title={`Feature importance, ${fi.best}`}
+            description={`The ${top.length} features of ${fi.target}'s best model, ${fi.best}, by importance, largest first. The table that follows lists them.`}
+            bars={top.map((f, i) => ({ label: f.feature, value: f.importance, highlight: i === 0 }))}
+            format={(x) => percent(x)}
+          />
+        }
+      >
+        <DataTable
+          label="Feature importance by feature"
+          compact
+          rows={top}
+          columns={[
+            { head: "Feature", rowHead: true, cell: (f) => f.feature },
+            { head: "Importance", num: true, cell: (f) => fmt3(f.importance) },
+          ]}
+        />
+      </ChartAndTable>
       <h3 id="acc-h">Model accuracy</h3>
-      <div class="two-col">
-        <div>
-          <figure class="chart-figure">
-            <div class="chart-scroll">
-              <BarChart
-                id="accuracy-chart"
-                title="Model accuracy, mean cross-validated"
-                description={`Mean cross-validated accuracy of each model, best first: ${
-                  fi.models.map((m, i) => `${m} ${percent(fi.accuracies[i])}`).join(", ")
-                }.`}
-                bars={fi.models.map((m, i) => ({
-                  label: m,
-                  value: fi.accuracies[i],
-                  highlight: m === fi.best,
-                }))}
-                max={1}
-                ticks={[0, 0.25, 0.5, 0.75, 1]}
-                format={(x) => `${Math.round(x * 1000) / 10} %`}
-              />
-            </div>
-          </figure>
-        </div>
-        <div>
-          <TableRegion label="Accuracy by model" compact>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Model</th>
-                  <th scope="col" class="num">Accuracy</th>
-                </tr>
-              </thead>
-              <tbody>
-                {fi.models.map((m, i) => (
-                  <tr>
-                    <th scope="row">
-                      {m}
-                      {m === fi.best && <span class="badge badge-done">best</span>}
-                    </th>
-                    <td class="num">{`${(fi.accuracies[i] * 100).toFixed(2)} %`}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableRegion>
-          <p class="muted">
-            {`Dataset ${count(fi.shape[0])} rows × ${fi.shape[1]} columns; analysed in ${
-              fi.elapsedSeconds.toFixed(1)
-            } s.`}
-          </p>
-        </div>
-      </div>
-    </section>
+      <ChartAndTable
+        chart={
+          <BarChart
+            id="accuracy-chart"
+            title="Model accuracy, mean cross-validated"
+            description={`Mean cross-validated accuracy of each model, best first: ${
+              fi.models.map((m, i) => `${m} ${percent(fi.accuracies[i])}`).join(", ")
+            }.`}
+            bars={fi.models.map((m, i) => ({ label: m, value: fi.accuracies[i], highlight: m === fi.best }))}
+            max={1}
+            ticks={[0, 0.25, 0.5, 0.75, 1]}
+            format={(x) => `${Math.round(x * 1000) / 10} %`}
+          />
+        }
+      >
+        <DataTable
+          label="Accuracy by model"
+          compact
+          rows={fi.models}
+          columns={[
+            {
+              head: "Model",
+              rowHead: true,
+              cell: (m) => (
+                <>
+                  {m}
+                  {m === fi.best && <span class="badge badge-done">best</span>}
+                </>
+              ),
+            },
+            { head: "Accuracy", num: true, cell: (_, i) => `${(fi.accuracies[i] * 100).toFixed(2)} %` },
+          ]}
+        />
+        <p class="muted">
+          {`Dataset ${count(fi.shape[0])} rows × ${fi.shape[1]} columns; analysed in ${
+            fi.elapsedSeconds.toFixed(1)
+          } s.`}
+        </p>
+      </ChartAndTable>
+    </Panel>
   );
 };
 
@@ -305,17 +282,12 @@ const ValuationPage = (v: ValuationView) => {
   return (
     <Layout title={d ? `Valuation of ${d.dataset_name}` : "Valuation"} active="valuation" session={v.session}>
       <AnalysisAssets />
-      <div class="page-head">
-        <h1>{d ? `Valuation of ${d.dataset_name}` : "Valuation"}</h1>
-        <p class="muted">How the columns of a dataset relate, and which of them predict its target.</p>
-      </div>
-      {v.notice && (
-        <Notice kind={v.notice.kind}>
-          <p>{v.notice.text}</p>
-        </Notice>
-      )}
-      <section class="panel" aria-labelledby="analyse-h">
-        <h2 id="analyse-h">Analyse a dataset</h2>
+      <PageHead
+        title={d ? `Valuation of ${d.dataset_name}` : "Valuation"}
+        lede="How the columns of a dataset relate, and which of them predict its target."
+      />
+      {v.notice && <Message {...v.notice} />}
+      <Panel id="analyse-h" title="Analyse a dataset">
         <form method="get" action={BASE} aria-labelledby="analyse-h">
           <input type="hidden" name="corr" value={v.q.method} />
           <div class="form-grid">
@@ -376,15 +348,13 @@ const ValuationPage = (v: ValuationView) => {
             error={v.form.errors?.model_names}
             options={MODEL_NAMES.map((m) => ({ value: m, label: m, checked: chosenModels.has(m) }))}
           />
-          <div class="form-actions">
-            <button type="submit" class="btn">Analyse</button>
-          </div>
+          <Submit label="Analyse" />
           <Busy>
             Analysing: correlations of every numeric column, and the models compared by cross-validation. This
             can take a few seconds.
           </Busy>
         </form>
-      </section>
+      </Panel>
       {v.correlations && <CorrelationSection v={v} corr={v.correlations} />}
       {v.importance && <ImportanceSection fi={v.importance} />}
     </Layout>
