@@ -25,12 +25,18 @@ export interface AuditMaps {
 
 const NO_POINTS: MapPoints = { lon: [], lat: [], cls: [] };
 
-/** The four maps of an audit reply. */
-async function auditMaps(p: AuditMapsPayload): Promise<AuditMaps> {
-  const points = p.points ?? NO_POINTS;
+/** The fair map of an audit reply, HTML and PNG (the distribution map is another task: both run at once). */
+async function fairMaps(p: Omit<AuditMapsPayload, "points">) {
   return {
     fair_map_html: await fairMapHtml(p.regions, p.audit, p.options),
     fair_map_image: await fairMapPng(p.regions, p.audit, p.options),
+  };
+}
+
+/** The distribution map of an audit reply, HTML and PNG. */
+async function distributionMaps(p: AuditMapsPayload) {
+  const points = p.points ?? NO_POINTS;
+  return {
     distribution_map_html: await distributionMapHtml(p.regions, p.audit, points, p.options),
     distribution_map_image: await distributionMapPng(p.regions, p.audit, points, p.options),
   };
@@ -84,7 +90,8 @@ async function thresholdCharts(p: ThresholdChartsPayload) {
 
 /** Entries for workers/tasks.ts. */
 export const MAP_TASKS = {
-  "maps.audit": auditMaps,
+  "maps.fair": fairMaps,
+  "maps.distribution": distributionMaps,
   "maps.flips": flipsMaps,
   "maps.thresholds": thresholdCharts,
 };

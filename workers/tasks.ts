@@ -16,7 +16,7 @@ import { type ThresholdInput, thresholdMitigation } from "../core/spatial/mitiga
 
 export const TASKS = {
   ...SPATIAL_TASKS, // "spatial.regions", "spatial.prepare", "spatial.hulls", "spatial.restrict", "spatial.worlds"
-  ...MAP_TASKS, // "maps.audit", "maps.flips", "maps.thresholds"
+  ...MAP_TASKS, // "maps.fair", "maps.distribution", "maps.flips", "maps.thresholds"
   // the mitigations, called through workers/mitigate.ts
   "mitigate.relabel": (p: RelabelInput) => relabel(p),
   "mitigate.threshold": (p: ThresholdInput) => thresholdMitigation(p),

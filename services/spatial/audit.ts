@@ -231,15 +231,18 @@ export function mapsPayload(
   return { regions: reply.regions, audit, points, options: { title, drawnOf, cap, equalOpp, tileUrl } };
 }
 
-/** The fair map and the distribution map of an audit, HTML and PNG, drawn in a worker. */
-export function auditMaps(
+/** The fair map and the distribution map of an audit, HTML and PNG, drawn by two workers at once. */
+export async function auditMaps(
   pool: WorkerPool,
   ind: Individuals,
   reply: SpatialAuditReply,
   yPred: Uint8Array,
   opts: MapSettings,
 ): Promise<AuditMaps> {
-  return pool.run("maps.audit", mapsPayload(ind, reply, reply.scope, yPred, opts));
+  const payload = mapsPayload(ind, reply, reply.scope, yPred, opts);
+  const { points: _, ...fair } = payload;
+  const [f, d] = await Promise.all([pool.run("maps.fair", fair), pool.run("maps.distribution", payload)]);
+  return { ...f, ...d };
 }
 
 /** The audit part of an answer: statistics without the raw world maxima, and the maps. */
