@@ -10,7 +10,7 @@ import type { WorkerPool } from "./pool.ts";
 import { IndividualsBuilder, type LoadedColumns } from "../core/spatial/load.ts";
 import type { Mapping, MappingKey } from "../core/spatial/mapping.ts";
 import { type Frame, FrameBuilder } from "../core/stats/frame.ts";
-import { sharedAlloc } from "../core/memory.ts";
+import { sharedAlloc, toShared } from "../core/memory.ts";
 import type { CollectionRef, Store, StoreLocation } from "../store/store.ts";
 import { openLocation } from "../store/open.ts";
 
@@ -57,12 +57,16 @@ async function frameOf(store: Store, ref: CollectionRef): Promise<Frame> {
 /** Document ids joined by NUL (no id holds one: checked), or null when one does. */
 const SEP = "\u0000";
 
-/** Worker task "dataset.columns": the columns, their document ids as one string. */
+/**
+ * Worker task "dataset.columns": the columns, their document ids as one string, region ids in shared
+ * memory (a hundred a row: the audit's prepare task then shares them instead of copying).
+ */
 async function columnsTask(p: ColumnsRead & { location: StoreLocation }) {
   const loaded = await columnsOf(await storeAt(p.location), p);
-  const ids = loaded.ind.docIds;
+  const { docIds: ids, regionIds } = loaded.ind;
   const joined = ids.some((id) => id.includes(SEP)) ? null : ids.join(SEP);
-  return { ...loaded, ind: { ...loaded.ind, docIds: joined === null ? ids : [] }, joined };
+  const lists = regionIds && { start: regionIds.start, ids: toShared(regionIds.ids) };
+  return { ...loaded, ind: { ...loaded.ind, docIds: joined === null ? ids : [], regionIds: lists }, joined };
 }
 
 /** Entries for workers/tasks.ts. */

@@ -8,6 +8,7 @@ import { type AuditPlan, planAudit, simulateWorlds } from "../core/spatial/audit
 import { buildRegions, KMEANS_SEED, regionHulls } from "../core/spatial/regions.ts";
 import { scopeOf } from "../core/spatial/load.ts";
 import { restrictRegions } from "../core/spatial/subset.ts";
+import { toShared } from "../core/memory.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
 
 /** What the prepare task needs: the audit's columns, and scope and regions when they were built before. */
@@ -24,14 +25,6 @@ export interface Prepared {
   scope: Int32Array;
   regions: Regions;
   plan: AuditPlan;
-}
-
-/** A copy of a typed array in shared memory: posted to several workers, it is shared, not moved. */
-function shared<T extends Int32Array | Float64Array>(a: T): T {
-  const Ctor = a.constructor as new (b: SharedArrayBuffer) => T;
-  const out = new Ctor(new SharedArrayBuffer(a.byteLength));
-  (out as Int32Array | Float64Array).set(a);
-  return out;
 }
 
 /**
@@ -53,32 +46,8 @@ function shareRegions(regions: Regions): Regions {
 /** Scope and regions in shared memory (see shareRegions). */
 function shareScoped(scope: Int32Array, regions: Regions): { scope: Int32Array; regions: Regions } {
   return {
-    scope: scope.buffer instanceof SharedArrayBuffer ? scope : shared(scope),
+    scope: toShared(scope),
     regions: shareRegions(regions),
-  };
-}
-
-function sharePlan(plan: AuditPlan): AuditPlan {
-  const t = plan.tables;
-  return {
-    ...plan,
-    observed: shared(plan.observed),
-    scored: shared(plan.scored),
-    scoredN: shared(plan.scoredN),
-    scoredC: shared(plan.scoredC),
-    sigCount: shared(plan.sigCount),
-    sigOf: shared(plan.sigOf),
-    sigRegStart: shared(plan.sigRegStart),
-    sigRegs: shared(plan.sigRegs),
-    xlx: shared(plan.xlx),
-    tables: t && {
-      tableOf: shared(t.tableOf),
-      start: shared(t.start),
-      size: shared(t.size),
-      lo: shared(t.lo),
-      prob: shared(t.prob),
-      alias: shared(t.alias),
-    },
   };
 }
 
@@ -93,7 +62,7 @@ export function scoped(p: PreparePayload) {
 /** Worker task "spatial.prepare": scope and regions (shared), and a shared plan. */
 function prepare(p: PreparePayload): Prepared {
   const { scope, regions, labels } = scoped(p);
-  return { ...shareScoped(scope, regions), plan: sharePlan(planAudit(labels, regions, p.rng)) };
+  return { ...shareScoped(scope, regions), plan: toShared(planAudit(labels, regions, p.rng)) };
 }
 
 /** What "spatial.hulls" draws: the coordinates of every individual, the scope, the regions' members. */

@@ -16,7 +16,8 @@ export const audit: AppRouteHandler<typeof routes.audit> = async (c) => {
   const { data_collection_name } = c.req.valid("param");
   const body = c.req.valid("json");
   const input = { collectionName: data_collection_name, requestedBy: c.var.principal.sub, request: body };
-  return c.json(await auditTask(c.var.deps, { ...input, ...toAuditSettings(body) }), 200);
+  // maps of megabytes: written in pieces (json_answer.ts)
+  return jsonAnswer(c, await auditTask(c.var.deps, { ...input, ...toAuditSettings(body) }));
 };
 
 export const runs: AppRouteHandler<typeof routes.runs> = async (c) => {

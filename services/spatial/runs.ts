@@ -16,6 +16,7 @@
  * then the header. Each save also finishes the removal of any run of its task that a crash left
  * "deleting", or "writing" for longer than STALE_MS.
  */
+import { nextTurn, SLICE } from "../../core/turns.ts";
 import type { Config } from "../../config.ts";
 import { ConflictError, NotFoundError } from "../../core/errors.ts";
 import { log } from "../../core/log.ts";
@@ -212,12 +213,17 @@ export function sliceText(text: string): string[] {
   return out.length ? out : [""];
 }
 
-/** Predictions in columns, as many to a chunk as stay under PRED_BYTES however V8 stores their ids. */
-export function packPredictions(preds: StoredPrediction[], flags: boolean) {
+/**
+ * Predictions in columns, as many to a chunk as stay under PRED_BYTES however V8 stores their ids; a
+ * turn of the event loop every SLICE predictions (a million of them must not hold it).
+ */
+export async function packPredictions(preds: StoredPrediction[], flags: boolean) {
   const out: { ids: string[]; idx: number[]; y: number[]; f?: boolean[] }[] = [];
   let cur = { ids: [] as string[], idx: [] as number[], y: [] as number[], f: [] as boolean[] };
   let bytes = 0;
-  for (const p of preds) {
+  for (let k = 0; k < preds.length; k++) {
+    if (k && k % SLICE === 0) await nextTurn();
+    const p = preds[k];
     const size = 2 * p.doc_id.length + 24;
     if (cur.ids.length && bytes + size > PRED_BYTES) {
       out.push(flags ? cur : { ids: cur.ids, idx: cur.idx, y: cur.y });
@@ -268,7 +274,7 @@ async function saveRun(deps: RunDeps, run: RunContext, answer: object): Promise<
   const texts = sliceText(JSON.stringify({ answer: rest, request: run.request ?? null }));
   const mapTexts = maps.map((m) => sliceText(m.text));
   const flags = preds?.some((p) => typeof p.flipped === "boolean") ?? false;
-  const packed = preds ? packPredictions(preds, flags) : [];
+  const packed = preds ? await packPredictions(preds, flags) : [];
   const chunks: Doc[] = [
     ...texts.map((text, i) => ({ _id: answerChunk(id, i), run_id: id, text })),
     ...mapTexts.flatMap((parts, k) =>
