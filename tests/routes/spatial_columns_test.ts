@@ -101,6 +101,9 @@ storeTest(
       jsonRequest("POST", { database_name: t.db, data_collection_name: "wide" }),
     );
     const streams: (string[] | undefined)[] = [];
+    // a store that cannot be opened again is read on this side, where the spy below sees every read
+    // (a worker reads the same way on its own connection: workers/dataset_reads.ts)
+    Object.defineProperty(t.store, "location", { value: null });
     const stream = t.store.stream.bind(t.store);
     t.store.stream = (ref, opts) => {
       if (ref.collection === "wide") streams.push(opts?.projection);
