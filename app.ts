@@ -6,11 +6,12 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv, Deps } from "./routes/http/env.ts";
 import { newRouter } from "./routes/http/router.ts";
 import { onError } from "./routes/http/error_answers.ts";
-import { streamingBodyLimit } from "./routes/http/body_limit.ts";
+import { megabytes, perRouteLimit, streamingBodyLimit } from "./routes/http/body_limit.ts";
 import { methodNotAllowed } from "./routes/http/method_not_allowed.ts";
 import { healthRoutes } from "./routes/health/health.index.ts";
 import { docsRoutes } from "./routes/http/docs.ts";
 import { datasetRoutes } from "./routes/datasets/datasets.index.ts";
+import { importDataset as importDatasetRoute } from "./routes/datasets/datasets.routes.ts";
 import { taskRoutes } from "./routes/tasks/tasks.index.ts";
 import { spatialRoutes } from "./routes/spatial/spatial.index.ts";
 import { mitigationRoutes } from "./routes/mitigation/mitigation.index.ts";
@@ -66,12 +67,13 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     c.set("deps", withCache);
     await next();
   });
+  // BODY_LIMIT_MB for every route but the dataset import, which streams its body: IMPORT_BODY_LIMIT_MB
   app.use(
     "*",
-    streamingBodyLimit(
-      deps.config.BODY_LIMIT_MB * 1024 * 1024,
-      `request body larger than ${deps.config.BODY_LIMIT_MB} MB`,
-    ),
+    streamingBodyLimit(perRouteLimit(megabytes(deps.config.BODY_LIMIT_MB), [{
+      route: importDatasetRoute,
+      limit: megabytes(deps.config.IMPORT_BODY_LIMIT_MB, "the import's limit"),
+    }])),
   );
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -62,6 +62,11 @@ const schema = z.object({
   CONSOLE_CLIENT_SECRET: z.string().optional(),
   TASKS_ENABLED: bool.default(true),
   BODY_LIMIT_MB: z.coerce.number().positive().default(256),
+  /**
+   * The body limit of the dataset import (POST /api/datasets/...), which streams its body into the store
+   * instead of holding it: large enough for a million rows with a list column (~560 MB of NDJSON).
+   */
+  IMPORT_BODY_LIMIT_MB: z.coerce.number().positive().default(2048),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   JOBS_ENABLED: bool.default(true),
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),

@@ -18,8 +18,10 @@ export class FieldProfiler {
   }
 
   add(doc: Record<string, unknown>): void {
-    for (const [name, v] of Object.entries(doc)) {
-      if (name === "_id") continue;
+    // for-in over own fields: no array of pairs per document (this runs on every imported row)
+    for (const name in doc) {
+      if (name === "_id" || !Object.hasOwn(doc, name)) continue;
+      const v = doc[name];
       let f = this.fields.get(name);
       if (!f) this.fields.set(name, f = { name, type: "null", count: 0, example: null });
       f.type = widen(f.type, valueType(v));

@@ -178,43 +178,54 @@ function headerOf(fields: string[]): string[] {
 }
 
 /**
- * Text split into lines across chunk boundaries, numbered from 1. Each chunk is searched once and a
- * long line's pieces are joined once, so a 20 MB line costs 20 MB of work, not a rescan per chunk.
+ * One JSON object per non-blank line. The text is split into lines across chunk boundaries, numbered
+ * from 1, in this one generator (a record costs one step of it, not one per line and one per record):
+ * each chunk is searched once and a long line's pieces are joined once, so a 20 MB line costs 20 MB of
+ * work, not a rescan per chunk.
  */
-async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<{ line: number; text: string }> {
+export async function* ndjsonRecords(
+  chunks: AsyncIterable<string>,
+  position: Position = { where: "" },
+): AsyncGenerator<JsonRecord> {
   let pieces: string[] = [];
   let line = 0;
   for await (const chunk of chunks) {
     let start = 0;
     let nl: number;
     while ((nl = chunk.indexOf("\n", start)) >= 0) {
-      pieces.push(chunk.slice(start, nl));
-      yield { line: ++line, text: pieces.join("") };
-      pieces = [];
+      let text = chunk.slice(start, nl);
+      if (pieces.length) {
+        pieces.push(text);
+        text = pieces.join("");
+        pieces = [];
+      }
       start = nl + 1;
+      const rec = ndjsonLine(text, ++line);
+      if (rec) {
+        position.where = `line ${line}`;
+        yield rec;
+      }
     }
     if (start < chunk.length) pieces.push(chunk.slice(start));
   }
   const rest = pieces.join("");
-  if (rest) yield { line: ++line, text: rest };
+  const rec = rest ? ndjsonLine(rest, ++line) : null;
+  if (rec) {
+    position.where = `line ${line}`;
+    yield rec;
+  }
 }
 
-/** One JSON object per non-blank line. */
-export async function* ndjsonRecords(
-  chunks: AsyncIterable<string>,
-  position: Position = { where: "" },
-): AsyncGenerator<JsonRecord> {
-  for await (const { line, text } of lines(chunks)) {
-    if (!text.trim()) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      throw new BadRequestError(`line ${line}: not valid JSON (${(e as Error).message})`);
-    }
-    position.where = `line ${line}`;
-    yield asRecord(value, position.where);
+/** The record of one NDJSON line, null for a blank one. */
+function ndjsonLine(text: string, line: number): JsonRecord | null {
+  if (!text.trim()) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new BadRequestError(`line ${line}: not valid JSON (${(e as Error).message})`);
   }
+  return asRecord(value, `line ${line}`);
 }
 
 /** A JSON array of objects, element by element as the body arrives (see json_array.ts). */

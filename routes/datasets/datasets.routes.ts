@@ -30,7 +30,8 @@ export const importDataset = securedRoute({
     "a row whose `_id` exists already is a 409 naming its line. One import per dataset name at a time " +
     "(another is a 409 until it ends); an import whose process dies is rolled back when Tessera next " +
     "starts or the name is next imported (docs/reliability.md). The collection name is the dataset id " +
-    "of the other endpoints.",
+    "of the other endpoints. The body is read as it arrives, never held whole, so its limit is the " +
+    "import's own (IMPORT_BODY_LIMIT_MB, 2048 MB by default), above the other routes' BODY_LIMIT_MB.",
   request: {
     params: ImportParams,
     query: ImportQuery,
@@ -54,6 +55,11 @@ export const importDataset = securedRoute({
       Detail,
       "The dataset name is taken in another database, exists already (mode create), is being imported " +
         "by another request, or a row's `_id` exists already (named by its line)",
+    ),
+    413: json(
+      Detail,
+      "The body is larger than the import's own limit (IMPORT_BODY_LIMIT_MB, 2048 MB by default; the other " +
+        "routes keep BODY_LIMIT_MB); nothing of it stays",
     ),
     ...errorResponses,
   },

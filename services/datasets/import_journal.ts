@@ -47,6 +47,11 @@ export interface ImportHead extends Doc {
   lease_expires_at: string;
   /** At `committing`: the registry record to write (its `rows` are counted when it is written). */
   record: DatasetRecord | null;
+  /**
+   * At `committing`: the rows the dataset holds once completed, when the importer knows them without
+   * counting (the collection held none at the start but the replaced ones); absent: they are counted.
+   */
+  rows?: number;
 }
 
 /** One logged batch of ids: `new` (rows this import writes) or `old` (rows a replace deletes at the end). */
@@ -240,11 +245,14 @@ export class ImportJournal {
 
   /**
    * Every row is in: from here the import is completed, never rolled back. The head takes the record to
-   * write (a record too large for the store fails here, while the import can still be rolled back).
+   * write (a record too large for the store fails here, while the import can still be rolled back), and
+   * the rows it will hold when the importer knows them (else they are counted then: on the embedded store,
+   * a count reads every document).
    */
-  async commit(record: DatasetRecord): Promise<void> {
+  async commit(record: DatasetRecord, rows?: number): Promise<void> {
     this.checkHeld();
-    if (!await this.renew({ state: "committing", record })) this.checkHeld();
+    const known = rows === undefined ? {} : { rows };
+    if (!await this.renew({ state: "committing", record, ...known })) this.checkHeld();
   }
 
   /** Stops renewing the lease (the import ended, or failed and leaves its rollback to a recovery). */
@@ -314,8 +322,9 @@ export async function rollBack(store: Store, tesseraDb: string, head: ImportHead
 }
 
 /**
- * Completes a `committing` import: deletes the rows it replaces, counts the rows and writes its registry
- * record with a new generation. The record written, and how many replaced rows went.
+ * Completes a `committing` import: deletes the rows it replaces, counts the rows (unless the head says
+ * them) and writes its registry record with a new generation. The record written, and how many replaced
+ * rows went.
  */
 export async function rollForward(
   store: Store,
@@ -323,7 +332,7 @@ export async function rollForward(
   head: ImportHead,
 ): Promise<{ record: DatasetRecord; deleted: number }> {
   const deleted = await deleteLogged(store, tesseraDb, head, "old");
-  const rows = await store.count({ db: head.database, collection: head.collection });
+  const rows = head.rows ?? await store.count({ db: head.database, collection: head.collection });
   const r = head.record!;
   const record: DatasetRecord = {
     ...r,

@@ -99,7 +99,7 @@ storeTest("import: bad names are 422 with a path loc; unknown format is 400; ove
   const big = await upload(t, `${t.db}/x`, "a\n" + "1\n".repeat(2000), "csv");
   assert.equal(big.status, 413);
   assert.equal(await t.store.count({ db: t.db, collection: "x" }), 0);
-}, { env: { BODY_LIMIT_MB: "0.001" } });
+}, { env: { IMPORT_BODY_LIMIT_MB: "0.001" } });
 
 storeTest(
   "import: a document too large for the store is a 400 naming its line; the append leaves nothing",
@@ -214,5 +214,5 @@ storeTest(
     assert.equal(await t.store.count({ db: t.db, collection: "chunked" }), 0);
     assert.equal((await t.app.request("/dataset/chunked")).status, 404);
   },
-  { env: { BODY_LIMIT_MB: "0.05" } },
+  { env: { IMPORT_BODY_LIMIT_MB: "0.05" } },
 );
