@@ -18,7 +18,7 @@ import { mitigationRoutes } from "./routes/mitigation/mitigation.index.ts";
 import { annotationRoutes } from "./routes/annotation/annotation.index.ts";
 import { valuationRoutes } from "./routes/valuation/valuation.index.ts";
 import { cleaningRoutes } from "./routes/cleaning/cleaning.index.ts";
-import { consoleRoutes } from "./routes/console/console.index.ts";
+import { CONSOLE_UPLOAD, consoleRoutes } from "./routes/console/console.index.ts";
 import { type LineLevel, log, setLogLevel, withRequestId } from "./core/log.ts";
 import { PreparedDatasets } from "./services/datasets/prepared.ts";
 
@@ -67,13 +67,15 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     c.set("deps", withCache);
     await next();
   });
-  // BODY_LIMIT_MB for every route but the dataset import, which streams its body: IMPORT_BODY_LIMIT_MB
+  // BODY_LIMIT_MB for every route but the dataset imports (the API's and the console's upload), which
+  // stream their body into the store: IMPORT_BODY_LIMIT_MB
+  const importLimit = megabytes(deps.config.IMPORT_BODY_LIMIT_MB, "the import's limit");
   app.use(
     "*",
-    streamingBodyLimit(perRouteLimit(megabytes(deps.config.BODY_LIMIT_MB), [{
-      route: importDatasetRoute,
-      limit: megabytes(deps.config.IMPORT_BODY_LIMIT_MB, "the import's limit"),
-    }])),
+    streamingBodyLimit(perRouteLimit(megabytes(deps.config.BODY_LIMIT_MB), [
+      { route: importDatasetRoute, limit: importLimit },
+      { route: CONSOLE_UPLOAD, limit: importLimit },
+    ])),
   );
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

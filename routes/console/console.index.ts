@@ -43,6 +43,9 @@ const securityHeaders: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
   c.header("Referrer-Policy", "same-origin");
 };
 
+/** The dataset upload: a streamed import, under the import's body limit (app.ts). */
+export const CONSOLE_UPLOAD = { method: "post", path: "/console/datasets" };
+
 /** The console's routes (mounted at `/` by app.ts: `GET /` leads into the console). */
 export function consoleRoutes(): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
@@ -66,7 +69,7 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
   app.post("/console/tasks/:name/done", page, markDone);
 
   app.get("/console/datasets", page, datasetsPage);
-  app.post("/console/datasets", signedIn({ multipart: true }), uploadDataset);
+  app.post(CONSOLE_UPLOAD.path, signedIn({ multipart: true }), uploadDataset);
   app.get("/console/datasets/:name", page, datasetPage);
   datasetAnnotationPages(app, page); // a dataset's annotation procedures and its delete
 

@@ -98,6 +98,24 @@ storeTest(
   { env: LIMITS },
 );
 
+storeTest(
+  "body limits: the console's upload, an import too, takes bodies up to IMPORT_BODY_LIMIT_MB",
+  async (t) => {
+    const upload = (bytes: number) =>
+      t.app.request("/console/datasets", {
+        method: "POST",
+        body: "x".repeat(bytes),
+        headers: { "content-type": "multipart/form-data; boundary=b", "content-length": String(bytes) },
+      });
+    // over the general limit, under the import's: past the limit check (then: no session, so not signed in)
+    assert.notEqual((await upload(60_000)).status, 413);
+    const over = await upload(200_000);
+    assert.equal(over.status, 413);
+    assert.deepEqual(await over.json(), { detail: "request body larger than 0.1 MB (the import's limit)" });
+  },
+  { env: LIMITS },
+);
+
 Deno.test("body limits: the import's route and nothing else gets IMPORT_BODY_LIMIT_MB", () => {
   const general = megabytes(1);
   const own = megabytes(10, "the import's limit");

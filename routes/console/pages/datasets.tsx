@@ -120,7 +120,7 @@ async function showDatasets(
 ) {
   const { store, config } = c.var.deps;
   const datasets = await listDatasets(store, config.TESSERA_DB);
-  const view = { session: c.var.session, datasets, upload, limitMb: config.BODY_LIMIT_MB, notice };
+  const view = { session: c.var.session, datasets, upload, limitMb: config.IMPORT_BODY_LIMIT_MB, notice };
   return render(c, <DatasetsPage {...view} />, status);
 }
 
