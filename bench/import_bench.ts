@@ -20,6 +20,7 @@
 import { parseArgs } from "node:util";
 import { type BenchFormat, benchPieces, writeBenchFile } from "./import_data.ts";
 import { KvStore } from "../store/kv.ts";
+import { curlUpload } from "./upload.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -86,22 +87,6 @@ async function processStats(pid: number) {
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
   const stat = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1].split(" ");
   return { hwmMb: kb("VmHWM") / 1024, rssMb: kb("VmRSS") / 1024, cpuS: (+stat[11] + +stat[12]) / 100 };
-}
-
-/**
- * POSTs a file as curl sends one (`-T`: read from disk as it goes, with its Content-Length), as an
- * answer. curl, not Deno's fetch: a body streamed by fetch costs Deno 2.9.6's server some 0.1 ms of
- * its main thread per KB read (op_read; curl's uploads, chunked or not, do not), which would be
- * measured as the import's.
- */
-async function curlUpload(url: string, path: string, headers: Record<string, string>): Promise<Response> {
-  const out = `${dir}/answer.json`;
-  const args = ["-sS", "-X", "POST", "-T", path, "-H", "Expect:", "-o", out, "-w", "%{http_code}"];
-  for (const [k, v] of Object.entries(headers)) args.push("-H", `${k}: ${v}`);
-  const run = await new Deno.Command("curl", { args: [...args, url], stderr: "inherit" }).output();
-  if (!run.success) throw new Error(`curl failed (exit ${run.code})`);
-  const status = Number(new TextDecoder().decode(run.stdout));
-  return new Response(await Deno.readFile(out), { status });
 }
 
 /** The /healthz probe: a module worker with its own event loop, so the bench's own work never delays it. */
