@@ -253,12 +253,27 @@ export async function mitigateByRelabel(
     tileUrl: deps.config.MAP_TILE_URL,
   };
   const [mapsBefore, mapsAfter, flips] = await clock.time("maps", async () => {
-    const { regions } = await withHulls(deps, data, regionsPart(data, input), prepared);
+    // the regions the before-audit's map draws are drawn in every map, so before and after compare
+    const { regions, capped } = await withHulls(
+      deps,
+      data,
+      regionsPart(data, input),
+      prepared,
+      audited.audit,
+    );
     const before = { ...audited, regions }, after = { ...afterAudit, regions };
     return await Promise.all([
-      auditMaps(pool, ind, before, ind.yPred, { ...common, title: `Before mitigation: ${name}` }),
-      auditMaps(pool, ind, after, r.mitigatedPreds, { ...common, title: `After relabeling: ${name}` }),
-      flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...common, title: `Flips: ${name}` }),
+      auditMaps(pool, ind, before, ind.yPred, { ...common, capped, title: `Before mitigation: ${name}` }),
+      auditMaps(pool, ind, after, r.mitigatedPreds, {
+        ...common,
+        capped,
+        title: `After relabeling: ${name}`,
+      }),
+      flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, {
+        ...common,
+        capped,
+        title: `Flips: ${name}`,
+      }),
     ]);
   });
   const found = { source, mapping, nFlips: r.nFlips };
@@ -332,17 +347,27 @@ export async function mitigateByThreshold(
     tileUrl: deps.config.MAP_TILE_URL,
   };
   const [mapsBefore, mapsAfter, flips, charts] = await clock.time("maps", async () => {
-    // display polygons are the hulls of the fit's regions (every individual), kept with them
-    const { regions: drawn } = await withHulls(deps, data, part, everyone);
+    // display polygons: hulls of the fit's regions (every individual), kept with them, for the regions
+    // the test part's before-audit draws
+    const { regions: drawn, capped } = await withHulls(deps, data, part, everyone, before.audit);
     const polygons = drawn.polygons;
     const shown = (a: SpatialAuditReply) => ({ ...a, regions: { ...a.regions, polygons } });
     return await Promise.all([
-      auditMaps(pool, test, shown(before), test.yPred, { ...common, title: `Test part before: ${name}` }),
+      auditMaps(pool, test, shown(before), test.yPred, {
+        ...common,
+        capped,
+        title: `Test part before: ${name}`,
+      }),
       auditMaps(pool, test, shown(after), testPreds, {
         ...common,
+        capped,
         title: `Test part after thresholds: ${name}`,
       }),
-      flipsMaps(pool, ind, shown(after), r.flipped, r.mitigatedPreds, { ...common, title: `Flips: ${name}` }),
+      flipsMaps(pool, ind, shown(after), r.flipped, r.mitigatedPreds, {
+        ...common,
+        capped,
+        title: `Flips: ${name}`,
+      }),
       pool.run("maps.thresholds", {
         before: before.audit,
         after: after.audit,

@@ -7,8 +7,16 @@ import type { Config } from "../../config.ts";
 import type { AuditOutput, AuditPlan } from "../../core/spatial/audit.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
 import { MAX_DRAWN, samplePoints } from "../../core/spatial/maps/sample.ts";
+import { mapRegions } from "../../core/spatial/maps/features.ts";
 import type { MapPoints } from "../../core/spatial/maps/inputs.ts";
-import type { Individuals, Regions, RegionSource, Ring, RngMode } from "../../core/spatial/types.ts";
+import type {
+  AuditResult,
+  Individuals,
+  Regions,
+  RegionSource,
+  Ring,
+  RngMode,
+} from "../../core/spatial/types.ts";
 import { requireNeeds } from "../../core/spatial/load.ts";
 import type { Store } from "../../store/store.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
@@ -147,35 +155,37 @@ export async function auditTaskData(
 }
 
 /**
- * Scope and regions with their display polygons: rule 1's regions are drawn as the convex hulls of their
- * members (coordinates needed), in a worker, once per prepared dataset; other rules come with theirs.
- * `positions` maps scope positions to individuals.
+ * Scope and regions with their display polygons, and how many regions the maps leave out: rule 1's
+ * regions are drawn as the convex hulls of their members (coordinates needed), in a worker, only for the
+ * regions a map draws (mapRegions of `audit`: at most MAX_MAP_REGIONS), each hull once per prepared
+ * dataset; other rules come with theirs. `positions` maps scope positions to individuals.
  */
 export async function withHulls<S extends Scoped>(
   deps: SpatialDeps,
   data: TaskData,
   part: string,
   scoped: S,
+  audit: AuditResult,
   positions: Int32Array = scoped.scope,
-): Promise<S> {
+): Promise<S & { capped: number }> {
   const { regions } = scoped, { lat, lon } = data.ind;
-  if (regions.polygons || regions.source !== "region_ids" || !lat || !lon) return scoped;
-  const kept = deps.prepared?.peek<Scoped>(data.dataset, part);
-  if (kept?.regions.polygons) return { ...scoped, regions: { ...regions, polygons: kept.regions.polygons } };
-  const polygons = await deps.pool.run("spatial.hulls", {
-    lon,
-    lat,
-    scope: positions,
-    members: regions.members,
-  });
-  const drawn = { ...scoped, regions: { ...regions, polygons } };
-  if (kept) {
-    deps.prepared!.put(data.dataset, part, {
-      value: { ...kept, regions: drawn.regions },
-      bytes: scopedBytes(drawn),
-    });
+  if (regions.polygons || regions.source !== "region_ids" || !lat || !lon) return { ...scoped, capped: 0 };
+  const drawn = mapRegions(audit), hullPart = `${part}|hulls`;
+  const known = deps.prepared?.peek<(Ring | null | undefined)[]>(data.dataset, hullPart) ?? [];
+  const missing = drawn.filter((r) => known[r] === undefined);
+  let hulls = known;
+  if (missing.length) {
+    const members = missing.map((r) => regions.members[r]);
+    const made = await deps.pool.run("spatial.hulls", { lon, lat, scope: positions, members });
+    if (!made) return { ...scoped, capped: 0 }; // coordinates that are not all finite: no hulls
+    hulls = known.slice();
+    missing.forEach((r, k) => (hulls[r] = made[k]));
+    const points = hulls.reduce((sum, ring) => sum + (ring?.length ?? 0), 0);
+    deps.prepared?.put(data.dataset, hullPart, { value: hulls, bytes: 40 * points + 16 * hulls.length });
   }
-  return drawn;
+  const polygons: (Ring | null)[] = regions.members.map(() => null);
+  for (const r of drawn) polygons[r] = hulls[r] ?? null;
+  return { ...scoped, regions: { ...regions, polygons }, capped: regions.members.length - drawn.length };
 }
 
 /** Dots for a map: the chosen individuals' coordinates and class (at most MAX_DRAWN unless `full`). */
@@ -203,6 +213,8 @@ export function mapPoints(
 /** How a map is drawn: every dot or a sample (by `seed`), its title, and the colour scale's cap. */
 export interface MapSettings {
   full: boolean;
+  /** Regions the maps leave out (withHulls). */
+  capped?: number;
   seed: number;
   title: string;
   cap?: number;
@@ -227,8 +239,13 @@ export function mapsPayload(
   const cls = Uint8Array.from(positions, (i) => yPred[i]);
   const { points, drawnOf } = mapPoints(ind, positions, cls, opts.full, opts.seed);
   const { world_max: _w, ...audit } = reply.audit;
-  const { title, cap, equalOpp, tileUrl } = opts;
-  return { regions: reply.regions, audit, points, options: { title, drawnOf, cap, equalOpp, tileUrl } };
+  const { title, cap, equalOpp, tileUrl, capped } = opts;
+  return {
+    regions: reply.regions,
+    audit,
+    points,
+    options: { title, drawnOf, cap, equalOpp, tileUrl, capped },
+  };
 }
 
 /** The fair map and the distribution map of an audit, HTML and PNG, drawn by two workers at once. */
@@ -325,8 +342,14 @@ export async function auditTask(
   }`;
   const maps = await clock.time("maps", () =>
     keptOrBuilt(deps.prepared, data.dataset, mapsPart, async () => {
-      const reply = await withHulls(deps, data, regionsPart(data, input), audited);
-      const value = await auditMaps(deps.pool, data.ind, reply, data.ind.yPred, opts);
+      const { capped, ...reply } = await withHulls(
+        deps,
+        data,
+        regionsPart(data, input),
+        audited,
+        audited.audit,
+      );
+      const value = await auditMaps(deps.pool, data.ind, reply, data.ind.yPred, { ...opts, capped });
       return { value, bytes: Object.values(value).reduce((sum, text) => sum + 2 * text.length, 0) };
     }));
   const answer = {

@@ -40,6 +40,30 @@ export function mapScale(audit: AuditResult, options: Pick<MapOptions, "cap" | "
   return { overall: overallRate(audit), cap, equalOpp: options.equalOpp ?? false };
 }
 
+/**
+ * The most regions a map draws as the hulls of their members: thousands of overlapping regions make an
+ * unreadable map and cost seconds to outline and render, while the audit's stats still list them all.
+ */
+export const MAX_MAP_REGIONS = 500;
+
+/**
+ * Which regions of `audit` a map draws (ascending idx): all of them up to `max`, else the significant ones
+ * first (smallest p-value first), then those farthest from the overall rate; a region with no one in
+ * scope last.
+ */
+export function mapRegions(audit: AuditResult, max = MAX_MAP_REGIONS): number[] {
+  if (audit.stats.length <= max) return audit.stats.map((st) => st.idx);
+  const overall = overallRate(audit);
+  const far = (rate: number | null) => (rate === null ? -1 : Math.abs(rate - overall));
+  const order = audit.stats.slice().sort((a, b) =>
+    Number(b.is_signif) - Number(a.is_signif) ||
+    (a.is_signif ? a.p_value - b.p_value : 0) ||
+    far(b.rate) - far(a.rate) ||
+    a.idx - b.idx
+  );
+  return order.slice(0, max).map((st) => st.idx).sort((a, b) => a - b);
+}
+
 /** Joins regions and audit lines by region index, so both renderers colour and label the same way. */
 export function regionFeatures(
   regions: Regions,

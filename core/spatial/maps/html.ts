@@ -11,7 +11,7 @@ import { DOT_COLORS, type MapOptions, type MapPoints } from "./inputs.ts";
 import { legendHtml, mapPage, regionTable, tablePage, tileSource } from "./html_parts.ts";
 import { rateWords } from "./map_value.ts";
 import { BASEMAP_STYLE, DOT_LABELS, mapParts, OUTLINE } from "./svg.ts";
-import { count, fmt } from "./text.ts";
+import { cappedNote, count, fmt } from "./text.ts";
 
 /** Rounds a coordinate to about 10 cm, to keep pages small. */
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -123,7 +123,9 @@ async function render(
       : "No individual has coordinates and the regions have no geometry, so there is no map to draw.";
     return tablePage(title, notes, `${why} The regions and their statistics are listed below.`, table);
   }
-  const missing = features.filter((f) => !f.ring).length;
+  const capped = options.capped ?? 0;
+  if (capped > 0) notes.push(cappedNote(capped, features.length));
+  const missing = features.filter((f) => !f.ring).length - capped;
   if (missing > 0) {
     notes.push(`${count(missing)} of ${count(features.length)} regions have no geometry and are not drawn.`);
   }

@@ -26,6 +26,8 @@ export interface MapOptions {
   drawnOf?: number;
   /** The audit compares true-positive rates (equal opportunity): the labels say so. */
   equalOpp?: boolean;
+  /** Regions left out of the drawing (a map draws at most MAX_MAP_REGIONS): the map says how many and why. */
+  capped?: number;
   /** Region names by region id, shown next to the id where given. */
   regionNames?: Record<string, string>;
   /**

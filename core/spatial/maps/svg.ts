@@ -350,6 +350,9 @@ export function fairMapSvg(
     points: null,
     basemap,
     title: options.title ?? "Spatial fairness audit",
+    subtitle: options.capped
+      ? `${count(features.length - options.capped)} of ${count(features.length)} regions drawn`
+      : undefined,
     dotLabels: null,
   });
 }
@@ -380,7 +383,11 @@ export function pointsMapSvg(
     points,
     basemap,
     title: options.title ?? (flips ? "Flipped predictions" : "Individuals in scope"),
-    subtitle: `${count(n)}${of} ${flips ? "flips" : "individuals"} drawn`,
+    subtitle: `${count(n)}${of} ${flips ? "flips" : "individuals"}` +
+      (options.capped
+        ? `, ${count(features.length - options.capped)} of ${count(features.length)} regions`
+        : "") +
+      " drawn",
     dotLabels: DOT_LABELS[kind],
   });
 }

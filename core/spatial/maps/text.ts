@@ -33,3 +33,11 @@ export function fmt(x: number | null | undefined, digits: number): string {
 export function count(n: number): string {
   return n.toLocaleString("en-US");
 }
+
+/** Why a map leaves regions out (a map draws at most MAX_MAP_REGIONS, features.ts). */
+export function cappedNote(capped: number, total: number): string {
+  return `${count(total - capped)} of ${
+    count(total)
+  } regions drawn: the significant ones first, then those ` +
+    `farthest from the overall rate (every region is in the table).`;
+}
