@@ -54,7 +54,7 @@ import {
   writeCaseNdjson,
   writeColumnsNdjson,
 } from "./lar_like_case.ts";
-import { curlUpload, hasCurl } from "./upload.ts";
+import { curlUpload, demoToken, hasCurl } from "./upload.ts";
 import { correlationColumns } from "./valuation_data.ts";
 
 const PROBE_NAME = "tessera-healthz-probe";
@@ -552,21 +552,7 @@ async function main() {
     const prb = probe;
     await new Promise((r) => setTimeout(r, 300)); // the probe's first requests
 
-    const token = async () => {
-      const res = await fetch(`${svc.base}/realms/tessera/protocol/openid-connect/token`, {
-        method: "POST",
-        body: new URLSearchParams({
-          client_id: "tessera",
-          client_secret: "tessera-secret",
-          username: "demo",
-          password: "demo",
-          grant_type: "password",
-        }),
-      });
-      const body = await res.json();
-      if (!res.ok || !body.access_token) throw new Error(`no token: ${res.status} ${JSON.stringify(body)}`);
-      return body.access_token as string;
-    };
+    const token = () => demoToken(svc.base);
 
     /** One timed step; a refused answer is shown and recorded, never timed as a success. */
     const step = async (label: string, f: () => Promise<Answer>, must = false): Promise<Answer | null> => {

@@ -20,7 +20,7 @@
 import { parseArgs } from "node:util";
 import { type BenchFormat, benchPieces, writeBenchFile } from "./import_data.ts";
 import { KvStore } from "../store/kv.ts";
-import { curlUpload } from "./upload.ts";
+import { curlUpload, demoToken } from "./upload.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -146,18 +146,7 @@ try {
     if (Date.now() > deadline) throw new Error("the service did not become ready in 180 s");
     await new Promise((r) => setTimeout(r, 250));
   }
-  const tokenRes = await fetch(`${base}/realms/tessera/protocol/openid-connect/token`, {
-    method: "POST",
-    body: new URLSearchParams({
-      client_id: "tessera",
-      client_secret: "tessera-secret",
-      username: "demo",
-      password: "demo",
-      grant_type: "password",
-    }),
-  });
-  if (!tokenRes.ok) throw new Error(`no token: ${tokenRes.status} ${await tokenRes.text()}`);
-  const { access_token } = await tokenRes.json();
+  const access_token = await demoToken(base);
   const before = await processStats(server.pid);
 
   const probe = new Worker(URL.createObjectURL(new Blob([PROBE], { type: "text/javascript" })), {

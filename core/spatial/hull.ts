@@ -27,24 +27,9 @@ export function convexHull(x: Float64Array, y: Float64Array, idx: Int32Array | n
     }
     return true;
   };
-  const pts = Array.from(idx).filter((i) => !inside(i));
+  const pts = Int32Array.from(Array.from(idx).filter((i) => !inside(i)));
   pts.sort((a, b) => x[a] - x[b] || y[a] - y[b]);
-  const chain = (order: number[]) => {
-    const out: number[] = [];
-    for (const i of order) {
-      while (out.length >= 2) {
-        const a = out[out.length - 2], b = out[out.length - 1];
-        if (cross(x[a], y[a], x[b], y[b], x[i], y[i]) > 0) break;
-        out.pop();
-      }
-      out.push(i);
-    }
-    return out;
-  };
-  const lower = chain(pts), upper = chain(pts.slice().reverse());
-  const ring = lower.slice(0, -1).concat(upper.slice(0, -1));
-  const unique = ring.length ? ring : [pts[0]];
-  return unique.map((i) => [x[i], y[i]]);
+  return chainHull(x, y, pts);
 }
 
 /**
@@ -116,12 +101,15 @@ function outsideOctagon(x: Float64Array, y: Float64Array, set: Int32Array): Int3
   return out.subarray(0, kept);
 }
 
-/** Andrew's monotone chain over distinct points given by ascending rank; counter-clockwise, not closed. */
-function chainHull(px: Float64Array, py: Float64Array, ranks: Int32Array): Ring {
+/**
+ * Andrew's monotone chain over the points `order` of (px, py), sorted by (x, y); counter-clockwise, not
+ * closed; points on an edge are dropped (convexHulls passes distinct points only).
+ */
+function chainHull(px: Float64Array, py: Float64Array, order: Int32Array): Ring {
   const chain = (from: number, to: number, step: number) => {
     const out: number[] = [];
     for (let k = from; k !== to; k += step) {
-      const i = ranks[k];
+      const i = order[k];
       while (out.length >= 2) {
         const a = out[out.length - 2], b = out[out.length - 1];
         if (cross(px[a], py[a], px[b], py[b], px[i], py[i]) > 0) break;
@@ -131,8 +119,8 @@ function chainHull(px: Float64Array, py: Float64Array, ranks: Int32Array): Ring 
     }
     return out;
   };
-  const lower = chain(0, ranks.length, 1), upper = chain(ranks.length - 1, -1, -1);
+  const lower = chain(0, order.length, 1), upper = chain(order.length - 1, -1, -1);
   const ring = lower.slice(0, -1).concat(upper.slice(0, -1));
-  const unique = ring.length ? ring : [ranks[0]];
+  const unique = ring.length ? ring : [order[0]];
   return unique.map((r) => [px[r], py[r]]);
 }
