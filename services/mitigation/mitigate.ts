@@ -15,7 +15,6 @@ import type { SolverStatusCode } from "../../core/spatial/mitigate/status.ts";
 import type { ThresholdInput } from "../../core/spatial/mitigate/threshold_mitigation.ts";
 import { scopeOf } from "../../core/spatial/load.ts";
 import { subsetIndividuals } from "../../core/spatial/subset.ts";
-import { typedBytes } from "../datasets/prepared.ts";
 import { mapInTurns } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
@@ -32,6 +31,7 @@ import {
   mapsPayload,
   regionsPart,
   type Scoped,
+  scopedBytes,
   type SpatialDeps,
   taskIndividuals,
   withHulls,
@@ -307,7 +307,7 @@ export async function mitigateByThreshold(
     const kept = deps.prepared?.peek<Scoped>(data.dataset, part);
     if (kept) return kept;
     const built = await pool.run("spatial.regions", { ind, polygons: input.polygons });
-    deps.prepared?.put(data.dataset, part, { value: built, bytes: typedBytes(built) });
+    deps.prepared?.put(data.dataset, part, { value: built, bytes: scopedBytes(built) });
     return built;
   });
   const regions = everyone.regions;

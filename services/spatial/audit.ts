@@ -117,7 +117,7 @@ export function regionsPart(
   }`;
 }
 
-/** FNV-1a over a string's UTF-16 units, as 53 bits: names a request's polygons in a part's name. */
+/** FNV-1a (64 bits) over a string's UTF-16 units: names a request's polygons in a part's name. */
 function hashText(text: string): string {
   let h = 0xcbf29ce484222325n;
   for (let i = 0; i < text.length; i++) {
@@ -126,10 +126,13 @@ function hashText(text: string): string {
   return h.toString(36);
 }
 
-/** Bytes of scope and regions (typed arrays, and about 40 bytes a display polygon's point). */
-function scopedBytes(s: Scoped): number {
+/**
+ * Bytes of scope and regions kept with a prepared dataset: their typed arrays, about 64 a region beyond
+ * them, and about 40 a point of the polygons the regions came with (rules 2 and 3).
+ */
+export function scopedBytes(s: Scoped): number {
   const points = (s.regions.polygons ?? []).reduce((sum, ring) => sum + (ring?.length ?? 0), 0);
-  return typedBytes(s) + 40 * points + 64 * s.regions.ids.length;
+  return typedBytes(s) + 64 * s.regions.ids.length + 40 * points;
 }
 
 /**
