@@ -21,19 +21,25 @@ import {
   type StreamOptions,
 } from "./store.ts";
 import { newId } from "./ids.ts";
-
-/**
- * KV's own ceilings per atomic commit (mutations kept at half of KV's 1,000; bytes estimated from JSON
- * length, under KV's 800 KiB), keys per getMany, and the largest value (V8-serialised bytes).
- */
-const MAX_MUTATIONS = 500;
-const MAX_CHECKS = 100;
-const MAX_BYTES = 600_000;
-const MAX_KEY_BYTES = 81_920;
-const GET_MANY = 10;
-const MAX_VALUE_BYTES = 65_536;
-/** Commits retried while another handle holds the file's lock: 5 ms more each time, about 1 s in all. */
-const BUSY_RETRIES = 20;
+import {
+  ascendingAfter,
+  countWrite,
+  MIN_PACK_DOCS,
+  type PackBuilder,
+  Packs,
+  type PackState,
+} from "./kv_pack.ts";
+import {
+  BUSY_RETRIES,
+  GET_MANY,
+  keyBytes,
+  MAX_BYTES,
+  MAX_CHECKS,
+  MAX_KEY_BYTES,
+  MAX_MUTATIONS,
+  MAX_VALUE_BYTES,
+  valueBytes,
+} from "./kv_limits.ts";
 
 /** One write of a commit; `absent` makes it insert-only (the commit fails when the key exists). */
 interface Write {
@@ -45,54 +51,12 @@ interface Write {
   stamp?: string;
 }
 
-/** A key's encoded size as KV counts it: each part's bytes plus a type tag and a terminator. */
-function keyBytes(key: Deno.KvKey): number {
-  let n = 0;
-  for (const part of key) n += (typeof part === "string" ? encodedLength(part) : 8) + 2;
-  return n;
-}
-
-/**
- * The length of a value's JSON text, at most (what commits were sized by), estimated without writing it:
- * an integer by its digits rounded up, any other number 24, a string without its escapes. A commit that
- * KV finds larger than estimated is split (commitChunk).
- */
-function valueBytes(v: unknown): number {
-  if (typeof v === "number") {
-    if (!Number.isInteger(v)) return 24;
-    const a = v < 0 ? -v : v;
-    return (v < 0 ? 1 : 0) +
-      (a < 10 ? 1 : a < 100 ? 2 : a < 1e3 ? 3 : a < 1e4 ? 4 : a < 1e6 ? 6 : a < 1e9 ? 9 : 24);
-  }
-  if (typeof v === "string") return v.length + 2;
-  if (v === null || typeof v !== "object") return 5;
-  let n = 2;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) n += valueBytes(v[i]) + 1;
-    return n;
-  }
-  const proto = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== null) return JSON.stringify(v)?.length ?? 8; // a Date, bytes
-  for (const key in v) {
-    if (Object.hasOwn(v, key)) n += key.length + 4 + valueBytes((v as Record<string, unknown>)[key]);
-  }
-  return n;
-}
-
-/** UTF-8 bytes of a key string (a NUL takes two, escaped), counted without encoding it. */
-function encodedLength(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0 || (c >= 0x80 && c < 0x800) || (c >= 0xd800 && c < 0xe000)) n += 1; // a surrogate: half of 4
-    else if (c >= 0x800) n += 2;
-  }
-  return n;
-}
-
 export class KvStore implements Store {
   readonly kind = "kv" as const;
-  private constructor(private kv: Deno.Kv, readonly location: StoreLocation | null) {}
+  private packs: Packs;
+  private constructor(private kv: Deno.Kv, readonly location: StoreLocation | null) {
+    this.packs = new Packs(kv);
+  }
 
   /** Opens (and creates) the KV file at `path`; `undefined` opens the platform default (Deno Deploy). */
   static async open(path?: string): Promise<KvStore> {
@@ -114,7 +78,7 @@ export class KvStore implements Store {
 
   async put(ref: CollectionRef, doc: Doc): Promise<void> {
     refuseTooDeep([doc]);
-    await this.kv.set(this.key(ref, doc._id), doc);
+    await countWrite(this.kv.atomic().set(this.key(ref, doc._id), doc), ref).commit();
   }
 
   async patch(ref: CollectionRef, id: string, set: Record<string, unknown>): Promise<Doc | null> {
@@ -123,7 +87,7 @@ export class KvStore implements Store {
       const cur = await this.kv.get<Doc>(this.key(ref, id));
       if (!cur.value) return null;
       const next = { ...cur.value, ...set, _id: id };
-      const res = await this.kv.atomic().check(cur).set(this.key(ref, id), next).commit();
+      const res = await countWrite(this.kv.atomic().check(cur).set(this.key(ref, id), next), ref).commit();
       if (res.ok) return next;
     }
   }
@@ -140,7 +104,7 @@ export class KvStore implements Store {
       if (!cur.value || !matches(cur.value, expected)) return null;
       const next = { ...cur.value, ...set, _id: id };
       // the versionstamp check makes read-compare-write one step: a concurrent writer fails us, we re-read
-      const res = await this.kv.atomic().check(cur).set(this.key(ref, id), next).commit();
+      const res = await countWrite(this.kv.atomic().check(cur).set(this.key(ref, id), next), ref).commit();
       if (res.ok) return next;
     }
   }
@@ -149,7 +113,7 @@ export class KvStore implements Store {
     const key = this.key(ref, id);
     const cur = await this.kv.get(key);
     if (cur.value === null) return false;
-    await this.kv.delete(key);
+    await countWrite(this.kv.atomic().delete(key), ref).commit();
     return true;
   }
 
@@ -173,8 +137,36 @@ export class KvStore implements Store {
       if (given) seen.add(doc._id);
       return { key: this.key(ref, doc._id), value: doc, absent: given && !opts.fresh?.has(doc._id) };
     });
-    await this.commitInChunks(writes);
-    return writes.map((w) => (w.value as Doc)._id);
+    const ids = writes.map((w) => (w.value as Doc)._id);
+    const state = await this.packs.state(ref);
+    const extend = state.ready !== null && ascendingAfter(ids, state.ready.lastId);
+    const begin = !state.ready && ids.length >= MIN_PACK_DOCS && ascendingAfter(ids, "") &&
+      await this.isEmpty(ref);
+    if (!extend && !begin) {
+      await this.commitInChunks(ref, writes);
+      return ids;
+    }
+    // the pages are made while KV commits the documents (on its own thread), and declared after them
+    const committing = this.commitInChunks(ref, writes);
+    const builder = this.packs.builder(ref, state, extend);
+    builder.add(writes.map((w) => w.value as Doc));
+    let commits: number;
+    try {
+      commits = await committing;
+    } catch (err) {
+      await builder.abandon();
+      throw err;
+    }
+    // declared only if no other write came between: the count grew by this insert's commits alone
+    const now = await this.packs.state(ref);
+    if (now.count === state.count + commits) await builder.finish(now.count, now.countStamp);
+    else await builder.abandon();
+    return ids;
+  }
+
+  private async isEmpty(ref: CollectionRef): Promise<boolean> {
+    for await (const _ of this.kv.list({ prefix: this.key(ref) }, { limit: 1 })) return false;
+    return true;
   }
 
   async deleteMany(ref: CollectionRef, ids: string[]): Promise<number> {
@@ -183,7 +175,8 @@ export class KvStore implements Store {
       const keys = ids.slice(i, i + GET_MANY).map((id) => this.key(ref, id));
       const found = (await this.kv.getMany(keys)).filter((e) => e.value !== null);
       n += found.length;
-      const op = this.kv.atomic();
+      if (!found.length) continue;
+      const op = countWrite(this.kv.atomic(), ref);
       for (const e of found) op.delete(e.key);
       await op.commit();
     }
@@ -201,6 +194,10 @@ export class KvStore implements Store {
   }
 
   async count(ref: CollectionRef, filter?: Filter): Promise<number> {
+    if (!filter) {
+      const { ready } = await this.packs.state(ref);
+      if (ready) return ready.docs;
+    }
     let n = 0;
     for await (const e of this.kv.list<Doc>({ prefix: this.key(ref) }, { batchSize: 1000 })) {
       if (matches(e.value, filter)) n++;
@@ -226,14 +223,62 @@ export class KvStore implements Store {
   async *stream(ref: CollectionRef, opts: StreamOptions = {}): AsyncIterable<Doc[]> {
     const size = opts.batchSize ?? 1000;
     let batch: Doc[] = [];
-    for await (const e of this.kv.list<Doc>({ prefix: this.key(ref) }, { batchSize: Math.min(size, 1000) })) {
-      batch.push(project(e.value, opts.projection));
-      if (batch.length >= size) {
-        yield batch;
-        batch = [];
+    for await (const docs of this.whole(ref, Math.min(size, 1000))) {
+      for (const d of docs) {
+        batch.push(project(d, opts.projection));
+        if (batch.length >= size) {
+          yield batch;
+          batch = [];
+        }
       }
     }
     if (batch.length) yield batch;
+  }
+
+  /**
+   * Every document in id order, a few hundred at a time: the pages of the collection's pack when it is
+   * current, else listed one by one, which makes a pack of them when they are many (store/kv_pack.ts).
+   */
+  private async *whole(ref: CollectionRef, batchSize: number): AsyncGenerator<Doc[]> {
+    const state = await this.packs.state(ref);
+    if (state.ready) return yield* this.packs.pages(ref, state.ready);
+    let builder: PackBuilder | null = null;
+    const first: Doc[] = []; // until there are enough for a pack
+    let listed = false;
+    try {
+      let docs: Doc[] = [];
+      for await (const e of this.kv.list<Doc>({ prefix: this.key(ref) }, { batchSize })) {
+        docs.push(e.value);
+        if (docs.length < batchSize) continue;
+        builder = this.toPack(ref, state, builder, first, docs);
+        yield docs;
+        docs = [];
+      }
+      builder = this.toPack(ref, state, builder, first, docs);
+      if (docs.length) yield docs;
+      listed = true;
+    } finally {
+      if (builder && !listed) await builder.abandon();
+    }
+    if (builder) await builder.finish(state.count, state.countStamp);
+  }
+
+  /** Gives listed documents to the pack being made, begun once MIN_PACK_DOCS are listed. */
+  private toPack(
+    ref: CollectionRef,
+    state: PackState,
+    builder: PackBuilder | null,
+    first: Doc[],
+    docs: Doc[],
+  ) {
+    if (builder) builder.add(docs);
+    else {
+      first.push(...docs);
+      if (first.length < MIN_PACK_DOCS) return null;
+      builder = this.packs.builder(ref, state, false);
+      builder.add(first.splice(0));
+    }
+    return builder;
   }
 
   /**
@@ -262,7 +307,7 @@ export class KvStore implements Store {
       });
       const end = Math.min(this.chunkEnd(writes, 0), cap);
       const done = end === writes.length ? part.length : writeOf[end]; // updates this commit settles
-      const outcome = await this.commitGuarded(writes.slice(0, end));
+      const outcome = await this.commitGuarded(ref, writes.slice(0, end));
       if (outcome === "too large") cap = Math.max(1, end >> 1); // KV measured more than chunkEnd did
       if (outcome !== "ok") continue; // or a document changed since it was read: read again
       cap = MAX_CHECKS;
@@ -286,9 +331,10 @@ export class KvStore implements Store {
   }
 
   /** One atomic commit of writes that each expect the version they read. */
-  private async commitGuarded(writes: Write[]): Promise<"ok" | "changed" | "too large"> {
+  private async commitGuarded(ref: CollectionRef, writes: Write[]): Promise<"ok" | "changed" | "too large"> {
+    if (!writes.length) return "ok";
     for (let busy = 0;; busy++) {
-      const op = this.kv.atomic();
+      const op = countWrite(this.kv.atomic(), ref);
       for (const w of writes) op.check({ key: w.key, versionstamp: w.stamp! }).set(w.key, w.value);
       try {
         return (await op.commit()).ok ? "ok" : "changed";
@@ -302,10 +348,11 @@ export class KvStore implements Store {
   }
 
   async dropCollection(ref: CollectionRef): Promise<void> {
+    await this.packs.drop(ref);
     const keys: Deno.KvKey[] = [];
     for await (const e of this.kv.list({ prefix: this.key(ref) }, { batchSize: 1000 })) keys.push(e.key);
     for (let i = 0; i < keys.length; i += MAX_MUTATIONS) {
-      const op = this.kv.atomic();
+      const op = countWrite(this.kv.atomic(), ref);
       for (const k of keys.slice(i, i + MAX_MUTATIONS)) op.delete(k);
       await op.commit();
     }
@@ -324,12 +371,14 @@ export class KvStore implements Store {
    * Writes in order, in as few atomic commits as KV's per-commit limits allow; a refused write throws
    * a typed error whose `written` counts the writes committed before its commit (none after are).
    */
-  private async commitInChunks(writes: Write[]): Promise<void> {
+  private async commitInChunks(ref: CollectionRef, writes: Write[]): Promise<number> {
+    let commits = 0;
     for (let start = 0; start < writes.length;) {
       const end = this.chunkEnd(writes, start);
-      await this.commitChunk(writes, start, end);
+      commits += await this.commitChunk(ref, writes, start, end);
       start = end;
     }
+    return commits;
   }
 
   /** Where the commit starting at `start` must end to stay within KV's limits (at least one write). */
@@ -352,12 +401,20 @@ export class KvStore implements Store {
     return writes.length;
   }
 
-  /** Commits writes[start, end) atomically; halves the span when KV finds it larger than estimated. */
-  private async commitChunk(writes: Write[], start: number, end: number): Promise<void> {
+  /**
+   * Commits writes[start, end) atomically; halves the span when KV finds it larger than estimated.
+   * Returns the commits it took (each adds one to the collection's write count).
+   */
+  private async commitChunk(
+    ref: CollectionRef,
+    writes: Write[],
+    start: number,
+    end: number,
+  ): Promise<number> {
     let busy = 0;
     let vanished = 0;
     for (;;) {
-      const op = this.kv.atomic();
+      const op = countWrite(this.kv.atomic(), ref);
       for (let i = start; i < end; i++) {
         const w = writes[i];
         if (w.absent) op.check({ key: w.key, versionstamp: null });
@@ -371,8 +428,8 @@ export class KvStore implements Store {
         if (/Value too large/.test(message)) throw this.tooLarge(writes, start, end) ?? err;
         if (/Total \w+ size too large/.test(message) && end - start > 1) {
           const mid = start + Math.floor((end - start) / 2);
-          await this.commitChunk(writes, start, mid);
-          return await this.commitChunk(writes, mid, end);
+          return await this.commitChunk(ref, writes, start, mid) +
+            await this.commitChunk(ref, writes, mid, end);
         }
         // another handle on the same file holds SQLite's write lock (checked commits do not wait for it)
         if (/database is locked/.test(message) && busy++ < BUSY_RETRIES) {
@@ -381,7 +438,7 @@ export class KvStore implements Store {
         }
         throw err;
       }
-      if (ok) return;
+      if (ok) return 1;
       const taken = await this.firstExisting(writes, start, end);
       if (taken >= 0) throw new DuplicateIdError(String(writes[taken].key.at(-1)), taken, start);
       // the key that failed the check was deleted since: try again, but not forever

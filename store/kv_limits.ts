@@ -1,0 +1,59 @@
+/** Deno KV's limits, and the sizes of keys and values as they count against them (store/kv.ts). */
+
+/**
+ * KV's own ceilings per atomic commit (mutations kept at half of KV's 1,000; bytes estimated from JSON
+ * length, under KV's 800 KiB), keys per getMany, and the largest value (V8-serialised bytes).
+ */
+export const MAX_MUTATIONS = 500;
+export const MAX_CHECKS = 100;
+export const MAX_BYTES = 600_000;
+export const MAX_KEY_BYTES = 81_920;
+export const GET_MANY = 10;
+export const MAX_VALUE_BYTES = 65_536;
+/** Commits retried while another handle holds the file's lock: 5 ms more each time, about 1 s in all. */
+export const BUSY_RETRIES = 20;
+
+/** A key's encoded size as KV counts it: each part's bytes plus a type tag and a terminator. */
+export function keyBytes(key: Deno.KvKey): number {
+  let n = 0;
+  for (const part of key) n += (typeof part === "string" ? encodedLength(part) : 8) + 2;
+  return n;
+}
+
+/**
+ * The length of a value's JSON text, at most (what commits were sized by), estimated without writing it:
+ * an integer by its digits rounded up, any other number 24, a string without its escapes. A commit that
+ * KV finds larger than estimated is split (commitChunk).
+ */
+export function valueBytes(v: unknown): number {
+  if (typeof v === "number") {
+    if (!Number.isInteger(v)) return 24;
+    const a = v < 0 ? -v : v;
+    return (v < 0 ? 1 : 0) +
+      (a < 10 ? 1 : a < 100 ? 2 : a < 1e3 ? 3 : a < 1e4 ? 4 : a < 1e6 ? 6 : a < 1e9 ? 9 : 24);
+  }
+  if (typeof v === "string") return v.length + 2;
+  if (v === null || typeof v !== "object") return 5;
+  let n = 2;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) n += valueBytes(v[i]) + 1;
+    return n;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return JSON.stringify(v)?.length ?? 8; // a Date, bytes
+  for (const key in v) {
+    if (Object.hasOwn(v, key)) n += key.length + 4 + valueBytes((v as Record<string, unknown>)[key]);
+  }
+  return n;
+}
+
+/** UTF-8 bytes of a key string (a NUL takes two, escaped), counted without encoding it. */
+function encodedLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0 || (c >= 0x80 && c < 0x800) || (c >= 0xd800 && c < 0xe000)) n += 1; // a surrogate: half of 4
+    else if (c >= 0x800) n += 2;
+  }
+  return n;
+}

@@ -1,0 +1,313 @@
+/**
+ * Packs: a KV collection's documents kept a second time, in id order, as pages of a few hundred documents
+ * (one KV value each: their JSON array, under KV's 64 KiB), so that a whole read lists a page where it
+ * would list a document. KV spends 15-28 µs on every entry it lists, whatever its size: a pack reads
+ * 206,418 documents of a hundred region ids each in about a third of the time (BENCHMARKS.md, "Packs").
+ * JSON, not KV's own V8 serialisation, because V8 writes numbers it has read back as doubles, 70 % more
+ * bytes and twice the time to read; and documents are JSON (store.ts), which jsonExact checks.
+ *
+ * A pack is right only for the collection as it was: every commit that writes the collection's documents
+ * adds one to its write count (`["stamp", db, collection]`, in the same commit), and a pack holds the count
+ * it was made at. A pack is made in two ways, both of which check the count in the commit that declares
+ * it ready, so a write that lands meanwhile leaves it unused:
+ * - appended to by insertMany while documents come in id order after the pack's last one (an import);
+ * - made by a whole read (`stream`) that found none, from the documents it lists anyway.
+ * Pages of packs no longer current are deleted when the next pack is ready, and with the collection.
+ */
+import { ConflictError } from "../core/errors.ts";
+import { log } from "../core/log.ts";
+import { newId } from "./ids.ts";
+import { BUSY_RETRIES, MAX_MUTATIONS } from "./kv_limits.ts";
+import type { CollectionRef, Doc } from "./store.ts";
+
+/**
+ * A page's characters and a commit's: V8 writes a string outside Latin-1 in two bytes a character, so
+ * twice these stay under KV's 64 KiB a value and 800 KiB a commit.
+ */
+const PAGE_CHARS = 30_000;
+const COMMIT_CHARS = 360_000;
+/**
+ * The fewest documents worth a pack: a new one is begun by an insert of this many or more, or by a whole
+ * read that lists this many (listing fewer one by one takes a few tens of milliseconds at most).
+ */
+export const MIN_PACK_DOCS = 1000;
+/** Pages listed per KV round trip. */
+const PAGES_PER_LIST = 16;
+
+/** What a ready pack says of itself. */
+export interface PackMeta {
+  /** Names its pages: `["packpage", db, collection, token, 0..pages-1]`. */
+  token: string;
+  pages: number;
+  docs: number;
+  /** The id of its last document ("" when empty): a document appended must come after it. */
+  lastId: string;
+  /** The collection's write count it holds the documents of. */
+  count: number;
+}
+
+/** The collection's pack and write count as read in one step. */
+export interface PackState {
+  /** The pack, when it holds the collection as it is now. */
+  ready: PackMeta | null;
+  /** Versionstamps of the pack's record and of the write count, for the commit that replaces them. */
+  metaStamp: string | null;
+  countStamp: string | null;
+  count: number;
+}
+
+export const stampKey = (ref: CollectionRef): Deno.KvKey => ["stamp", ref.db, ref.collection];
+const metaKey = (ref: CollectionRef): Deno.KvKey => ["packmeta", ref.db, ref.collection];
+const pagesPrefix = (ref: CollectionRef): Deno.KvKey => ["packpage", ref.db, ref.collection];
+const pageKey = (ref: CollectionRef, token: string, i: number): Deno.KvKey => [
+  ...pagesPrefix(ref),
+  token,
+  i,
+];
+
+/** Adds one to the collection's write count: part of every commit that writes its documents. */
+export function countWrite(op: Deno.AtomicOperation, ref: CollectionRef): Deno.AtomicOperation {
+  return op.sum(stampKey(ref), 1n);
+}
+
+/** Characters UTF-16 orders apart from UTF-8 (surrogates against U+E000-U+FFFF). */
+const HIGH = /[\ud800-\uffff]/;
+
+/** Whether ids sort in KV as they do in JS (no character KV's UTF-8 orders otherwise), each after `after`. */
+export function ascendingAfter(ids: readonly string[], after: string): boolean {
+  if (HIGH.test(after)) return false;
+  let prev = after;
+  for (const id of ids) {
+    if (!(id > prev) || HIGH.test(id)) return false;
+    prev = id;
+  }
+  return true;
+}
+
+/**
+ * Whether JSON keeps `v` exactly: finite numbers but -0, strings, booleans, null, arrays without holes or
+ * undefined, plain objects without undefined values. A pack is made only of such documents.
+ */
+export function jsonExact(v: unknown): boolean {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(v) && !Object.is(v, -0);
+    case "object": {
+      if (v === null) return true;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) if (!(i in v) || !jsonExact(v[i])) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const k in v) if (!jsonExact((v as Record<string, unknown>)[k])) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** Commits `make()`'s operation, again while another handle holds the file's write lock. */
+async function commitRetrying(make: () => Deno.AtomicOperation): Promise<boolean> {
+  for (let busy = 0;; busy++) {
+    try {
+      return (await make().commit()).ok;
+    } catch (err) {
+      if (!/database is locked/.test((err as Error).message) || busy >= BUSY_RETRIES) throw err;
+      await new Promise((r) => setTimeout(r, 5 * (busy + 1)));
+    }
+  }
+}
+
+export class Packs {
+  constructor(private kv: Deno.Kv) {}
+
+  /** The collection's pack, if it holds the collection as it is, and its write count. */
+  async state(ref: CollectionRef): Promise<PackState> {
+    const [meta, stamp] = await this.kv.getMany<[PackMeta, Deno.KvU64]>([metaKey(ref), stampKey(ref)]);
+    const count = stamp.value ? Number(stamp.value.value) : 0;
+    return {
+      ready: meta.value && meta.value.count === count ? meta.value : null,
+      metaStamp: meta.versionstamp,
+      countStamp: stamp.versionstamp,
+      count,
+    };
+  }
+
+  /**
+   * The pack's documents, page by page. Its pages never change; they go only once a newer pack is ready,
+   * so a read that finds one missing was overtaken by writes and a whole read since (409).
+   */
+  async *pages(ref: CollectionRef, pack: PackMeta): AsyncGenerator<Doc[]> {
+    let next = 0;
+    let docs = 0;
+    const selector = { start: pageKey(ref, pack.token, 0), end: pageKey(ref, pack.token, pack.pages) };
+    for await (const e of this.kv.list<string>(selector, { batchSize: PAGES_PER_LIST })) {
+      if (e.key.at(-1) !== next++) break;
+      const page = JSON.parse(e.value) as Doc[];
+      docs += page.length;
+      yield page;
+    }
+    if (next !== pack.pages || docs !== pack.docs) {
+      throw new ConflictError(
+        `collection '${ref.collection}' was rewritten while it was read; try again`,
+      );
+    }
+  }
+
+  /** A pack being made from `state`: a new one, or more pages for the ready one. */
+  builder(ref: CollectionRef, state: PackState, extend: boolean): PackBuilder {
+    return new PackBuilder(this.kv, ref, state, extend ? state.ready : null);
+  }
+
+  /** Deletes every page but those of `keep` (all when null): packs no longer current. */
+  async sweep(ref: CollectionRef, keep: string | null): Promise<void> {
+    const prefix = pagesPrefix(ref);
+    const ranges: Deno.KvListSelector[] = keep === null ? [{ prefix }] : [
+      { prefix, end: [...prefix, keep] },
+      { prefix, start: [...prefix, keep + "\u0000"] },
+    ];
+    for (const selector of ranges) {
+      let op = this.kv.atomic();
+      let n = 0;
+      for await (const e of this.kv.list(selector, { batchSize: PAGES_PER_LIST })) {
+        op.delete(e.key);
+        if (++n % MAX_MUTATIONS === 0) {
+          await commitRetrying(() => op);
+          op = this.kv.atomic();
+        }
+      }
+      if (n % MAX_MUTATIONS) await commitRetrying(() => op);
+    }
+  }
+
+  /** Drops the collection's pack: its record first (so nothing reads it), then its pages. */
+  async drop(ref: CollectionRef): Promise<void> {
+    await commitRetrying(() => countWrite(this.kv.atomic().delete(metaKey(ref)), ref));
+    await this.sweep(ref, null);
+  }
+}
+
+/**
+ * Writes pages as documents are added (a commit of pages while the next fill), and declares the pack
+ * ready at `finish` when the collection's write count is still what it expects. Nothing it writes is
+ * read before then: pages past the record's count are never listed.
+ */
+export class PackBuilder {
+  readonly #token: string;
+  #pages: number;
+  #docs: number;
+  #lastId: string;
+  /** The page being filled: its documents' JSON texts, and their characters. */
+  #page: string[] = [];
+  #pageChars = 0;
+  /** Full pages not yet committed (JSON arrays), and their characters. */
+  #full: string[] = [];
+  #fullChars = 0;
+  #writing: Promise<void> = Promise.resolve();
+  #failed = false;
+
+  constructor(
+    private kv: Deno.Kv,
+    private ref: CollectionRef,
+    private state: PackState,
+    base: PackMeta | null,
+  ) {
+    this.#token = base?.token ?? newId();
+    this.#pages = base?.pages ?? 0;
+    this.#docs = base?.docs ?? 0;
+    this.#lastId = base?.lastId ?? "";
+  }
+
+  /** Takes the next documents, in id order; commits pages once enough are full. */
+  add(docs: readonly Doc[]): void {
+    if (this.#failed) return;
+    for (const d of docs) {
+      if (!jsonExact(d)) return void this.#fail("a document holds a value JSON does not keep");
+      const text = JSON.stringify(d);
+      if (this.#page.length && this.#pageChars + text.length > PAGE_CHARS) this.#close();
+      this.#page.push(text);
+      this.#pageChars += text.length + 1;
+      this.#lastId = d._id;
+    }
+    this.#docs += docs.length;
+    if (this.#fullChars >= COMMIT_CHARS) this.#commitFull();
+  }
+
+  /**
+   * Declares the pack ready for write count `count` (the count at the start, or that plus the commits
+   * the caller made itself), in a commit that checks the count has not moved since and the record is as
+   * it was read; then deletes the pages of older packs. False when it is not ready (a write won).
+   */
+  async finish(count: number, countStamp: string | null): Promise<boolean> {
+    if (this.#page.length) this.#close();
+    this.#commitFull();
+    await this.#writing;
+    if (this.#failed) return false;
+    const meta: PackMeta = {
+      token: this.#token,
+      pages: this.#pages,
+      docs: this.#docs,
+      lastId: this.#lastId,
+      count,
+    };
+    const ok = await commitRetrying(() =>
+      this.kv.atomic()
+        .check({ key: stampKey(this.ref), versionstamp: countStamp })
+        .check({ key: metaKey(this.ref), versionstamp: this.state.metaStamp })
+        .set(metaKey(this.ref), meta)
+    ).catch((err) => this.#fail(err));
+    if (!ok) return false;
+    if (this.state.ready?.token !== this.#token) {
+      await new Packs(this.kv).sweep(this.ref, this.#token).catch((err) => this.#fail(err));
+    }
+    return true;
+  }
+
+  /** Stops early (the reader left): waits for the commit under way, declares nothing. */
+  async abandon(): Promise<void> {
+    this.#failed = true;
+    await this.#writing;
+  }
+
+  #close(): void {
+    this.#full.push(`[${this.#page.join(",")}]`);
+    this.#fullChars += this.#pageChars;
+    this.#page = [];
+    this.#pageChars = 0;
+  }
+
+  /**
+   * Commits the full pages after the commit under way: one in flight, the next filling meanwhile.
+   */
+  #commitFull(): void {
+    if (!this.#full.length) return;
+    const pages = this.#full;
+    const op = this.#pageOp(pages, this.#pages);
+    this.#pages += pages.length;
+    this.#full = [];
+    this.#fullChars = 0;
+    this.#writing = this.#writing.then(async () => {
+      if (this.#failed) return;
+      await commitRetrying(() => op).catch((err) => this.#fail(err));
+    });
+  }
+
+  #pageOp(pages: string[], first: number): Deno.AtomicOperation {
+    const op = this.kv.atomic();
+    pages.forEach((p, i) => op.set(pageKey(this.ref, this.#token, first + i), p));
+    return op;
+  }
+
+  #fail(err: unknown): false {
+    if (!this.#failed) {
+      log("warn", "collection pack not made", { collection: this.ref.collection, error: String(err) });
+    }
+    this.#failed = true;
+    return false;
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * Packs (store/kv_pack.ts): a KV collection's second copy in pages. What a read gives from a pack must be
+ * what the documents' own keys hold, read here straight from KV; a pack is used only while no write came
+ * after it, on this handle or another one on the same file.
+ */
+import assert from "node:assert/strict";
+import { KvStore } from "../../store/kv.ts";
+import { jsonExact, MIN_PACK_DOCS, Packs } from "../../store/kv_pack.ts";
+import { newId } from "../../store/ids.ts";
+import type { CollectionRef, Doc, Store } from "../../store/store.ts";
+import { ConflictError } from "../../core/errors.ts";
+
+const ref: CollectionRef = { db: "d", collection: "points" };
+
+/** Documents of an audit-like shape, ids made in order. */
+function rows(n: number, from = 0): Doc[] {
+  return Array.from({ length: n }, (_, i) => ({
+    _id: newId(),
+    lat: 40 + (from + i) / 1e5,
+    y_true: (from + i) % 2,
+    region_ids: [(from + i) % 7, 100 + ((from + i) % 3)],
+    name: `row ${from + i} ü`, // Latin-1 and beyond stay exact
+  }));
+}
+
+async function withKv(fn: (store: KvStore, path: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "tessera-pack-" });
+  const path = `${dir}/pack.kv`;
+  const store = await KvStore.open(path);
+  try {
+    await fn(store, path);
+  } finally {
+    await store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** The collection as its documents' own keys hold it, in key order: what any read must give. */
+async function byKeys(path: string): Promise<Doc[]> {
+  const kv = await Deno.openKv(path);
+  try {
+    const out: Doc[] = [];
+    for await (const e of kv.list<Doc>({ prefix: ["doc", ref.db, ref.collection] })) out.push(e.value);
+    return out;
+  } finally {
+    kv.close();
+  }
+}
+
+async function streamed(store: Store, batchSize = 700): Promise<Doc[]> {
+  const out: Doc[] = [];
+  for await (const b of store.stream(ref, { batchSize })) out.push(...b);
+  return out;
+}
+
+/** The pack that holds the collection now, or null (read with a handle of its own). */
+async function readyPack(path: string) {
+  const kv = await Deno.openKv(path);
+  try {
+    return (await new Packs(kv).state(ref)).ready;
+  } finally {
+    kv.close();
+  }
+}
+
+async function pageKeys(path: string): Promise<number> {
+  const kv = await Deno.openKv(path);
+  let n = 0;
+  for await (const _ of kv.list({ prefix: ["packpage", ref.db, ref.collection] })) n++;
+  kv.close();
+  return n;
+}
+
+Deno.test("an import in batches in id order makes a pack; reads from it equal the documents' keys", async () => {
+  await withKv(async (store, path) => {
+    for (let b = 0; b < 3; b++) {
+      const docs = rows(MIN_PACK_DOCS, b * MIN_PACK_DOCS);
+      await store.insertMany(ref, docs, { fresh: new Set(docs.map((d) => d._id)) });
+    }
+    const pack = await readyPack(path);
+    assert.equal(pack?.docs, 3 * MIN_PACK_DOCS);
+    const keys = await byKeys(path);
+    assert.equal(keys.length, 3 * MIN_PACK_DOCS);
+    assert.deepEqual(await streamed(store), keys);
+    assert.equal(await store.count(ref), 3 * MIN_PACK_DOCS);
+    const projected = [];
+    for await (const b of store.stream(ref, { projection: ["y_true"], batchSize: 999 })) projected.push(...b);
+    assert.deepEqual(projected, keys.map((d) => ({ _id: d._id, y_true: d.y_true })));
+  });
+});
+
+Deno.test("a write after the pack is seen by the next read, which makes a new pack and sweeps the old", async () => {
+  await withKv(async (store, path) => {
+    await store.insertMany(ref, rows(2 * MIN_PACK_DOCS));
+    const first = await readyPack(path);
+    assert.ok(first);
+    const keys = await byKeys(path);
+    const updates = keys.slice(0, 50).map((d) => ({ id: d._id, set: { y_pred: 1 } }));
+    await store.updateFields(ref, updates);
+    assert.equal(await readyPack(path), null);
+    const after = await streamed(store);
+    assert.deepEqual(after, await byKeys(path));
+    assert.equal(after.filter((d) => d.y_pred === 1).length, 50);
+    const second = await readyPack(path);
+    assert.ok(second && second.token !== first.token);
+    assert.equal(await pageKeys(path), second.pages); // the first pack's pages are gone
+    assert.deepEqual(await streamed(store), after); // now from the new pack
+    // every other kind of write moves the count too
+    for (
+      const write of [
+        () => store.put(ref, { ...after[3], lat: 0 }),
+        () => store.patch(ref, after[4]._id, { lat: 1 }),
+        () => store.compareAndSet(ref, after[5]._id, { y_true: after[5].y_true as number }, { lat: 2 }),
+        () => store.delete(ref, after[6]._id),
+        () => store.deleteMany(ref, [after[7]._id]),
+        () => store.insertMany(ref, [{ _id: "0-before-every-id", lat: 3 }]),
+      ]
+    ) {
+      await streamed(store); // a pack of the collection as it is
+      assert.ok(await readyPack(path));
+      await write();
+      assert.equal(await readyPack(path), null);
+      assert.deepEqual(await streamed(store), await byKeys(path));
+    }
+  });
+});
+
+Deno.test("a write from another handle on the same file is seen: the count is in the file", async () => {
+  await withKv(async (store, path) => {
+    await store.insertMany(ref, rows(MIN_PACK_DOCS));
+    assert.ok(await readyPack(path));
+    const other = await KvStore.open(path);
+    try {
+      const [doc] = await other.list(ref, undefined, { limit: 1 });
+      await other.patch(ref, doc._id, { lat: -1 });
+    } finally {
+      await other.close();
+    }
+    const read = await streamed(store);
+    assert.equal(read[0].lat, -1);
+    assert.deepEqual(read, await byKeys(path));
+  });
+});
+
+Deno.test("a write while a read makes a pack leaves that pack unused", async () => {
+  await withKv(async (store, path) => {
+    await store.insertMany(ref, rows(3 * MIN_PACK_DOCS));
+    const [doc] = await store.list(ref, undefined, { limit: 1 });
+    await store.patch(ref, doc._id, { lat: 0 }); // no pack now
+    let wrote = false;
+    for await (const _ of store.stream(ref, { batchSize: 500 })) {
+      if (!wrote) await store.patch(ref, doc._id, { lat: 5 });
+      wrote = true;
+    }
+    assert.equal(await readyPack(path), null);
+    assert.equal((await streamed(store))[0].lat, 5);
+  });
+});
+
+Deno.test("a read left early declares no pack; appends out of id order or from the past stop extending it", async () => {
+  await withKv(async (store, path) => {
+    await store.insertMany(ref, rows(2 * MIN_PACK_DOCS));
+    await store.put(ref, { _id: "zzzz", lat: 1 }); // pack no longer current
+    for await (const _ of store.stream(ref, { batchSize: 100 })) break;
+    assert.equal(await readyPack(path), null);
+    await streamed(store);
+    assert.ok(await readyPack(path));
+    await store.insertMany(ref, [{ _id: "zzzz0", lat: 2 }, { _id: "zzzy", lat: 3 }]); // not ascending
+    assert.equal(await readyPack(path), null);
+    const read = await streamed(store);
+    assert.deepEqual(read.slice(-3).map((d) => d._id), ["zzzy", "zzzz", "zzzz0"]);
+    assert.deepEqual(read, await byKeys(path));
+  });
+});
+
+Deno.test("small collections and documents JSON would change are never packed", async () => {
+  await withKv(async (store, path) => {
+    await store.insertMany(ref, rows(MIN_PACK_DOCS - 1));
+    await streamed(store);
+    assert.equal(await readyPack(path), null);
+    const odd = rows(MIN_PACK_DOCS).map((d, i) => i === 10 ? { ...d, lat: NaN } : d);
+    await store.dropCollection(ref);
+    await store.insertMany(ref, odd);
+    assert.equal(await readyPack(path), null);
+    const read = await streamed(store);
+    assert.ok(Number.isNaN(read[10].lat));
+    assert.equal(await readyPack(path), null);
+  });
+});
+
+Deno.test("dropCollection takes the pack and its pages too", async () => {
+  await withKv(async (store, path) => {
+    await store.insertMany(ref, rows(MIN_PACK_DOCS));
+    assert.ok(await pageKeys(path) > 0);
+    await store.dropCollection(ref);
+    assert.equal(await pageKeys(path), 0);
+    assert.equal(await store.count(ref), 0);
+    assert.deepEqual(await streamed(store), []);
+  });
+});
+
+Deno.test("a read whose pages went meanwhile is a 409, never a short answer", async () => {
+  await withKv(async (store, path) => {
+    await store.insertMany(ref, rows(8 * MIN_PACK_DOCS)); // more pages than one list call takes
+    const kv = await Deno.openKv(path);
+    try {
+      const pack = (await new Packs(kv).state(ref)).ready!;
+      const read = new Packs(kv).pages(ref, pack);
+      await read.next();
+      await new Packs(kv).sweep(ref, null);
+      await assert.rejects(async () => {
+        for await (const _ of read);
+      }, ConflictError);
+    } finally {
+      kv.close();
+    }
+  });
+});
+
+Deno.test("jsonExact: what JSON keeps and what it does not", () => {
+  assert.equal(jsonExact({ a: [1, "x", null, true, { b: 2.5 }] }), true);
+  for (const v of [NaN, Infinity, -0, undefined, new Date(0), 1n, [1, , 2], { a: undefined }, () => 1]) {
+    assert.equal(jsonExact({ v }), false, String(v));
+  }
+});
