@@ -17,7 +17,7 @@
 import { ConflictError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
 import { newId } from "./ids.ts";
-import { BUSY_RETRIES, MAX_MUTATIONS } from "./kv_limits.ts";
+import { BUSY_RETRIES, GET_MANY, MAX_MUTATIONS } from "./kv_limits.ts";
 import type { CollectionRef, Doc } from "./store.ts";
 
 /**
@@ -31,7 +31,7 @@ const COMMIT_CHARS = 360_000;
  * read that lists this many (listing fewer one by one takes a few tens of milliseconds at most).
  */
 export const MIN_PACK_DOCS = 1000;
-/** Pages listed per KV round trip. */
+/** Pages listed per KV round trip when sweeping. */
 const PAGES_PER_LIST = 16;
 
 /** What a ready pack says of itself. */
@@ -139,24 +139,39 @@ export class Packs {
   }
 
   /**
-   * The pack's documents, page by page. Its pages never change; they go only once a newer pack is ready,
-   * so a read that finds one missing was overtaken by writes and a whole read since (409).
+   * The pack's documents, page by page, the next pages read while these are parsed. Its pages never change;
+   * they go only once a newer pack is ready, so a read that finds one missing was overtaken by writes and
+   * a whole read since (409).
    */
   async *pages(ref: CollectionRef, pack: PackMeta): AsyncGenerator<Doc[]> {
-    let next = 0;
+    const read = (from: number) => {
+      const keys = [];
+      for (let i = from; i < Math.min(from + GET_MANY, pack.pages); i++) {
+        keys.push(pageKey(ref, pack.token, i));
+      }
+      return this.kv.getMany<string[]>(keys);
+    };
+    let next = read(0);
     let docs = 0;
-    const selector = { start: pageKey(ref, pack.token, 0), end: pageKey(ref, pack.token, pack.pages) };
-    for await (const e of this.kv.list<string>(selector, { batchSize: PAGES_PER_LIST })) {
-      if (e.key.at(-1) !== next++) break;
-      const page = JSON.parse(e.value) as Doc[];
-      docs += page.length;
-      yield page;
+    try {
+      for (let at = 0; at < pack.pages; at += GET_MANY) {
+        const entries = await next;
+        next = read(at + GET_MANY);
+        for (const e of entries) {
+          if (e.value === null) throw this.#overtaken(ref);
+          const page = JSON.parse(e.value) as Doc[];
+          docs += page.length;
+          yield page;
+        }
+      }
+    } finally {
+      await next.catch(() => {}); // a reader that left early leaves no read behind
     }
-    if (next !== pack.pages || docs !== pack.docs) {
-      throw new ConflictError(
-        `collection '${ref.collection}' was rewritten while it was read; try again`,
-      );
-    }
+    if (docs !== pack.docs) throw this.#overtaken(ref);
+  }
+
+  #overtaken(ref: CollectionRef): ConflictError {
+    return new ConflictError(`collection '${ref.collection}' was rewritten while it was read; try again`);
   }
 
   /** A pack being made from `state`: a new one, or more pages for the ready one. */

@@ -18,12 +18,17 @@ class Growable<A extends Float64Array | Int32Array = Float64Array> {
   n = 0;
   constructor(public buf: A) {}
   push(v: number) {
-    if (this.n === this.buf.length) {
-      const next = new (this.buf.constructor as new (n: number) => A)(this.buf.length * 2);
-      next.set(this.buf);
-      this.buf = next;
-    }
+    if (this.n === this.buf.length) this.reserve(1);
     this.buf[this.n++] = v;
+  }
+  /** Room for `k` more values (doubling, so pushing N values copies O(N) in all). */
+  reserve(k: number) {
+    if (this.n + k <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.n + k) size *= 2;
+    const next = new (this.buf.constructor as new (n: number) => A)(size);
+    next.set(this.buf);
+    this.buf = next;
   }
 }
 
@@ -141,6 +146,14 @@ export class IndividualsBuilder {
     const v = this.value(d, "region_ids");
     if (v === null) return this.regionStart.push(this.regionIds.n);
     const list = Array.isArray(v) ? v : [v];
+    let int32 = true; // and so every id fits the 32-bit column as it is
+    for (let j = 0; j < list.length && int32; j++) int32 = (list[j] | 0) === list[j] && list[j] >= 0;
+    if (int32 && list.length && this.regionIds.buf instanceof Int32Array) {
+      const ids = this.regionIds as Growable<Int32Array>;
+      ids.reserve(list.length);
+      for (let j = 0; j < list.length; j++) ids.buf[ids.n++] = list[j];
+      return this.regionStart.push(ids.n);
+    }
     if (!list.length || !list.every((r) => Number.isInteger(r) && r >= 0)) {
       throw new InvalidInputError(
         `field '${this.mapping.region_ids}' (mapped to region_ids) must be a non-empty list of non-negative ` +

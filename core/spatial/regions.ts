@@ -53,9 +53,10 @@ export function flattenRegionIds(lists: number[][]): RegionLists {
 
 /** Member lists from each membership's region index `reg` (aligned with L.ids; repeats count once). */
 function fromLists(scope: Int32Array, L: RegionLists, reg: Int32Array, R: number) {
+  const start = L.start;
   const seen = new Int32Array(R).fill(-1), size = new Int32Array(R);
   for (let j = 0; j < scope.length; j++) {
-    for (let t = L.start[scope[j]]; t < L.start[scope[j] + 1]; t++) {
+    for (let t = start[scope[j]], end = start[scope[j] + 1]; t < end; t++) {
       const r = reg[t];
       if (seen[r] !== j) (seen[r] = j, size[r]++);
     }
@@ -63,7 +64,7 @@ function fromLists(scope: Int32Array, L: RegionLists, reg: Int32Array, R: number
   const members = Array.from(size, (s) => new Int32Array(s)), fill = new Int32Array(R);
   seen.fill(-1);
   for (let j = 0; j < scope.length; j++) {
-    for (let t = L.start[scope[j]]; t < L.start[scope[j] + 1]; t++) {
+    for (let t = start[scope[j]], end = start[scope[j] + 1]; t < end; t++) {
       const r = reg[t];
       if (seen[r] !== j) (seen[r] = j, members[r][fill[r]++] = j);
     }
@@ -76,24 +77,32 @@ function fromLists(scope: Int32Array, L: RegionLists, reg: Int32Array, R: number
  * the ids are small integers (the usual case, one pass each), else through a Map.
  */
 function indexIds(scope: Int32Array, L: RegionLists): { ids: number[]; reg: Int32Array } {
-  const reg = new Int32Array(L.ids.length);
+  const { start, ids: all } = L;
+  const reg = new Int32Array(all.length);
   let max = 0, count = 0;
-  for (const i of scope) {
-    for (let t = L.start[i]; t < L.start[i + 1]; t++) (max = Math.max(max, L.ids[t]), count++);
+  for (let j = 0; j < scope.length; j++) {
+    const end = start[scope[j] + 1];
+    for (let t = start[scope[j]]; t < end; t++) if (all[t] > max) max = all[t];
+    count += end - start[scope[j]];
   }
-  if (max <= 4 * count + 1024 && L.ids.every(Number.isInteger)) {
+  // 32-bit ids are integers by their type; wider ones are checked
+  if (max <= 4 * count + 1024 && (all instanceof Int32Array || all.every(Number.isInteger))) {
     const dense = new Int32Array(max + 1).fill(-1);
-    for (const i of scope) for (let t = L.start[i]; t < L.start[i + 1]; t++) dense[L.ids[t]] = 0;
+    for (let j = 0; j < scope.length; j++) {
+      for (let t = start[scope[j]], end = start[scope[j] + 1]; t < end; t++) dense[all[t]] = 0;
+    }
     const ids: number[] = [];
     for (let id = 0; id <= max; id++) if (dense[id] === 0) (dense[id] = ids.length, ids.push(id));
-    for (const i of scope) for (let t = L.start[i]; t < L.start[i + 1]; t++) reg[t] = dense[L.ids[t]];
+    for (let j = 0; j < scope.length; j++) {
+      for (let t = start[scope[j]], end = start[scope[j] + 1]; t < end; t++) reg[t] = dense[all[t]];
+    }
     return { ids, reg };
   }
   const seen = new Set<number>();
-  for (const i of scope) for (let t = L.start[i]; t < L.start[i + 1]; t++) seen.add(L.ids[t]);
+  for (const i of scope) for (let t = start[i]; t < start[i + 1]; t++) seen.add(all[t]);
   const ids = [...seen].sort((a, b) => a - b);
   const index = new Map(ids.map((id, r) => [id, r]));
-  for (const i of scope) for (let t = L.start[i]; t < L.start[i + 1]; t++) reg[t] = index.get(L.ids[t])!;
+  for (const i of scope) for (let t = start[i]; t < start[i + 1]; t++) reg[t] = index.get(all[t])!;
   return { ids, reg };
 }
 
