@@ -107,6 +107,7 @@ if (dev && await needingStore("seeding", () => isEmpty(store, config.TESSERA_DB)
 
 const auth = await needingStore("the token signing key", () => setupAuth(config, store));
 const pool = createWorkerPool(config.WORKERS);
+pool.warm(); // every worker started before the first request, not during it
 const app = createApp({
   config,
   store,

@@ -266,3 +266,48 @@ function plan() {
   }
   return cached;
 }
+
+Deno.test("worker pool: warm() starts every worker at once, so no task waits for one to start", async () => {
+  const real = globalThis.Worker;
+  let started = 0;
+  globalThis.Worker = class extends real {
+    constructor(url: string | URL, opts?: WorkerOptions) {
+      super(url, opts);
+      started++;
+    }
+  };
+  const pool = new TestPool(testWorker, 2);
+  try {
+    pool.warm();
+    assert.equal(started, 2);
+    pool.warm(); // already warm: nothing more
+    assert.deepEqual(await Promise.all([pool.run("echo", 1), pool.run("echo", 2), pool.run("echo", 3)]), [
+      1,
+      2,
+      3,
+    ]);
+    assert.equal(started, 2);
+  } finally {
+    globalThis.Worker = real;
+    pool.close();
+  }
+});
+
+Deno.test("worker pool: warm() where new Worker throws goes inline at once", async () => {
+  setLogLevel("silent");
+  const real = globalThis.Worker;
+  globalThis.Worker = class {
+    constructor() {
+      throw new TypeError("Worker is not supported");
+    }
+  } as unknown as typeof Worker;
+  const pool = createWorkerPool(2);
+  try {
+    pool.warm();
+    assert.equal(pool.inline, true);
+    assert.deepEqual((await pool.run("spatial.worlds", worldsOf(2))).length, 2);
+  } finally {
+    globalThis.Worker = real;
+    pool.close();
+  }
+});
