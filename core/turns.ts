@@ -19,3 +19,20 @@ export async function mapInTurns<T>(n: number, fn: (i: number) => T, slice = SLI
   }
   return out;
 }
+
+/** `text.split(sep)` (sep not empty), a slice of pieces at a time with a turn of the event loop between slices. */
+export async function splitInTurns(text: string, sep: string, slice = SLICE): Promise<string[]> {
+  const out: string[] = [];
+  for (let at = 0;;) {
+    for (let k = 0; k < slice; k++) {
+      const end = text.indexOf(sep, at);
+      if (end < 0) {
+        out.push(text.slice(at));
+        return out;
+      }
+      out.push(text.slice(at, end));
+      at = end + sep.length;
+    }
+    await nextTurn();
+  }
+}

@@ -13,6 +13,7 @@ import { type Frame, FrameBuilder } from "../core/stats/frame.ts";
 import { sharedAlloc, toShared } from "../core/memory.ts";
 import type { CollectionRef, Store, StoreLocation } from "../store/store.ts";
 import { openLocation } from "../store/open.ts";
+import { splitInTurns } from "../core/turns.ts";
 
 /** Documents per batch a read takes from the store. */
 const BATCH = 5000;
@@ -84,7 +85,7 @@ export async function readColumns(pool: WorkerPool, store: Store, read: ColumnsR
   if (!inWorker(pool, store)) return await columnsOf(store, read);
   const { joined, ...loaded } = await pool.run("dataset.columns", { ...read, location: store.location! });
   if (joined === null) return loaded;
-  const docIds = loaded.ind.n ? joined.split(SEP) : [];
+  const docIds = loaded.ind.n ? await splitInTurns(joined, SEP) : []; // a million ids: ~50 ms in one go
   return { ...loaded, ind: { ...loaded.ind, docIds } };
 }
 

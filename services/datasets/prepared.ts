@@ -148,6 +148,8 @@ const round = (x: number) => Math.round(x * 10) / 10;
 export function typedBytes(value: unknown, depth = 0): number {
   if (depth > 4 || value === null || typeof value !== "object") return 0;
   if (ArrayBuffer.isView(value)) return value.byteLength;
+  // a list of strings (document ids) holds no typed array: not walked item by item
+  if (Array.isArray(value) && typeof value[0] === "string") return 0;
   let sum = 0;
   for (const v of Array.isArray(value) ? value : Object.values(value)) sum += typedBytes(v, depth + 1);
   return sum;

@@ -239,7 +239,8 @@ export function mapsPayload(
   yPred: Uint8Array,
   opts: MapSettings,
 ): AuditMapsPayload {
-  const cls = Uint8Array.from(positions, (i) => yPred[i]);
+  const cls = new Uint8Array(positions.length); // a loop: Uint8Array.from with a function is ~10× slower
+  for (let j = 0; j < positions.length; j++) cls[j] = yPred[positions[j]];
   const { points, drawnOf } = mapPoints(ind, positions, cls, opts.full, opts.seed);
   const { world_max: _w, ...audit } = reply.audit;
   const { title, cap, equalOpp, tileUrl, capped } = opts;
