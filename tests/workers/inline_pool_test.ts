@@ -188,14 +188,20 @@ Deno.test("inline pool: a pool of 0 workers needs its task table", () => {
   assert.throws(() => new WorkerPool(testWorker, 0), RangeError);
 });
 
-Deno.test("worker pool: where new Worker throws, it runs inline and warns once", async () => {
-  setLogLevel("warn");
+/** Makes `new Worker` throw, as on a platform without workers; `restore()` puts it back. */
+function withoutWorkers(): { restore(): void } {
   const real = globalThis.Worker;
   globalThis.Worker = class {
     constructor() {
       throw new TypeError("Worker is not supported");
     }
   } as unknown as typeof Worker;
+  return { restore: () => void (globalThis.Worker = real) };
+}
+
+Deno.test("worker pool: where new Worker throws, it runs inline and warns once", async () => {
+  setLogLevel("warn");
+  const platform = withoutWorkers();
   const pool = createWorkerPool(4);
   try {
     const lines = await captureConsole(async () => {
@@ -207,7 +213,7 @@ Deno.test("worker pool: where new Worker throws, it runs inline and warns once",
     assert.equal(lines.length, 1, lines.join("\n"));
     assert.match(lines[0], /"level":"warn".*runs its tasks inline.*Worker is not supported/);
   } finally {
-    globalThis.Worker = real;
+    platform.restore();
     pool.close();
     setLogLevel("silent");
   }
@@ -295,19 +301,14 @@ Deno.test("worker pool: warm() starts every worker at once, so no task waits for
 
 Deno.test("worker pool: warm() where new Worker throws goes inline at once", async () => {
   setLogLevel("silent");
-  const real = globalThis.Worker;
-  globalThis.Worker = class {
-    constructor() {
-      throw new TypeError("Worker is not supported");
-    }
-  } as unknown as typeof Worker;
+  const platform = withoutWorkers();
   const pool = createWorkerPool(2);
   try {
     pool.warm();
     assert.equal(pool.inline, true);
     assert.deepEqual((await pool.run("spatial.worlds", worldsOf(2))).length, 2);
   } finally {
-    globalThis.Worker = real;
+    platform.restore();
     pool.close();
   }
 });
