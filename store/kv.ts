@@ -31,6 +31,7 @@ import {
 } from "./kv_pack.ts";
 import {
   BUSY_RETRIES,
+  commitRetrying,
   GET_MANY,
   keyBytes,
   MAX_BYTES,
@@ -78,7 +79,7 @@ export class KvStore implements Store {
 
   async put(ref: CollectionRef, doc: Doc): Promise<void> {
     refuseTooDeep([doc]);
-    await countWrite(this.kv.atomic().set(this.key(ref, doc._id), doc), ref).commit();
+    await commitRetrying(() => countWrite(this.kv.atomic().set(this.key(ref, doc._id), doc), ref));
   }
 
   async patch(ref: CollectionRef, id: string, set: Record<string, unknown>): Promise<Doc | null> {
@@ -87,8 +88,8 @@ export class KvStore implements Store {
       const cur = await this.kv.get<Doc>(this.key(ref, id));
       if (!cur.value) return null;
       const next = { ...cur.value, ...set, _id: id };
-      const res = await countWrite(this.kv.atomic().check(cur).set(this.key(ref, id), next), ref).commit();
-      if (res.ok) return next;
+      const op = countWrite(this.kv.atomic().check(cur).set(this.key(ref, id), next), ref);
+      if (await commitRetrying(() => op)) return next;
     }
   }
 
@@ -104,8 +105,8 @@ export class KvStore implements Store {
       if (!cur.value || !matches(cur.value, expected)) return null;
       const next = { ...cur.value, ...set, _id: id };
       // the versionstamp check makes read-compare-write one step: a concurrent writer fails us, we re-read
-      const res = await countWrite(this.kv.atomic().check(cur).set(this.key(ref, id), next), ref).commit();
-      if (res.ok) return next;
+      const op = countWrite(this.kv.atomic().check(cur).set(this.key(ref, id), next), ref);
+      if (await commitRetrying(() => op)) return next;
     }
   }
 
@@ -113,7 +114,7 @@ export class KvStore implements Store {
     const key = this.key(ref, id);
     const cur = await this.kv.get(key);
     if (cur.value === null) return false;
-    await countWrite(this.kv.atomic().delete(key), ref).commit();
+    await commitRetrying(() => countWrite(this.kv.atomic().delete(key), ref));
     return true;
   }
 
@@ -178,7 +179,7 @@ export class KvStore implements Store {
       if (!found.length) continue;
       const op = countWrite(this.kv.atomic(), ref);
       for (const e of found) op.delete(e.key);
-      await op.commit();
+      await commitRetrying(() => op);
     }
     return n;
   }
@@ -354,7 +355,7 @@ export class KvStore implements Store {
     for (let i = 0; i < keys.length; i += MAX_MUTATIONS) {
       const op = countWrite(this.kv.atomic(), ref);
       for (const k of keys.slice(i, i + MAX_MUTATIONS)) op.delete(k);
-      await op.commit();
+      await commitRetrying(() => op);
     }
   }
 

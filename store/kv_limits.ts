@@ -1,4 +1,7 @@
-/** Deno KV's limits, and the sizes of keys and values as they count against them (store/kv.ts). */
+/**
+ * Deno KV's limits, the sizes of keys and values as they count against them, and the wait for another
+ * handle's write lock (store/kv.ts, store/kv_pack.ts).
+ */
 
 /**
  * KV's own ceilings per atomic commit (mutations kept at half of KV's 1,000; bytes estimated from JSON
@@ -56,4 +59,16 @@ function encodedLength(s: string): number {
     else if (c >= 0x800) n += 2;
   }
   return n;
+}
+
+/** Commits `make()`'s operation, again while another handle holds the file's write lock. */
+export async function commitRetrying(make: () => Deno.AtomicOperation): Promise<boolean> {
+  for (let busy = 0;; busy++) {
+    try {
+      return (await make().commit()).ok;
+    } catch (err) {
+      if (!/database is locked/.test((err as Error).message) || busy >= BUSY_RETRIES) throw err;
+      await new Promise((r) => setTimeout(r, 5 * (busy + 1)));
+    }
+  }
 }

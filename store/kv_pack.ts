@@ -17,7 +17,7 @@
 import { ConflictError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
 import { newId } from "./ids.ts";
-import { BUSY_RETRIES, GET_MANY, MAX_MUTATIONS } from "./kv_limits.ts";
+import { commitRetrying, GET_MANY, MAX_MUTATIONS } from "./kv_limits.ts";
 import type { CollectionRef, Doc } from "./store.ts";
 
 /**
@@ -108,18 +108,6 @@ export function jsonExact(v: unknown): boolean {
     }
     default:
       return false;
-  }
-}
-
-/** Commits `make()`'s operation, again while another handle holds the file's write lock. */
-async function commitRetrying(make: () => Deno.AtomicOperation): Promise<boolean> {
-  for (let busy = 0;; busy++) {
-    try {
-      return (await make().commit()).ok;
-    } catch (err) {
-      if (!/database is locked/.test((err as Error).message) || busy >= BUSY_RETRIES) throw err;
-      await new Promise((r) => setTimeout(r, 5 * (busy + 1)));
-    }
   }
 }
 
@@ -250,7 +238,6 @@ export class PackBuilder {
       this.#lastId = d._id;
     }
     this.#docs += docs.length;
-    if (this.#fullChars >= COMMIT_CHARS) this.#commitFull();
   }
 
   /**
@@ -294,6 +281,7 @@ export class PackBuilder {
     this.#fullChars += this.#pageChars;
     this.#page = [];
     this.#pageChars = 0;
+    if (this.#fullChars >= COMMIT_CHARS) this.#commitFull();
   }
 
   /**
