@@ -140,7 +140,8 @@ export class KvStore implements Store {
     });
     const ids = writes.map((w) => (w.value as Doc)._id);
     const state = await this.packs.state(ref);
-    const extend = state.ready !== null && ascendingAfter(ids, state.ready.lastId);
+    const extend = state.ready !== null && Packs.extensible(state.ready) &&
+      ascendingAfter(ids, state.ready.lastId);
     const begin = !state.ready && ids.length >= MIN_PACK_DOCS && ascendingAfter(ids, "") &&
       await this.isEmpty(ref);
     if (!extend && !begin) {

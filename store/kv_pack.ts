@@ -12,7 +12,10 @@
  * it ready, so a write that lands meanwhile leaves it unused:
  * - appended to by insertMany while documents come in id order after the pack's last one (an import);
  * - made by a whole read (`stream`) that found none, from the documents it lists anyway.
- * Pages of packs no longer current are deleted when the next pack is ready, and with the collection.
+ * Each maker writes its pages under a token of its own (a segment), so two makers never write the same key;
+ * a pack is the list of its segments. A maker whose pack is not declared deletes its segment; the segments
+ * of a pack replaced go once the new one is declared, and all of them with the collection. A declared pack
+ * never names a deleted page.
  */
 import { ConflictError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
@@ -33,12 +36,20 @@ const COMMIT_CHARS = 360_000;
 export const MIN_PACK_DOCS = 1000;
 /** Pages listed per KV round trip when sweeping. */
 const PAGES_PER_LIST = 16;
+/**
+ * Segments a pack is extended to at most (an import of 1,000 rows a batch adds one a batch, so 2,000,000
+ * rows); past it the pack goes stale and the next whole read makes one of a single segment. Their list,
+ * ~28 characters a segment, stays under KV's 64 KiB a value.
+ */
+export const MAX_SEGMENTS = 2000;
 
 /** What a ready pack says of itself. */
 export interface PackMeta {
-  /** Names its pages: `["packpage", db, collection, token, 0..pages-1]`. */
-  token: string;
-  pages: number;
+  /**
+   * Its segments in order, "token:pages" joined by commas: segment t's pages are
+   * `["packpage", db, collection, t, 0..pages-1]`.
+   */
+  segments: string;
   docs: number;
   /** The id of its last document ("" when empty): a document appended must come after it. */
   lastId: string;
@@ -50,6 +61,8 @@ export interface PackMeta {
 export interface PackState {
   /** The pack, when it holds the collection as it is now. */
   ready: PackMeta | null;
+  /** The pack recorded, current or not: its segments go when another is declared. */
+  recorded: PackMeta | null;
   /** Versionstamps of the pack's record and of the write count, for the commit that replaces them. */
   metaStamp: string | null;
   countStamp: string | null;
@@ -59,6 +72,15 @@ export interface PackState {
 export const stampKey = (ref: CollectionRef): Deno.KvKey => ["stamp", ref.db, ref.collection];
 const metaKey = (ref: CollectionRef): Deno.KvKey => ["packmeta", ref.db, ref.collection];
 const pagesPrefix = (ref: CollectionRef): Deno.KvKey => ["packpage", ref.db, ref.collection];
+/** A pack's segments: each token and how many pages it holds. */
+export function segmentsOf(pack: PackMeta): { token: string; pages: number }[] {
+  if (!pack.segments) return [];
+  return pack.segments.split(",").map((s) => {
+    const [token, pages] = s.split(":");
+    return { token, pages: Number(pages) };
+  });
+}
+
 const pageKey = (ref: CollectionRef, token: string, i: number): Deno.KvKey => [
   ...pagesPrefix(ref),
   token,
@@ -118,8 +140,10 @@ export class Packs {
   async state(ref: CollectionRef): Promise<PackState> {
     const [meta, stamp] = await this.kv.getMany<[PackMeta, Deno.KvU64]>([metaKey(ref), stampKey(ref)]);
     const count = stamp.value ? Number(stamp.value.value) : 0;
+    const recorded = meta.value && typeof meta.value.segments === "string" ? meta.value : null;
     return {
-      ready: meta.value && meta.value.count === count ? meta.value : null,
+      ready: recorded && recorded.count === count ? recorded : null,
+      recorded,
       metaStamp: meta.versionstamp,
       countStamp: stamp.versionstamp,
       count,
@@ -132,17 +156,14 @@ export class Packs {
    * a whole read since (409).
    */
   async *pages(ref: CollectionRef, pack: PackMeta): AsyncGenerator<Doc[]> {
-    const read = (from: number) => {
-      const keys = [];
-      for (let i = from; i < Math.min(from + GET_MANY, pack.pages); i++) {
-        keys.push(pageKey(ref, pack.token, i));
-      }
-      return this.kv.getMany<string[]>(keys);
-    };
+    const keys = segmentsOf(pack).flatMap(({ token, pages }) =>
+      Array.from({ length: pages }, (_, i) => pageKey(ref, token, i))
+    );
+    const read = (from: number) => this.kv.getMany<string[]>(keys.slice(from, from + GET_MANY));
     let next = read(0);
     let docs = 0;
     try {
-      for (let at = 0; at < pack.pages; at += GET_MANY) {
+      for (let at = 0; at < keys.length; at += GET_MANY) {
         const entries = await next;
         next = read(at + GET_MANY);
         for (const e of entries) {
@@ -162,19 +183,20 @@ export class Packs {
     return new ConflictError(`collection '${ref.collection}' was rewritten while it was read; try again`);
   }
 
-  /** A pack being made from `state`: a new one, or more pages for the ready one. */
+  /** A pack being made from `state`: a new one, or a segment more for the ready one. */
   builder(ref: CollectionRef, state: PackState, extend: boolean): PackBuilder {
     return new PackBuilder(this.kv, ref, state, extend ? state.ready : null);
   }
 
-  /** Deletes every page but those of `keep` (all when null): packs no longer current. */
-  async sweep(ref: CollectionRef, keep: string | null): Promise<void> {
+  /** Whether the ready pack can take one segment more. */
+  static extensible(pack: PackMeta): boolean {
+    return segmentsOf(pack).length < MAX_SEGMENTS;
+  }
+
+  /** Deletes the pages of these segments' tokens (of every segment when null: the collection's drop). */
+  async sweep(ref: CollectionRef, tokens: string[] | null): Promise<void> {
     const prefix = pagesPrefix(ref);
-    const ranges: Deno.KvListSelector[] = keep === null ? [{ prefix }] : [
-      { prefix, end: [...prefix, keep] },
-      { prefix, start: [...prefix, keep + "\u0000"] },
-    ];
-    for (const selector of ranges) {
+    for (const selector of tokens === null ? [{ prefix }] : tokens.map((t) => ({ prefix: [...prefix, t] }))) {
       let op = this.kv.atomic();
       let n = 0;
       for await (const e of this.kv.list(selector, { batchSize: PAGES_PER_LIST })) {
@@ -201,8 +223,11 @@ export class Packs {
  * read before then: pages past the record's count are never listed.
  */
 export class PackBuilder {
-  readonly #token: string;
-  #pages: number;
+  /** This maker's own segment: its token (no other maker's) and the pages written under it. */
+  readonly #token = newId();
+  #pages = 0;
+  /** The segments of the pack extended ("" for a new pack). */
+  readonly #base: string;
   #docs: number;
   #lastId: string;
   /** The page being filled: its documents' JSON texts, and their characters. */
@@ -220,60 +245,76 @@ export class PackBuilder {
     private state: PackState,
     base: PackMeta | null,
   ) {
-    this.#token = base?.token ?? newId();
-    this.#pages = base?.pages ?? 0;
+    this.#base = base?.segments ?? "";
     this.#docs = base?.docs ?? 0;
     this.#lastId = base?.lastId ?? "";
   }
 
-  /** Takes the next documents, in id order; commits pages once enough are full. */
+  /** Takes the next documents, in id order; commits pages once enough are full. Never throws. */
   add(docs: readonly Doc[]): void {
     if (this.#failed) return;
-    for (const d of docs) {
-      if (!jsonExact(d)) return void this.#fail("a document holds a value JSON does not keep");
-      const text = JSON.stringify(d);
-      if (this.#page.length && this.#pageChars + text.length > PAGE_CHARS) this.#close();
-      this.#page.push(text);
-      this.#pageChars += text.length + 1;
-      this.#lastId = d._id;
+    try {
+      for (const d of docs) {
+        if (!jsonExact(d)) return void this.#fail("a document holds a value JSON does not keep");
+        const text = JSON.stringify(d);
+        if (this.#page.length && this.#pageChars + text.length > PAGE_CHARS) this.#close();
+        this.#page.push(text);
+        this.#pageChars += text.length + 1;
+        this.#lastId = d._id;
+      }
+      this.#docs += docs.length;
+    } catch (err) {
+      this.#fail(err); // the documents are written all the same: only the pack is not made
     }
-    this.#docs += docs.length;
   }
 
   /**
    * Declares the pack ready for write count `count` (the count at the start, or that plus the commits
    * the caller made itself), in a commit that checks the count has not moved since and the record is as
-   * it was read; then deletes the pages of older packs. False when it is not ready (a write won).
+   * it was read; then deletes the segments of the pack it replaces. False when it is not declared (a
+   * write won): its own segment is deleted then.
    */
   async finish(count: number, countStamp: string | null): Promise<boolean> {
     if (this.#page.length) this.#close();
     this.#commitFull();
     await this.#writing;
-    if (this.#failed) return false;
+    if (this.#failed) return await this.abandon();
+    const own = this.#pages ? `${this.#token}:${this.#pages}` : "";
     const meta: PackMeta = {
-      token: this.#token,
-      pages: this.#pages,
+      segments: [this.#base, own].filter(Boolean).join(","),
       docs: this.#docs,
       lastId: this.#lastId,
       count,
     };
-    const ok = await commitRetrying(() =>
-      this.kv.atomic()
-        .check({ key: stampKey(this.ref), versionstamp: countStamp })
-        .check({ key: metaKey(this.ref), versionstamp: this.state.metaStamp })
-        .set(metaKey(this.ref), meta)
-    ).catch((err) => this.#fail(err));
-    if (!ok) return false;
-    if (this.state.ready?.token !== this.#token) {
-      await new Packs(this.kv).sweep(this.ref, this.#token).catch((err) => this.#fail(err));
+    let declared: boolean;
+    try {
+      declared = await commitRetrying(() =>
+        this.kv.atomic()
+          .check({ key: stampKey(this.ref), versionstamp: countStamp })
+          .check({ key: metaKey(this.ref), versionstamp: this.state.metaStamp })
+          .set(metaKey(this.ref), meta)
+      );
+    } catch (err) {
+      this.#fail(err); // whether it was declared is not known: its pages stay (at worst until the drop)
+      return false;
     }
+    if (!declared) return await this.abandon();
+    const replaced = this.state.recorded && !this.#base ? segmentsOf(this.state.recorded) : [];
+    await this.#sweep(replaced.map((s) => s.token));
     return true;
   }
 
-  /** Stops early (the reader left): waits for the commit under way, declares nothing. */
-  async abandon(): Promise<void> {
+  /** Stops (the reader left, or the pack is not to be): waits for the commit under way, deletes its segment. */
+  async abandon(): Promise<false> {
     this.#failed = true;
     await this.#writing;
+    await this.#sweep([this.#token]);
+    return false;
+  }
+
+  /** Deletes these segments' pages; a failure is logged (the pages stay until the collection's drop). */
+  async #sweep(tokens: string[]): Promise<void> {
+    if (tokens.length) await new Packs(this.kv).sweep(this.ref, tokens).catch((err) => this.#fail(err));
   }
 
   #close(): void {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { KvStore } from "../../store/kv.ts";
-import { jsonExact, MIN_PACK_DOCS, Packs } from "../../store/kv_pack.ts";
+import { jsonExact, MIN_PACK_DOCS, type PackMeta, Packs, segmentsOf } from "../../store/kv_pack.ts";
 import { newId } from "../../store/ids.ts";
 import type { CollectionRef, Doc, Store } from "../../store/store.ts";
 import { ConflictError } from "../../core/errors.ts";
@@ -64,6 +64,9 @@ async function readyPack(path: string) {
   }
 }
 
+/** The pages a pack names, over its segments. */
+const pagesOf = (pack: PackMeta) => segmentsOf(pack).reduce((sum, s) => sum + s.pages, 0);
+
 async function pageKeys(path: string): Promise<number> {
   const kv = await Deno.openKv(path);
   let n = 0;
@@ -103,8 +106,8 @@ Deno.test("a write after the pack is seen by the next read, which makes a new pa
     assert.deepEqual(after, await byKeys(path));
     assert.equal(after.filter((d) => d.y_pred === 1).length, 50);
     const second = await readyPack(path);
-    assert.ok(second && second.token !== first.token);
-    assert.equal(await pageKeys(path), second.pages); // the first pack's pages are gone
+    assert.ok(second && second.segments !== first.segments);
+    assert.equal(await pageKeys(path), pagesOf(second)); // the first pack's pages are gone
     assert.deepEqual(await streamed(store), after); // now from the new pack
     // every other kind of write moves the count too
     for (
@@ -250,5 +253,35 @@ Deno.test("writes on one handle wait out another handle's pack commits, never fa
     const now = await streamed(store);
     assert.equal(now[0].lat, 40);
     assert.deepEqual(now, await byKeys(path));
+  });
+});
+
+Deno.test("inserts racing to extend the same pack never mix their pages; the loser's pages go", async () => {
+  await withKv(async (store, path) => {
+    await store.insertMany(ref, rows(MIN_PACK_DOCS));
+    const a = rows(3 * MIN_PACK_DOCS), b = rows(3 * MIN_PACK_DOCS); // b's ids after a's
+    await Promise.all([store.insertMany(ref, a), store.insertMany(ref, b)]);
+    assert.deepEqual(await streamed(store), await byKeys(path));
+    const now = await readyPack(path);
+    if (now) assert.equal(await pageKeys(path), pagesOf(now)); // nothing but the declared pack's pages
+    await streamed(store); // a current pack, whatever the race left
+    const pack = (await readyPack(path))!;
+    assert.equal(pack.docs, 7 * MIN_PACK_DOCS);
+    // an insert refused on an id that exists (its first commits written) leaves the reads right
+    const again = [...rows(MIN_PACK_DOCS), { _id: a[0]._id, lat: 0 }];
+    await assert.rejects(store.insertMany(ref, again));
+    assert.deepEqual(await streamed(store), await byKeys(path));
+    const last = (await readyPack(path))!;
+    assert.equal(await pageKeys(path), pagesOf(last));
+  });
+});
+
+Deno.test("an import in many batches is one pack of many segments, read in order", async () => {
+  await withKv(async (store, path) => {
+    for (let b = 0; b < 12; b++) await store.insertMany(ref, rows(MIN_PACK_DOCS, b * MIN_PACK_DOCS));
+    const pack = (await readyPack(path))!;
+    assert.equal(segmentsOf(pack).length, 12);
+    assert.equal(pack.docs, 12 * MIN_PACK_DOCS);
+    assert.deepEqual(await streamed(store), await byKeys(path));
   });
 });
