@@ -1,6 +1,8 @@
 /**
  * The embedded store: Deno KV on a local file (managed KV on Deno Deploy). Key layout:
- * `["doc", db, collection, _id] → document`. KV keys sort, so listing a prefix walks ids in order.
+ * `["doc", db, collection, _id] → document`; KV keys sort, so listing a prefix walks ids in order. Beside
+ * them, per collection, its write count `["stamp", db, collection]` and its pack (`["packmeta", …]`,
+ * `["packpage", …]`: the documents again in pages, for whole reads; kv_pack.ts).
  */
 import { serialize } from "node:v8";
 import {
