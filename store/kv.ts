@@ -32,7 +32,6 @@ import {
   type PackState,
 } from "./kv_pack.ts";
 import {
-  BUSY_RETRIES,
   commitRetrying,
   GET_MANY,
   keyBytes,
@@ -337,17 +336,13 @@ export class KvStore implements Store {
   /** One atomic commit of writes that each expect the version they read. */
   private async commitGuarded(ref: CollectionRef, writes: Write[]): Promise<"ok" | "changed" | "too large"> {
     if (!writes.length) return "ok";
-    for (let busy = 0;; busy++) {
-      const op = countWrite(this.kv.atomic(), ref);
-      for (const w of writes) op.check({ key: w.key, versionstamp: w.stamp! }).set(w.key, w.value);
-      try {
-        return (await op.commit()).ok ? "ok" : "changed";
-      } catch (err) {
-        const message = (err as Error).message;
-        if (/Total \w+ size too large/.test(message) && writes.length > 1) return "too large";
-        if (!/database is locked/.test(message) || busy >= BUSY_RETRIES) throw err;
-        await new Promise((r) => setTimeout(r, 5 * (busy + 1)));
-      }
+    const op = countWrite(this.kv.atomic(), ref);
+    for (const w of writes) op.check({ key: w.key, versionstamp: w.stamp! }).set(w.key, w.value);
+    try {
+      return (await commitRetrying(() => op)) ? "ok" : "changed";
+    } catch (err) {
+      if (/Total \w+ size too large/.test((err as Error).message) && writes.length > 1) return "too large";
+      throw err;
     }
   }
 
@@ -415,7 +410,6 @@ export class KvStore implements Store {
     start: number,
     end: number,
   ): Promise<number> {
-    let busy = 0;
     let vanished = 0;
     for (;;) {
       const op = countWrite(this.kv.atomic(), ref);
@@ -426,7 +420,7 @@ export class KvStore implements Store {
       }
       let ok: boolean;
       try {
-        ok = (await op.commit()).ok;
+        ok = await commitRetrying(() => op); // waits out another handle's write lock
       } catch (err) {
         const message = (err as Error).message;
         if (/Value too large/.test(message)) throw this.tooLarge(writes, start, end) ?? err;
@@ -434,11 +428,6 @@ export class KvStore implements Store {
           const mid = start + Math.floor((end - start) / 2);
           return await this.commitChunk(ref, writes, start, mid) +
             await this.commitChunk(ref, writes, mid, end);
-        }
-        // another handle on the same file holds SQLite's write lock (checked commits do not wait for it)
-        if (/database is locked/.test(message) && busy++ < BUSY_RETRIES) {
-          await new Promise((r) => setTimeout(r, 5 * busy));
-          continue;
         }
         throw err;
       }

@@ -14,7 +14,7 @@ export const MAX_KEY_BYTES = 81_920;
 export const GET_MANY = 10;
 export const MAX_VALUE_BYTES = 65_536;
 /** Commits retried while another handle holds the file's lock: 5 ms more each time, about 1 s in all. */
-export const BUSY_RETRIES = 20;
+const BUSY_RETRIES = 20;
 
 /** A key's encoded size as KV counts it: each part's bytes plus a type tag and a terminator. */
 export function keyBytes(key: Deno.KvKey): number {
