@@ -6,7 +6,7 @@ import { distributionMapHtml, fairMapHtml, flipsMapHtml } from "../core/spatial/
 import { barChartPng, distributionMapPng, fairMapPng, flipsMapPng } from "../core/spatial/maps/png.ts";
 import { thresholdBars } from "../core/spatial/maps/chart_svg.ts";
 import type { MapOptions, MapPoints } from "../core/spatial/maps/inputs.ts";
-import type { AuditResult, Regions } from "../core/spatial/types.ts";
+import type { AuditResult, Regions, Ring } from "../core/spatial/types.ts";
 
 export interface AuditMapsPayload {
   regions: Regions;
@@ -88,8 +88,63 @@ async function thresholdCharts(p: ThresholdChartsPayload) {
   };
 }
 
+/** A square ring of side `d` from its south-west corner. */
+const square = (
+  lon: number,
+  lat: number,
+  d: number,
+): Ring => [[lon, lat], [lon + d, lat], [lon + d, lat + d], [lon, lat + d]];
+
+/**
+ * A worker made ready to draw, so the first audit after a start does not pay for it (about 1 s a worker):
+ * resvg's WebAssembly and the fonts, both base maps (the 1:110m world with the U.S. states, the 1:50m one)
+ * and the drawing code itself, by drawing a small fair map and distribution map at each scale.
+ */
+async function warmUp(): Promise<void> {
+  // a span of 50° draws on the 1:110m base map, one of 0.5° on the 1:50m one (basemapFor)
+  for (const [lon, lat, d] of [[-120, 28, 25], [23.4, 37.7, 0.25]]) {
+    const regions: Regions = {
+      source: "polygons",
+      ids: [0, 1],
+      members: [Int32Array.of(0), Int32Array.of(1)],
+      polygons: [square(lon, lat, d), square(lon + d, lat, d)],
+      unassigned: 0,
+    };
+    const line = (idx: number, p: number) => ({
+      idx,
+      region_id: idx,
+      n: 2,
+      p,
+      rate: p / 2,
+      raw_stat: 0,
+      stat: 0,
+      p_value: 1,
+      is_signif: false,
+    });
+    const audit: AuditResult = {
+      sbi_score: 0,
+      signif_thresh: 1,
+      total_signif_regions: 0,
+      stats: [line(0, 1), line(1, 1)],
+      n_individuals: 4,
+      n_positives: 2,
+    };
+    const points = {
+      lon: Float64Array.of(lon + d / 2, lon + d / 3, lon + 1.5 * d, lon + 1.2 * d),
+      lat: Float64Array.of(lat + d / 2, lat + d / 3, lat + d / 2, lat + d / 3),
+      cls: Uint8Array.of(0, 1, 0, 1),
+    };
+    const options = { title: "warm-up", drawnOf: 4 };
+    await Promise.all([
+      fairMaps({ regions, audit, options }),
+      distributionMaps({ regions, audit, points, options }),
+    ]);
+  }
+}
+
 /** Entries for workers/tasks.ts. */
 export const MAP_TASKS = {
+  "maps.warm": warmUp,
   "maps.fair": fairMaps,
   "maps.distribution": distributionMaps,
   "maps.flips": flipsMaps,

@@ -135,8 +135,12 @@ export class WorkerPool {
   /**
    * Starts every worker now rather than at a first task: starting one holds the event loop about 40 ms,
    * which a request under way would feel (/healthz). Where none can start, the pool goes inline now.
+   * With `task`, each worker started here runs it first (a warm-up: what a first task would otherwise
+   * pay, such as loading a WebAssembly renderer); a failed warm-up is logged and costs nothing more.
+   * Inline, nothing is warmed: it would hold the event loop.
    */
-  warm(): void {
+  warm(task?: TaskName): void {
+    const started = this.slots.length;
     while (!this.table && !this.closed && this.slots.length < this.workers) {
       try {
         this.spawn();
@@ -144,8 +148,15 @@ export class WorkerPool {
         if (!this.slots.length && this.tasks) {
           this.goInline(`cannot start a web worker here: ${(e as Error)?.message ?? e}`);
         }
-        return;
+        break;
       }
+    }
+    if (!task || this.table) return;
+    // queued now, each takes one of the workers just started (they are idle)
+    for (let k = started; k < this.slots.length; k++) {
+      this.submit(task, undefined, { timeoutMs: 120_000 }).catch((e) => {
+        if (!this.closed) log("warn", "a worker's warm-up failed", { task, error: String(e?.message ?? e) });
+      });
     }
   }
 

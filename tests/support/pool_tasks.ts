@@ -1,5 +1,5 @@
 /**
- * Worker tasks only tests run, outside the service's table: the pool's own tests' (echo, spin, fail,
+ * Worker tasks only tests run, outside the service's table: the pool's own tests' (echo, spin, fail, warm-ups,
  * sum typed arrays, name the worker, lay out a trees' arena in WebAssembly memory), served by
  * pool_worker.ts, and "spatial.audit", the whole audit in one worker, served with the service's tasks
  * by spatial_worker.ts so the spatial test compares it with the audit spread over the pool.
@@ -13,6 +13,8 @@ import { wasmBytes } from "../../wasm/layout.ts";
 
 /** Names the isolate running the tasks: a fresh worker has another name. */
 const name = crypto.randomUUID();
+/** How many times this isolate ran "warm" (a pool's warm-up task). */
+let warmed = 0;
 
 export const POOL_TEST_TASKS = {
   name: (_: unknown) => name,
@@ -21,6 +23,10 @@ export const POOL_TEST_TASKS = {
     return wasmBytes();
   },
   echo: (p: unknown) => p,
+  warm: (_: unknown) => {
+    warmed++;
+  },
+  warmed: (_: unknown) => ({ name, warmed }),
   spin: ({ ms }: { ms: number }) => {
     const end = Date.now() + ms;
     while (Date.now() < end) { /* busy, as Monte Carlo is */ }

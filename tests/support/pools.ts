@@ -30,6 +30,11 @@ export class TestPool extends WorkerPool {
   override run(task: string, payload: unknown, opts?: RunOptions): Promise<unknown> {
     return super.run(task as TaskName, payload as never, opts);
   }
+
+  /** Warms with a task of the service's table or a test-only one. */
+  override warm(task?: TaskName | TestName): void {
+    super.warm(task as TaskName);
+  }
 }
 
 /**

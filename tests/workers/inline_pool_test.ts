@@ -299,6 +299,56 @@ Deno.test("worker pool: warm() starts every worker at once, so no task waits for
   }
 });
 
+Deno.test("worker pool: warm(task) runs the task once on each worker before any other task", async () => {
+  const pool = new TestPool(testWorker, 2);
+  try {
+    pool.warm("warm");
+    const seen = await Promise.all([1, 2, 3, 4].map(() => pool.run("warmed", null)));
+    for (const s of seen) assert.equal(s.warmed, 1);
+    pool.warm("warm"); // every worker is started: nothing more runs
+    assert.deepEqual((await pool.run("warmed", null)).warmed, 1);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("worker pool: the service's warm-up task draws both base maps' small maps in a worker", async () => {
+  const pool = createWorkerPool(1);
+  try {
+    assert.equal(await pool.run("maps.warm", undefined), undefined);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("worker pool: a warm-up that fails is logged and the workers serve on", async () => {
+  const lines: string[] = [];
+  const warn = console.warn;
+  console.warn = (line: string) => lines.push(line);
+  setLogLevel("warn");
+  const pool = new TestPool(testWorker, 1);
+  try {
+    pool.warm("fail");
+    assert.equal(await pool.run("echo", 7), 7);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0], /warm-up failed.*y_pred must be 0 or 1/);
+  } finally {
+    console.warn = warn;
+    setLogLevel("silent");
+    pool.close();
+  }
+});
+
+Deno.test("worker pool: inline, warm(task) runs nothing (it would hold the event loop)", async () => {
+  const pool = new TestPool(testWorker, 0, testTasks);
+  try {
+    pool.warm("warm");
+    assert.equal((await pool.run("warmed", null)).warmed, 0);
+  } finally {
+    pool.close();
+  }
+});
+
 Deno.test("worker pool: warm() where new Worker throws goes inline at once", async () => {
   setLogLevel("silent");
   const platform = withoutWorkers();
