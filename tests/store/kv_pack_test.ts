@@ -210,15 +210,25 @@ Deno.test("dropCollection takes the pack and its pages too", async () => {
 
 Deno.test("a read whose pages went meanwhile is a 409, never a short answer", async () => {
   await withKv(async (store, path) => {
-    await store.insertMany(ref, rows(8 * MIN_PACK_DOCS)); // more pages than one list call takes
+    const first = rows(2 * MIN_PACK_DOCS);
+    await store.insertMany(ref, first);
+    await store.insertMany(ref, rows(2 * MIN_PACK_DOCS, 2 * MIN_PACK_DOCS)); // a second segment
     const kv = await Deno.openKv(path);
     try {
-      const pack = (await new Packs(kv).state(ref)).ready!;
-      const read = new Packs(kv).pages(ref, pack);
-      await read.next();
-      await new Packs(kv).sweep(ref, null);
+      const packs = new Packs(kv);
+      const pack = (await packs.state(ref)).ready!;
+      const segments = segmentsOf(pack);
+      assert.equal(segments.length, 2);
+      // the second segment's pages go before the read reaches them (a newer pack was declared meanwhile)
+      await packs.sweep(ref, [segments[1].token]);
+      const seen: Doc[] = [];
       await assert.rejects(async () => {
-        for await (const _ of read);
+        for await (const page of packs.pages(ref, pack)) seen.push(...page);
+      }, ConflictError);
+      assert.deepEqual(seen.map((d) => d._id), first.map((d) => d._id)); // the first segment was read
+      await packs.sweep(ref, null); // none left: the read fails at once
+      await assert.rejects(async () => {
+        for await (const _ of packs.pages(ref, pack));
       }, ConflictError);
     } finally {
       kv.close();
