@@ -2,6 +2,23 @@ import assert from "node:assert/strict";
 import { signatures } from "../../../core/spatial/signatures.ts";
 import { aliasDraw, binomialTables } from "../../../core/spatial/binomial.ts";
 import { Rng } from "../../../core/random.ts";
+import fc from "fast-check";
+
+/** Signatures the plain way: each individual's set of regions written out, grouped by that text. */
+function naiveSignatures(n: number, members: Int32Array[]) {
+  const sets: number[][] = Array.from({ length: n }, () => []);
+  members.forEach((m, r) => m.forEach((i) => sets[i].push(r)));
+  const index = new Map<string, number>(), of: number[] = [], count: number[] = [], regs: number[][] = [];
+  sets.forEach((set) => {
+    const key = set.join(",");
+    if (!index.has(key)) (index.set(key, count.length), count.push(0), regs.push(set));
+    of.push(index.get(key)!);
+    count[index.get(key)!]++;
+  });
+  const regStart = [0];
+  for (const r of regs) regStart.push(regStart[regStart.length - 1] + r.length);
+  return { of, count, regStart, regs: regs.flat() };
+}
 
 Deno.test("signatures: individuals with the same set of regions share one, in order of first appearance", () => {
   // N = 6; region A = {0,1,2}, B = {2,3}: signatures {A}: 0,1; {A,B}: 2; {B}: 3; {}: 4,5.
@@ -10,6 +27,26 @@ Deno.test("signatures: individuals with the same set of regions share one, in or
   assert.deepEqual(Array.from(s.count), [2, 1, 1, 2]);
   assert.deepEqual(Array.from(s.regStart), [0, 1, 3, 4, 4]);
   assert.deepEqual(Array.from(s.regs), [0, 0, 1, 1]);
+});
+
+Deno.test("signatures: equal the grouping of individuals by their written-out region sets (property)", () => {
+  const arb = fc.integer({ min: 1, max: 40 }).chain((n) =>
+    fc.tuple(
+      fc.constant(n),
+      fc.array(fc.uniqueArray(fc.integer({ min: 0, max: n - 1 }), { maxLength: n }), { maxLength: 12 }),
+    )
+  );
+  fc.assert(
+    fc.property(arb, ([n, lists]) => {
+      const members = lists.map((l) => Int32Array.from(l.sort((a, b) => a - b)));
+      const s = signatures(n, members), want = naiveSignatures(n, members);
+      assert.deepEqual(
+        { of: [...s.of], count: [...s.count], regStart: [...s.regStart], regs: [...s.regs] },
+        want,
+      );
+    }),
+    { numRuns: 500 },
+  );
 });
 
 Deno.test("signatures: disjoint regions give R + 1 signatures whatever N is", () => {
