@@ -51,13 +51,16 @@ export function flattenRegionIds(lists: number[][]): RegionLists {
   return { start, ids };
 }
 
-/** Member lists from each membership's region index `reg` (aligned with L.ids; repeats count once). */
-function fromLists(scope: Int32Array, L: RegionLists, reg: Int32Array, R: number) {
-  const start = L.start;
+/**
+ * Member lists of R regions: membership t of an individual in scope lies in region `index[L.ids[t]]`
+ * (repeats count once). `index` maps an id to its region, so no array the size of all memberships is made.
+ */
+function fromLists(scope: Int32Array, L: RegionLists, index: Int32Array, R: number) {
+  const { start, ids } = L;
   const seen = new Int32Array(R).fill(-1), size = new Int32Array(R);
   for (let j = 0; j < scope.length; j++) {
     for (let t = start[scope[j]], end = start[scope[j] + 1]; t < end; t++) {
-      const r = reg[t];
+      const r = index[ids[t]];
       if (seen[r] !== j) (seen[r] = j, size[r]++);
     }
   }
@@ -65,20 +68,25 @@ function fromLists(scope: Int32Array, L: RegionLists, reg: Int32Array, R: number
   seen.fill(-1);
   for (let j = 0; j < scope.length; j++) {
     for (let t = start[scope[j]], end = start[scope[j] + 1]; t < end; t++) {
-      const r = reg[t];
+      const r = index[ids[t]];
       if (seen[r] !== j) (seen[r] = j, members[r][fill[r]++] = j);
     }
   }
   return members;
 }
 
+/** 0, 1, ..., n - 1: the index of ids that are already region indices. */
+const identity = (n: number) => Int32Array.from({ length: n }, (_, r) => r);
+
 /**
- * The sorted distinct ids in scope and each membership's index among them: through a dense table when
- * the ids are small integers (the usual case, one pass each), else through a Map.
+ * The sorted distinct ids in scope and each one's region index (`index[id]`): a dense table when the ids
+ * are small integers (the usual case), else the memberships rewritten as region indices (`lists`).
  */
-function indexIds(scope: Int32Array, L: RegionLists): { ids: number[]; reg: Int32Array } {
+function indexIds(
+  scope: Int32Array,
+  L: RegionLists,
+): { ids: number[]; index: Int32Array; lists: RegionLists } {
   const { start, ids: all } = L;
-  const reg = new Int32Array(all.length);
   let max = 0, count = 0;
   for (let j = 0; j < scope.length; j++) {
     const end = start[scope[j] + 1];
@@ -93,17 +101,15 @@ function indexIds(scope: Int32Array, L: RegionLists): { ids: number[]; reg: Int3
     }
     const ids: number[] = [];
     for (let id = 0; id <= max; id++) if (dense[id] === 0) (dense[id] = ids.length, ids.push(id));
-    for (let j = 0; j < scope.length; j++) {
-      for (let t = start[scope[j]], end = start[scope[j] + 1]; t < end; t++) reg[t] = dense[all[t]];
-    }
-    return { ids, reg };
+    return { ids, index: dense, lists: L };
   }
   const seen = new Set<number>();
   for (const i of scope) for (let t = start[i]; t < start[i + 1]; t++) seen.add(all[t]);
   const ids = [...seen].sort((a, b) => a - b);
   const index = new Map(ids.map((id, r) => [id, r]));
+  const reg = new Int32Array(all.length);
   for (const i of scope) for (let t = start[i]; t < start[i + 1]; t++) reg[t] = index.get(all[t])!;
-  return { ids, reg };
+  return { ids, index: identity(ids.length), lists: { start, ids: reg } };
 }
 
 /** Rule 1: the individuals' own region ids; with polygons, ids index the polygon list. */
@@ -123,14 +129,14 @@ function byRegionIds(ind: Individuals, scope: Int32Array, L: RegionLists, polygo
       }
     }
     const ids = Array.from({ length: P }, (_, r) => r);
-    const members = fromLists(scope, L, Int32Array.from(L.ids), P);
+    const members = fromLists(scope, L, identity(P), P);
     return { source: "region_ids", ids, members, polygons, unassigned: 0 };
   }
-  const { ids, reg } = indexIds(scope, L);
+  const { ids, index, lists } = indexIds(scope, L);
   return {
     source: "region_ids",
     ids,
-    members: fromLists(scope, L, reg, ids.length),
+    members: fromLists(scope, lists, index, ids.length),
     polygons: null,
     unassigned: 0,
   };
