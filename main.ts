@@ -107,7 +107,7 @@ if (dev && await needingStore("seeding", () => isEmpty(store, config.TESSERA_DB)
 
 const auth = await needingStore("the token signing key", () => setupAuth(config, store));
 const pool = createWorkerPool(config.WORKERS);
-pool.warm("maps.warm"); // every worker started (and ready to draw maps) before the first request
+pool.warm("worker.warm"); // every worker started (its maps and kernel ready) before the first request
 const app = createApp({
   config,
   store,

@@ -96,11 +96,11 @@ const square = (
 ): Ring => [[lon, lat], [lon + d, lat], [lon + d, lat + d], [lon, lat + d]];
 
 /**
- * A worker made ready to draw, so the first audit after a start does not pay for it (about 1 s a worker):
- * resvg's WebAssembly and the fonts, both base maps (the 1:110m world with the U.S. states, the 1:50m one)
- * and the drawing code itself, by drawing a small fair map and distribution map at each scale.
+ * Makes this isolate ready to draw, so the first audit after a start does not pay for it (about 1 s a
+ * worker): resvg's WebAssembly and the fonts, both base maps (the 1:110m world with the U.S. states, the
+ * 1:50m one) and the drawing code itself, by drawing a small fair map and distribution map at each scale.
  */
-async function warmUp(): Promise<void> {
+export async function warmMaps(): Promise<void> {
   // a span of 50° draws on the 1:110m base map, one of 0.5° on the 1:50m one (basemapFor)
   for (const [lon, lat, d] of [[-120, 28, 25], [23.4, 37.7, 0.25]]) {
     const regions: Regions = {
@@ -144,7 +144,6 @@ async function warmUp(): Promise<void> {
 
 /** Entries for workers/tasks.ts. */
 export const MAP_TASKS = {
-  "maps.warm": warmUp,
   "maps.fair": fairMaps,
   "maps.distribution": distributionMaps,
   "maps.flips": flipsMaps,

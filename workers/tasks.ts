@@ -11,6 +11,7 @@ import { ANNOTATE_TASKS } from "./annotate.ts";
 import { VALUATION_TASKS } from "./valuation_tasks.ts";
 import { CLEANING_TASKS } from "./cleaning.ts";
 import { DATASET_TASKS } from "./dataset_reads.ts";
+import { WARM_UP_TASKS } from "./warm_up.ts";
 import { relabel, type RelabelInput } from "../core/spatial/mitigate/relabel.ts";
 import { type ThresholdInput, thresholdMitigation } from "../core/spatial/mitigate/threshold_mitigation.ts";
 
@@ -24,6 +25,7 @@ export const TASKS = {
   ...VALUATION_TASKS, // "valuation.correlation_*", "valuation.importance_*"
   ...CLEANING_TASKS, // "cleaning.run"
   ...DATASET_TASKS, // "dataset.columns", "dataset.frame": a dataset read in a worker
+  ...WARM_UP_TASKS, // "worker.warm": run once by each worker the service starts
 } satisfies TaskTable;
 
 /** The table's type: the worker boundary. */

@@ -312,10 +312,10 @@ Deno.test("worker pool: warm(task) runs the task once on each worker before any 
   }
 });
 
-Deno.test("worker pool: the service's warm-up task draws both base maps' small maps in a worker", async () => {
+Deno.test("worker pool: the service's warm-up task (small maps on both base maps, a few runs of the kernel) runs in a worker", async () => {
   const pool = createWorkerPool(1);
   try {
-    assert.equal(await pool.run("maps.warm", undefined), undefined);
+    assert.equal(await pool.run("worker.warm", undefined), undefined);
   } finally {
     pool.close();
   }
