@@ -21,7 +21,6 @@ import {
   type Store,
   type StoreLocation,
   type StreamOptions,
-  type StreamPart,
 } from "./store.ts";
 import { newId } from "./ids.ts";
 import {
@@ -224,17 +223,10 @@ export class KvStore implements Store {
     return out;
   }
 
-  /** A current pack's pages in `parts` runs of about as many pages; no pack, no split (store/kv_pack.ts). */
-  async split(ref: CollectionRef, parts: number): Promise<StreamPart[] | null> {
-    const { ready } = await this.packs.state(ref);
-    return ready && parts > 1 ? Packs.split(ready, parts) : null;
-  }
-
   async *stream(ref: CollectionRef, opts: StreamOptions = {}): AsyncIterable<Doc[]> {
     const size = opts.batchSize ?? 1000;
     let batch: Doc[] = [];
-    const source = opts.part ? this.packs.part(ref, opts.part) : this.whole(ref, Math.min(size, 1000));
-    for await (const docs of source) {
+    for await (const docs of this.whole(ref, Math.min(size, 1000))) {
       for (const d of docs) {
         batch.push(project(d, opts.projection));
         if (batch.length >= size) {

@@ -22,7 +22,7 @@ import { log } from "../core/log.ts";
 import { newId } from "./ids.ts";
 import { commitRetrying, MAX_MUTATIONS } from "./kv_limits.ts";
 import { readAhead } from "./read_ahead.ts";
-import type { CollectionRef, Doc, StreamPart } from "./store.ts";
+import type { CollectionRef, Doc } from "./store.ts";
 
 /**
  * A page's characters and a commit's: V8 writes a string outside Latin-1 in two bytes a character, so
@@ -76,10 +76,6 @@ export interface PackState {
 export const stampKey = (ref: CollectionRef): Deno.KvKey => ["stamp", ref.db, ref.collection];
 const metaKey = (ref: CollectionRef): Deno.KvKey => ["packmeta", ref.db, ref.collection];
 const pagesPrefix = (ref: CollectionRef): Deno.KvKey => ["packpage", ref.db, ref.collection];
-/** A pack's pages as runs: each segment's token, first page and page after its last. */
-const runsOf = (pack: PackMeta): StreamPart["pages"] =>
-  segmentsOf(pack).map(({ token, pages }) => [token, 0, pages] as const);
-
 /** A pack's segments: each token and how many pages it holds. */
 export function segmentsOf(pack: PackMeta): { token: string; pages: number }[] {
   if (!pack.segments) return [];
@@ -166,62 +162,26 @@ export class Packs {
    */
   async *pages(ref: CollectionRef, pack: PackMeta): AsyncGenerator<Doc[]> {
     let docs = 0;
-    for await (const page of this.#read(ref, runsOf(pack))) {
-      docs += page.length;
-      yield page;
+    for await (const page of readAhead(this.#listed(ref, pack), READ_AHEAD)) {
+      if (page === null) throw this.#overtaken(ref);
+      const parsed = JSON.parse(page) as Doc[];
+      docs += parsed.length;
+      yield parsed;
     }
     if (docs !== pack.docs) throw this.#overtaken(ref);
   }
 
-  /** The documents of one part of a pack (`Packs.split`), as `pages` reads them. */
-  part(ref: CollectionRef, part: StreamPart): AsyncGenerator<Doc[]> {
-    if (part.kind !== "kv-pages") throw new TypeError(`a KV store cannot read a part of kind '${part.kind}'`);
-    return this.#read(ref, part.pages);
-  }
-
-  /**
-   * A pack read in `parts` runs of pages about as long (pages hold about as many characters), each a part
-   * another isolate can read: their documents in order are the pack's.
-   */
-  static split(pack: PackMeta, parts: number): StreamPart[] | null {
-    const runs = runsOf(pack), total = runs.reduce((sum, [, from, to]) => sum + to - from, 0);
-    if (total < 2 * parts) return null;
-    const out: StreamPart[] = [];
-    let run = 0, at = runs[0]?.[1] ?? 0;
-    for (let k = 0; k < parts; k++) {
-      let want = Math.round((total * (k + 1)) / parts) - Math.round((total * k) / parts);
-      const pages: [string, number, number][] = [];
-      while (want > 0) {
-        const [token, , to] = runs[run], take = Math.min(want, to - at);
-        pages.push([token, at, at + take]);
-        (want -= take, at += take);
-        if (at === to && ++run < runs.length) at = runs[run][1];
-      }
-      out.push({ kind: "kv-pages", pages });
-    }
-    return out;
-  }
-
-  /** Documents of these runs of pages, parsed as read ahead; a page missing is a 409. */
-  async *#read(ref: CollectionRef, runs: StreamPart["pages"]): AsyncGenerator<Doc[]> {
-    for await (const page of readAhead(this.#listed(ref, runs), READ_AHEAD)) {
-      if (page === null) throw this.#overtaken(ref);
-      yield JSON.parse(page) as Doc[];
-    }
-  }
-
-  /** Every page of the runs in order, a missing one as null (and nothing after it). */
-  async *#listed(ref: CollectionRef, runs: StreamPart["pages"]): AsyncGenerator<string | null> {
-    for (const [token, from, to] of runs) {
-      let i = from;
-      const prefix = [...pagesPrefix(ref), token];
-      const selector = { start: [...prefix, from], end: [...prefix, to] };
+  /** Every page of the pack in order, a missing one as null (and nothing after it). */
+  async *#listed(ref: CollectionRef, pack: PackMeta): AsyncGenerator<string | null> {
+    for (const { token, pages } of segmentsOf(pack)) {
+      let i = 0;
+      const selector = { prefix: [...pagesPrefix(ref), token] };
       for await (const e of this.kv.list<string>(selector, { batchSize: PAGES_PER_READ })) {
         if (e.key[e.key.length - 1] !== i) break;
         yield e.value;
         i++;
       }
-      if (i !== to) return yield null;
+      if (i !== pages) return yield null;
     }
   }
 

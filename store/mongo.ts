@@ -33,7 +33,6 @@ import {
   type StoreLocation,
   StoreUnavailableError,
   type StreamOptions,
-  type StreamPart,
 } from "./store.ts";
 import { newId } from "./ids.ts";
 
@@ -179,13 +178,7 @@ export class MongoStore implements Store {
     });
   }
 
-  /** MongoDB streams a collection as one read (its cursor already reads ahead on the server). */
-  split(_ref: CollectionRef, _parts: number): Promise<StreamPart[] | null> {
-    return Promise.resolve(null);
-  }
-
   async *stream(ref: CollectionRef, opts: StreamOptions = {}): AsyncIterable<Doc[]> {
-    if (opts.part) throw new TypeError(`a MongoDB store cannot read a part of kind '${opts.part.kind}'`);
     const size = opts.batchSize ?? 1000;
     const projection = opts.projection && Object.fromEntries(opts.projection.map((f) => [f, 1]));
     const cursor = this.coll(ref).find({}, { sort: { _id: 1 }, projection, batchSize: size });

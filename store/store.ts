@@ -46,18 +46,6 @@ export interface StreamOptions {
   projection?: string[];
   /** Documents per yielded batch. */
   batchSize?: number;
-  /** Only this part of the documents (one of `split`'s, from the same store). */
-  part?: StreamPart;
-}
-
-/**
- * One part of a whole read split by `Store.split`: plain data, so another isolate (a worker) can read it
- * with its own connection. Only a store of the kind that made it reads it.
- */
-export interface StreamPart {
-  readonly kind: "kv-pages";
-  /** Runs of a KV pack's pages: segment token, first page, page after the last. */
-  readonly pages: readonly (readonly [token: string, from: number, to: number])[];
 }
 
 /**
@@ -98,12 +86,6 @@ export interface Store {
   sample(ref: CollectionRef, n: number): Promise<Doc[]>;
   /** Every document in id order, in batches, holding only one batch in memory. */
   stream(ref: CollectionRef, opts?: StreamOptions): AsyncIterable<Doc[]>;
-  /**
-   * The whole read split into at most `parts` disjoint parts, so that several workers read it at once:
-   * their streams one after another are the whole stream as it is now. Null when the store cannot split
-   * it (MongoDB; a KV collection without a current pack): the whole stream is then one read.
-   */
-  split(ref: CollectionRef, parts: number): Promise<StreamPart[] | null>;
   /** Sets fields on many documents by id; reports matched, modified and missing ids. */
   updateFields(ref: CollectionRef, updates: FieldUpdate[]): Promise<BulkResult>;
   dropCollection(ref: CollectionRef): Promise<void>;

@@ -304,31 +304,6 @@ for (const backend of backends) {
         assert.deepEqual(batches.flat(), ids.map((_id, i) => ({ _id, a: i, c: { d: [i] } })));
       });
 
-      await step("split: its parts' streams one after another are the whole stream", async () => {
-        const c = ref("split");
-        const ids = await store.insertMany(
-          c,
-          Array.from({ length: 2500 }, (_, i) => ({ i, pad: "x".repeat(200) })),
-        );
-        await all(store, c, 500); // a KV store makes its pack on a whole read when it has none
-        for (const n of [2, 3]) {
-          const parts = await store.split(c, n);
-          if (parts === null) continue; // a store that cannot split reads it whole: nothing more to check
-          assert.equal(parts.length, n);
-          const read: Doc[] = [];
-          for (const part of parts) {
-            let mine = 0;
-            for await (const b of store.stream(c, { part, projection: ["i"], batchSize: 100 })) {
-              read.push(...b);
-              mine += b.length;
-            }
-            assert.ok(mine > 0, "no part is empty");
-          }
-          assert.deepEqual(read, ids.map((_id, i) => ({ _id, i })));
-        }
-        assert.equal(await store.split(c, 1), null); // one part is the whole stream
-      });
-
       await step("sample returns up to n distinct documents of the collection", async () => {
         const c = ref("sample");
         const ids = await store.insertMany(c, Array.from({ length: 250 }, (_, i) => ({ i })));

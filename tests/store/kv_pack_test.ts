@@ -236,46 +236,6 @@ Deno.test("a read whose pages went meanwhile is a 409, never a short answer", as
   });
 });
 
-Deno.test("split: parts of whole segments and of pages within one, read in order, are the pack", async () => {
-  await withKv(async (store, path) => {
-    const docs = [...rows(3 * MIN_PACK_DOCS), ...rows(2 * MIN_PACK_DOCS, 3 * MIN_PACK_DOCS)];
-    await store.insertMany(ref, docs.slice(0, 3 * MIN_PACK_DOCS));
-    await store.insertMany(ref, docs.slice(3 * MIN_PACK_DOCS)); // two segments
-    const pack = (await readyPack(path))!;
-    const pages = segmentsOf(pack).reduce((sum, s) => sum + s.pages, 0);
-    for (const n of [2, 3, 5, 7]) {
-      const parts = (await store.split(ref, n))!;
-      assert.equal(parts.length, n);
-      const lengths = parts.map((p) => p.pages.reduce((sum, [, from, to]) => sum + to - from, 0));
-      assert.equal(lengths.reduce((a, b) => a + b), pages);
-      assert.ok(Math.max(...lengths) - Math.min(...lengths) <= 1, `pages a part: ${lengths}`);
-      const read: Doc[] = [];
-      for (const part of parts) for await (const b of store.stream(ref, { part })) read.push(...b);
-      assert.deepEqual(read, docs);
-    }
-    assert.equal(await store.split(ref, pages), null, "fewer than two pages a part: not split");
-  });
-});
-
-Deno.test("split: no current pack, no split; a part whose pages went is a 409", async () => {
-  await withKv(async (store, path) => {
-    await store.insertMany(ref, rows(4 * MIN_PACK_DOCS));
-    const parts = (await store.split(ref, 2))!;
-    const [first] = await store.list(ref, undefined, { limit: 1 });
-    await store.patch(ref, first._id, { lat: 0 });
-    assert.equal(await store.split(ref, 2), null); // the pack is stale
-    const kv = await Deno.openKv(path);
-    try {
-      await new Packs(kv).sweep(ref, null);
-    } finally {
-      kv.close();
-    }
-    await assert.rejects(async () => {
-      for await (const _ of store.stream(ref, { part: parts[1] }));
-    }, ConflictError);
-  });
-});
-
 Deno.test("jsonExact: what JSON keeps and what it does not", () => {
   assert.equal(jsonExact({ a: [1, "x", null, true, { b: 2.5 }] }), true);
   for (const v of [NaN, Infinity, -0, undefined, new Date(0), 1n, [1, , 2], { a: undefined }, () => 1]) {
