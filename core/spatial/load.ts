@@ -4,6 +4,7 @@
  */
 import { InvalidInputError } from "../errors.ts";
 import { own } from "../data_keys.ts";
+import { type ColumnPage, valuesOf } from "../column_pages.ts";
 import type { Individuals } from "./types.ts";
 import { type Mapping, MAPPING_KEYS, type MappingKey } from "./mapping.ts";
 
@@ -86,64 +87,112 @@ export class IndividualsBuilder {
     for (const d of docs) {
       const i = this.docIds.length;
       this.docIds.push(d._id);
-      this.binary(d, "y_pred", i);
-      this.binary(d, "y_true", i);
-      this.coordinate(d, "lat", 90, i);
-      this.coordinate(d, "lon", 180, i);
-      this.probability(d, i);
-      this.regions(d, i);
+      this.binary("y_pred", this.value(own(d, this.mapping.y_pred), "y_pred"), i);
+      this.binary("y_true", this.value(own(d, this.mapping.y_true), "y_true"), i);
+      this.coordinate("lat", this.value(own(d, this.mapping.lat), "lat"), 90, i);
+      this.coordinate("lon", this.value(own(d, this.mapping.lon), "lon"), 180, i);
+      this.probability(this.value(own(d, this.mapping.y_pred_prob), "y_pred_prob"), i);
+      this.regions(this.value(own(d, this.mapping.region_ids), "region_ids"), i);
     }
   }
 
-  private value(d: Record<string, unknown>, key: MappingKey): unknown {
-    const v = own(d, this.mapping[key]);
-    if (v === undefined || v === null) this.missing[key]++;
-    return v ?? null;
+  /**
+   * Adds one column page (core/column_pages.ts) of the next documents: the same columns, counts and 422s
+   * as `add` of its documents, the region id lists copied whole.
+   */
+  addPage(page: ColumnPage): void {
+    const fields = new Map(page.fields), first = this.docIds.length;
+    const reader = (key: MappingKey): (j: number) => unknown => {
+      const name = this.mapping[key], c = fields.get(name);
+      if (name === "_id") return (j) => page.ids[j];
+      if (c?.kind === "number") {
+        return (j) => {
+          const v = c.values[j];
+          return v === v ? v : null; // NaN: none (a page never holds a NaN value)
+        };
+      }
+      if (c?.kind === "json") {
+        const values = JSON.parse(c.text) as unknown[];
+        return (j) => values[j];
+      }
+      const values = valuesOf(c, page.n);
+      return (j) => values[j];
+    };
+    const [yPred, yTrue, lat, lon, prob] = (["y_pred", "y_true", "lat", "lon", "y_pred_prob"] as const).map(
+      reader,
+    );
+    const lists = fields.get(this.mapping.region_ids);
+    const regions = lists?.kind === "lists" && this.regionIds.buf instanceof Int32Array
+      ? null
+      : reader("region_ids");
+    for (let j = 0; j < page.n; j++) {
+      const i = first + j;
+      this.docIds.push(page.ids[j]);
+      this.binary("y_pred", this.value(yPred(j), "y_pred"), i);
+      this.binary("y_true", this.value(yTrue(j), "y_true"), i);
+      this.coordinate("lat", this.value(lat(j), "lat"), 90, i);
+      this.coordinate("lon", this.value(lon(j), "lon"), 180, i);
+      this.probability(this.value(prob(j), "y_pred_prob"), i);
+      if (regions) this.regions(this.value(regions(j), "region_ids"), i);
+    }
+    if (regions || lists?.kind !== "lists") return;
+    // every document has a non-empty list of 32-bit ids (the page's encoding): copied as they are
+    const ids = this.regionIds as Growable<Int32Array>, at = ids.n;
+    ids.reserve(lists.items.length);
+    ids.buf.set(lists.items, at);
+    ids.n += lists.items.length;
+    this.regionStart.reserve(page.n);
+    for (let j = 1; j <= page.n; j++) this.regionStart.buf[this.regionStart.n++] = at + lists.start[j];
   }
 
-  private binary(d: Record<string, unknown>, key: "y_pred" | "y_true", i: number): void {
-    const v = this.value(d, key);
+  /** A value as the columns see it: null when missing (undefined or null), counted as such. */
+  private value(v: unknown, key: MappingKey): unknown {
+    if (v === undefined || v === null) {
+      this.missing[key]++;
+      return null;
+    }
+    return v;
+  }
+
+  private binary(key: "y_pred" | "y_true", v: unknown, i: number): void {
     if (v === null) return this.cols[key].push(NaN);
     const n = typeof v === "boolean" ? Number(v) : v;
     if (n !== 0 && n !== 1) {
       throw new InvalidInputError(
-        `field '${
-          this.mapping[key]
-        }' (mapped to ${key}) must be 0 or 1; document ${d._id} (position ${i}) has ${JSON.stringify(v)}`,
+        `field '${this.mapping[key]}' (mapped to ${key}) must be 0 or 1; document ${
+          this.docIds[i]
+        } (position ${i}) has ${JSON.stringify(v)}`,
         loc(key),
       );
     }
     this.cols[key].push(n);
   }
 
-  private coordinate(d: Record<string, unknown>, key: "lat" | "lon", bound: number, i: number): void {
-    const v = this.value(d, key);
+  private coordinate(key: "lat" | "lon", v: unknown, bound: number, i: number): void {
     if (v === null) return this.cols[key].push(NaN);
     if (typeof v !== "number" || !(Math.abs(v) <= bound)) {
       throw new InvalidInputError(
         `field '${this.mapping[key]}' (mapped to ${key}) must be a number in [-${bound}, ${bound}]; ` +
-          `document ${d._id} (position ${i}) has ${JSON.stringify(v)}`,
+          `document ${this.docIds[i]} (position ${i}) has ${JSON.stringify(v)}`,
         loc(key),
       );
     }
     this.cols[key].push(v);
   }
 
-  private probability(d: Record<string, unknown>, i: number): void {
-    const v = this.value(d, "y_pred_prob");
+  private probability(v: unknown, i: number): void {
     if (v === null) return this.cols.y_pred_prob.push(NaN);
     if (typeof v !== "number" || !(v >= 0 && v <= 1)) {
       throw new InvalidInputError(
         `field '${this.mapping.y_pred_prob}' (mapped to y_pred_prob) must be a probability in [0, 1]; ` +
-          `document ${d._id} (position ${i}) has ${JSON.stringify(v)}`,
+          `document ${this.docIds[i]} (position ${i}) has ${JSON.stringify(v)}`,
         loc("y_pred_prob"),
       );
     }
     this.cols.y_pred_prob.push(v);
   }
 
-  private regions(d: Record<string, unknown>, i: number): void {
-    const v = this.value(d, "region_ids");
+  private regions(v: unknown, i: number): void {
     if (v === null) return this.regionStart.push(this.regionIds.n);
     const list = Array.isArray(v) ? v : [v];
     let int32 = true; // and so every id fits the 32-bit column as it is
@@ -157,7 +206,7 @@ export class IndividualsBuilder {
     if (!list.length || !list.every((r) => Number.isInteger(r) && r >= 0)) {
       throw new InvalidInputError(
         `field '${this.mapping.region_ids}' (mapped to region_ids) must be a non-empty list of non-negative ` +
-          `integers; document ${d._id} (position ${i}) has ${JSON.stringify(v)}`,
+          `integers; document ${this.docIds[i]} (position ${i}) has ${JSON.stringify(v)}`,
         loc("region_ids"),
       );
     }

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { IndividualsBuilder, scopeOf } from "../../../core/spatial/load.ts";
+import { columnPages, PAGE_BYTES, pageBytes, valuesOf } from "../../../core/column_pages.ts";
+import fc from "fast-check";
+import { serialize } from "node:v8";
 import { explicitKeys, type Mapping, resolveMapping } from "../../../core/spatial/mapping.ts";
 import { InvalidInputError } from "../../../core/errors.ts";
 
@@ -109,4 +112,107 @@ Deno.test("load: a field the request maps is never dropped in silence when docum
   const zones = load(docs, { region_ids: "zone" }).regionIds!;
   assert.deepEqual([...zones.start.slice(0, 6)], [0, 1, 2, 3, 4, 5]);
   assert.deepEqual([...zones.ids.slice(0, 5)], [0, 1, 2, 3, 0]);
+});
+
+/** The same documents through `add` and through column pages: equal columns, or the same 422. */
+function bothWays(docs: Record<string, unknown>[], mapping: Partial<Mapping>, batch: number) {
+  const m = resolveMapping(mapping, []), withIds = docs.map((d, i) => ({ _id: `d${i}`, ...d }));
+  const outcome = (fill: (b: IndividualsBuilder) => void) => {
+    const b = new IndividualsBuilder(m, explicitKeys(mapping));
+    try {
+      fill(b);
+      return b.columns();
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+  const byDocs = outcome((b) => {
+    for (let i = 0; i < withIds.length; i += batch) b.add(withIds.slice(i, i + batch));
+  });
+  const byPages = outcome((b) => {
+    for (let i = 0; i < withIds.length; i += batch) {
+      for (const page of columnPages(withIds.slice(i, i + batch))) b.addPage(page);
+    }
+  });
+  return { byDocs, byPages };
+}
+
+Deno.test("column pages: the builder gives the same columns and the same 422s as from documents (property)", () => {
+  const value = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(0, 1) },
+    fc.double({ min: -200, max: 200, noNaN: true, noDefaultInfinity: true }).filter((x) => !Object.is(x, -0)),
+    fc.constant(null),
+    fc.boolean(),
+    fc.constantFrom("1", "x"),
+    fc.array(fc.nat(40), { maxLength: 3 }),
+    fc.array(fc.oneof(fc.nat(9), fc.constant(2 ** 33), fc.constant(-1), fc.constant(1.5)), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+  );
+  const doc = fc.dictionary(fc.constantFrom("a", "b", "c", "r", "constructor"), value, { maxKeys: 5 });
+  const keys = fc.constantFrom("a", "b", "c", "r", "_id", "constructor");
+  const mapping = fc.record({
+    y_pred: keys,
+    y_true: keys,
+    lat: keys,
+    lon: keys,
+    y_pred_prob: keys,
+    region_ids: keys,
+  }, {
+    requiredKeys: [],
+  });
+  fc.assert(
+    fc.property(
+      fc.array(doc, { minLength: 1, maxLength: 25 }),
+      mapping,
+      fc.integer({ min: 1, max: 9 }),
+      (docs, m, batch) => {
+        const { byDocs, byPages } = bothWays(docs, m, batch);
+        assert.deepEqual(byPages, byDocs);
+      },
+    ),
+    { numRuns: 1000 },
+  );
+});
+
+Deno.test("column pages: typical rows read the same through pages, 32-bit ids copied whole", () => {
+  const docs = Array.from({ length: 500 }, (_, i) => ({
+    p: i % 2,
+    t: i % 3 === 0 ? null : 1,
+    la: 10 + i / 100,
+    lo: -20 - i / 100,
+    q: (i % 10) / 10,
+    r: Array.from({ length: 1 + (i % 150) }, (_, k) => (i + k) % 3000),
+  }));
+  const mapping = { y_pred: "p", y_true: "t", lat: "la", lon: "lo", y_pred_prob: "q", region_ids: "r" };
+  const { byDocs, byPages } = bothWays(docs, mapping, 250);
+  assert.equal(typeof byDocs, "object");
+  assert.deepEqual(byPages, byDocs);
+});
+
+Deno.test("column pages: each page fits a KV value (64 KiB serialised), however long the lists", () => {
+  const docs = Array.from({ length: 400 }, (_, i) => ({
+    _id: `id${i}`,
+    r: Array.from({ length: 1 + (i * 37) % 900 }, (_, k) => k),
+    s: "é".repeat(i % 50),
+    x: i,
+  }));
+  const pages = columnPages(docs);
+  assert.ok(pages.length > 1);
+  assert.equal(pages.reduce((sum, p) => sum + p.n, 0), docs.length);
+  for (const p of pages) {
+    assert.ok(pageBytes(p) <= PAGE_BYTES);
+    assert.ok(serialize(p).byteLength <= 65_536, `serialised ${serialize(p).byteLength}`);
+    assert.ok(serialize(p).byteLength <= pageBytes(p), "pageBytes bounds the serialised size");
+  }
+  assert.deepEqual(pages.flatMap((p) => p.ids), docs.map((d) => d._id));
+  assert.deepEqual(
+    pages.flatMap((p) => valuesOf(p.fields.find(([n]) => n === "s")![1], p.n)),
+    docs.map((d) => d.s),
+  );
+  assert.deepEqual(
+    pages.flatMap((p) => valuesOf(p.fields.find(([n]) => n === "r")![1], p.n)),
+    docs.map((d) => d.r),
+  );
 });
