@@ -4,6 +4,7 @@
  *
  * - insert: `KvStore.insertMany` in batches of 1,000, as an import writes (the pack's pages included);
  * - stream, pack: `KvStore.stream` of every document, from the pack;
+ * - column pages, pack: `KvStore.columnPages`, every document field by field (what an audit's read takes);
  * - list, no pack: the documents' own keys listed straight from KV (what a read without a pack does);
  * - stream, list + make pack: after one write the pack is stale: the read lists, and makes a new one;
  * - stream, pack again: from that new pack.
@@ -30,6 +31,18 @@ async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
   const out = await fn();
   console.log(`${label.padEnd(32)} ${((performance.now() - t0) / 1000).toFixed(2)} s`);
   return out;
+}
+
+/** Reads every column page on a handle of its own; returns how many documents they hold. */
+async function columnsAll(): Promise<number> {
+  const store = await KvStore.open(path);
+  let n = 0;
+  try {
+    for await (const page of (await store.columnPages(ref))!) n += page.n;
+  } finally {
+    await store.close();
+  }
+  return n;
 }
 
 /** Streams every document on a handle of its own; returns how many. */
@@ -61,6 +74,7 @@ try {
   });
   await store.close();
   await timed("stream, pack", streamAll);
+  await timed("column pages, pack", columnsAll);
   await timed("list, no pack", async () => {
     const kv = await Deno.openKv(path);
     let n = 0;

@@ -4,6 +4,7 @@
  * them, per collection, its write count `["stamp", db, collection]` and its pack (`["packmeta", …]`,
  * `["packpage", …]`: the documents again in pages, for whole reads; kv_pack.ts).
  */
+import type { ColumnPage } from "../core/column_pages.ts";
 import { serialize } from "node:v8";
 import {
   type BulkResult,
@@ -221,6 +222,12 @@ export class KvStore implements Store {
       }
     }
     return out;
+  }
+
+  /** The current pack's column pages, when it has them (store/kv_pack.ts). */
+  async columnPages(ref: CollectionRef): Promise<AsyncIterable<ColumnPage> | null> {
+    const { ready } = await this.packs.state(ref);
+    return ready && this.packs.columns(ref, ready);
   }
 
   async *stream(ref: CollectionRef, opts: StreamOptions = {}): AsyncIterable<Doc[]> {

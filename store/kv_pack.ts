@@ -16,6 +16,11 @@
  * a pack is the list of its segments. A maker whose pack is not declared deletes its segment; the segments
  * of a pack replaced go once the new one is declared, and all of them with the collection. A declared pack
  * never names a deleted page.
+ *
+ * Each segment also keeps its documents as column pages (core/column_pages.ts: numbers and 32-bit id lists
+ * as typed arrays, `["packcol", db, collection, t, i]`), so an audit's read copies arrays instead of parsing
+ * JSON (`columnPages`); a segment holding a document too large for a column page has none, and its pack's
+ * readers stream the JSON pages.
  */
 import { ConflictError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
@@ -23,6 +28,14 @@ import { newId } from "./ids.ts";
 import { commitRetrying, MAX_MUTATIONS } from "./kv_limits.ts";
 import { readAhead } from "./read_ahead.ts";
 import type { CollectionRef, Doc } from "./store.ts";
+import {
+  type ColumnPage,
+  columnPages,
+  docBytes,
+  FILL_BYTES,
+  PAGE_BYTES,
+  pageBytes,
+} from "../core/column_pages.ts";
 
 /**
  * A page's characters and a commit's: V8 writes a string outside Latin-1 in two bytes a character, so
@@ -37,6 +50,8 @@ const COMMIT_CHARS = 360_000;
 export const MIN_PACK_DOCS = 1000;
 /** Pages listed per KV round trip when sweeping. */
 const PAGES_PER_LIST = 16;
+/** Column pages a commit holds (each under PAGE_BYTES; a commit holds 800 KiB). */
+const COLUMN_PAGES_A_COMMIT = 12;
 /** Pages listed per KV round trip when reading (~30 KB each), and how many are read ahead of the parser. */
 const PAGES_PER_READ = 64;
 const READ_AHEAD = 128;
@@ -76,12 +91,21 @@ export interface PackState {
 export const stampKey = (ref: CollectionRef): Deno.KvKey => ["stamp", ref.db, ref.collection];
 const metaKey = (ref: CollectionRef): Deno.KvKey => ["packmeta", ref.db, ref.collection];
 const pagesPrefix = (ref: CollectionRef): Deno.KvKey => ["packpage", ref.db, ref.collection];
-/** A pack's segments: each token and how many pages it holds. */
-export function segmentsOf(pack: PackMeta): { token: string; pages: number }[] {
+const columnsPrefix = (ref: CollectionRef): Deno.KvKey => ["packcol", ref.db, ref.collection];
+
+/** A segment of a pack: its token, its JSON pages, and its column pages (null: it has none). */
+export interface Segment {
+  token: string;
+  pages: number;
+  columns: number | null;
+}
+
+/** A pack's segments ("token:pages" or "token:pages:column pages", by commas). */
+export function segmentsOf(pack: PackMeta): Segment[] {
   if (!pack.segments) return [];
   return pack.segments.split(",").map((s) => {
-    const [token, pages] = s.split(":");
-    return { token, pages: Number(pages) };
+    const [token, pages, columns] = s.split(":");
+    return { token, pages: Number(pages), columns: columns === undefined ? null : Number(columns) };
   });
 }
 
@@ -162,7 +186,8 @@ export class Packs {
    */
   async *pages(ref: CollectionRef, pack: PackMeta): AsyncGenerator<Doc[]> {
     let docs = 0;
-    for await (const page of readAhead(this.#listed(ref, pack), READ_AHEAD)) {
+    const runs = segmentsOf(pack).map((s) => [s.token, s.pages] as const);
+    for await (const page of readAhead(this.#listed<string>(pagesPrefix(ref), runs), READ_AHEAD)) {
       if (page === null) throw this.#overtaken(ref);
       const parsed = JSON.parse(page) as Doc[];
       docs += parsed.length;
@@ -171,17 +196,37 @@ export class Packs {
     if (docs !== pack.docs) throw this.#overtaken(ref);
   }
 
-  /** Every page of the pack in order, a missing one as null (and nothing after it). */
-  async *#listed(ref: CollectionRef, pack: PackMeta): AsyncGenerator<string | null> {
-    for (const { token, pages } of segmentsOf(pack)) {
+  /**
+   * The pack's documents as column pages (core/column_pages.ts), read as `pages` reads its JSON pages;
+   * null when a segment has none (made before column pages, or holding a document too large for one).
+   */
+  columns(ref: CollectionRef, pack: PackMeta): AsyncGenerator<ColumnPage> | null {
+    const segments = segmentsOf(pack);
+    if (segments.some((s) => s.columns === null)) return null;
+    return this.#columns(ref, segments, pack.docs);
+  }
+
+  async *#columns(ref: CollectionRef, segments: Segment[], expected: number): AsyncGenerator<ColumnPage> {
+    let docs = 0;
+    const runs = segments.map((s) => [s.token, s.columns!] as const);
+    for await (const page of readAhead(this.#listed<ColumnPage>(columnsPrefix(ref), runs), READ_AHEAD)) {
+      if (page === null) throw this.#overtaken(ref);
+      docs += page.n;
+      yield page;
+    }
+    if (docs !== expected) throw this.#overtaken(ref);
+  }
+
+  /** Every value under `prefix` in these runs (token, count), in order; a missing one as null, then nothing. */
+  async *#listed<T>(prefix: Deno.KvKey, runs: (readonly [string, number])[]): AsyncGenerator<T | null> {
+    for (const [token, count] of runs) {
       let i = 0;
-      const selector = { prefix: [...pagesPrefix(ref), token] };
-      for await (const e of this.kv.list<string>(selector, { batchSize: PAGES_PER_READ })) {
+      for await (const e of this.kv.list<T>({ prefix: [...prefix, token] }, { batchSize: PAGES_PER_READ })) {
         if (e.key[e.key.length - 1] !== i) break;
         yield e.value;
         i++;
       }
-      if (i !== pages) return yield null;
+      if (i !== count) return yield null;
     }
   }
 
@@ -201,8 +246,11 @@ export class Packs {
 
   /** Deletes the pages of these segments' tokens (of every segment when null: the collection's drop). */
   async sweep(ref: CollectionRef, tokens: string[] | null): Promise<void> {
-    const prefix = pagesPrefix(ref);
-    for (const selector of tokens === null ? [{ prefix }] : tokens.map((t) => ({ prefix: [...prefix, t] }))) {
+    const prefixes = [pagesPrefix(ref), columnsPrefix(ref)];
+    const selectors = prefixes.flatMap((prefix) =>
+      tokens === null ? [{ prefix }] : tokens.map((t) => ({ prefix: [...prefix, t] }))
+    );
+    for (const selector of selectors) {
       let op = this.kv.atomic();
       let n = 0;
       for await (const e of this.kv.list(selector, { batchSize: PAGES_PER_LIST })) {
@@ -244,6 +292,13 @@ export class PackBuilder {
   #fullChars = 0;
   #writing: Promise<void> = Promise.resolve();
   #failed = false;
+  /** Documents for the next column pages and their bytes (docBytes); column pages not yet committed. */
+  #colDocs: Doc[] = [];
+  #colBytes = 0;
+  #colFull: ColumnPage[] = [];
+  #colPages = 0;
+  /** No column pages for this segment (a document too large for one): its JSON pages serve alone. */
+  #colFailed = false;
 
   constructor(
     private kv: Deno.Kv,
@@ -267,6 +322,7 @@ export class PackBuilder {
         this.#page.push(text);
         this.#pageChars += text.length + 1;
         this.#lastId = d._id;
+        if (!this.#colFailed) this.#toColumns(d);
       }
       this.#docs += docs.length;
     } catch (err) {
@@ -282,10 +338,13 @@ export class PackBuilder {
    */
   async finish(count: number, countStamp: string | null): Promise<boolean> {
     if (this.#page.length) this.#close();
+    this.#closeColumns();
     this.#commitFull();
+    this.#commitColumns();
     await this.#writing;
     if (this.#failed) return await this.abandon();
-    const own = this.#pages ? `${this.#token}:${this.#pages}` : "";
+    const columns = this.#colFailed ? "" : `:${this.#colPages}`;
+    const own = this.#pages ? `${this.#token}:${this.#pages}${columns}` : "";
     const meta: PackMeta = {
       segments: [this.#base, own].filter(Boolean).join(","),
       docs: this.#docs,
@@ -341,6 +400,41 @@ export class PackBuilder {
     this.#pages += pages.length;
     this.#full = [];
     this.#fullChars = 0;
+    this.#writing = this.#writing.then(async () => {
+      if (this.#failed) return;
+      await commitRetrying(() => op).catch((err) => this.#fail(err));
+    });
+  }
+
+  /** Takes a document for the column pages: pages are made once about a page's worth is collected. */
+  #toColumns(d: Doc): void {
+    this.#colDocs.push(d);
+    this.#colBytes += docBytes(d);
+    if (this.#colBytes >= FILL_BYTES) this.#closeColumns();
+  }
+
+  /** Makes the collected documents' column pages; one that would not fit a KV value ends them. */
+  #closeColumns(): void {
+    if (this.#colFailed || !this.#colDocs.length) return;
+    const pages = columnPages(this.#colDocs);
+    this.#colDocs = [];
+    this.#colBytes = 0;
+    if (pages.some((p) => pageBytes(p) > PAGE_BYTES)) {
+      this.#colFailed = true;
+      this.#colFull = [];
+      return;
+    }
+    this.#colFull.push(...pages);
+    if (this.#colFull.length >= COLUMN_PAGES_A_COMMIT) this.#commitColumns();
+  }
+
+  /** Commits the column pages made, after the commit under way (as #commitFull). */
+  #commitColumns(): void {
+    if (this.#colFailed || !this.#colFull.length) return;
+    const op = this.kv.atomic(), first = this.#colPages;
+    this.#colFull.forEach((p, i) => op.set([...columnsPrefix(this.ref), this.#token, first + i], p));
+    this.#colPages += this.#colFull.length;
+    this.#colFull = [];
     this.#writing = this.#writing.then(async () => {
       if (this.#failed) return;
       await commitRetrying(() => op).catch((err) => this.#fail(err));

@@ -178,6 +178,11 @@ export class MongoStore implements Store {
     });
   }
 
+  /** MongoDB keeps no column pages: a whole read streams the documents. */
+  columnPages(_ref: CollectionRef): Promise<null> {
+    return Promise.resolve(null);
+  }
+
   async *stream(ref: CollectionRef, opts: StreamOptions = {}): AsyncIterable<Doc[]> {
     const size = opts.batchSize ?? 1000;
     const projection = opts.projection && Object.fromEntries(opts.projection.map((f) => [f, 1]));

@@ -5,6 +5,7 @@
  * embedded default) and `mongo.ts` (MongoDB). Every document has a string `_id`; a document's id orders
  * it by insertion (ids are ObjectId-style, time then counter), so `stream` returns an import in order.
  */
+import type { ColumnPage } from "../core/column_pages.ts";
 import { BadRequestError, ConflictError } from "../core/errors.ts";
 import { type JsonPath, MAX_JSON_DEPTH, tooDeepField, tooDeepMessage } from "../core/json_depth.ts";
 import { own, setOwn } from "../core/data_keys.ts";
@@ -86,6 +87,11 @@ export interface Store {
   sample(ref: CollectionRef, n: number): Promise<Doc[]>;
   /** Every document in id order, in batches, holding only one batch in memory. */
   stream(ref: CollectionRef, opts?: StreamOptions): AsyncIterable<Doc[]>;
+  /**
+   * Every document in id order as column pages (core/column_pages.ts), when the store keeps them for the
+   * collection as it is now (a KV pack); null otherwise, and the caller reads `stream`.
+   */
+  columnPages(ref: CollectionRef): Promise<AsyncIterable<ColumnPage> | null>;
   /** Sets fields on many documents by id; reports matched, modified and missing ids. */
   updateFields(ref: CollectionRef, updates: FieldUpdate[]): Promise<BulkResult>;
   dropCollection(ref: CollectionRef): Promise<void>;

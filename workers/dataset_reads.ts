@@ -42,8 +42,12 @@ export interface ColumnsRead {
 /** Streams the mapped fields of `ref` into columns (the audit's, core/spatial/load.ts). */
 async function columnsOf(store: Store, read: ColumnsRead): Promise<LoadedColumns> {
   const builder = new IndividualsBuilder(read.mapping, read.explicit);
-  for await (const batch of store.stream(read.ref, { projection: builder.fields(), batchSize: BATCH })) {
-    builder.add(batch);
+  const pages = await store.columnPages(read.ref); // typed arrays to copy, where the store keeps them
+  if (pages) { for await (const page of pages) builder.addPage(page); }
+  else {
+    for await (const batch of store.stream(read.ref, { projection: builder.fields(), batchSize: BATCH })) {
+      builder.add(batch);
+    }
   }
   return builder.columns();
 }

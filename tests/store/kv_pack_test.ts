@@ -9,6 +9,7 @@ import { jsonExact, MIN_PACK_DOCS, type PackMeta, Packs, segmentsOf } from "../.
 import { newId } from "../../store/ids.ts";
 import type { CollectionRef, Doc, Store } from "../../store/store.ts";
 import { ConflictError } from "../../core/errors.ts";
+import { valuesOf } from "../../core/column_pages.ts";
 import { setLogLevel } from "../../core/log.ts";
 
 const ref: CollectionRef = { db: "d", collection: "points" };
@@ -67,13 +68,17 @@ async function readyPack(path: string) {
 /** The pages a pack names, over its segments. */
 const pagesOf = (pack: PackMeta) => segmentsOf(pack).reduce((sum, s) => sum + s.pages, 0);
 
-async function pageKeys(path: string): Promise<number> {
+/** Keys under ["packpage" | "packcol", db, collection]: a pack's JSON or column pages. */
+async function keysUnder(path: string, kind: string): Promise<number> {
   const kv = await Deno.openKv(path);
   let n = 0;
-  for await (const _ of kv.list({ prefix: ["packpage", ref.db, ref.collection] })) n++;
+  for await (const _ of kv.list({ prefix: [kind, ref.db, ref.collection] })) n++;
   kv.close();
   return n;
 }
+
+const pageKeys = (path: string) => keysUnder(path, "packpage");
+const columnKeys = (path: string) => keysUnder(path, "packcol");
 
 Deno.test("an import in batches in id order makes a pack; reads from it equal the documents' keys", async () => {
   await withKv(async (store, path) => {
@@ -233,6 +238,81 @@ Deno.test("a read whose pages went meanwhile is a 409, never a short answer", as
     } finally {
       kv.close();
     }
+  });
+});
+
+/** Every document as its column pages give it back, fields as `valuesOf` reads them (missing: null). */
+async function fromColumns(store: Store, fields: string[]): Promise<Record<string, unknown>[] | null> {
+  const pages = await store.columnPages(ref);
+  if (!pages) return null;
+  const out: Record<string, unknown>[] = [];
+  for await (const page of pages) {
+    const cols = new Map(page.fields);
+    const values = fields.map((f) => valuesOf(cols.get(f), page.n));
+    for (let j = 0; j < page.n; j++) {
+      out.push(Object.fromEntries([["_id", page.ids[j]], ...fields.map((f, k) => [f, values[k][j]])]));
+    }
+  }
+  return out;
+}
+
+/** The documents with every one of `fields`, a missing one as null. */
+const withFields = (docs: Doc[], fields: string[]) =>
+  docs.map((d) => Object.fromEntries([["_id", d._id], ...fields.map((f) => [f, d[f] ?? null])]));
+
+Deno.test("column pages: an import in batches keeps them with the pack; they give every document's fields", async () => {
+  await withKv(async (store, path) => {
+    const fields = ["lat", "y_true", "region_ids", "name", "extra"];
+    const docs = rows(5 * MIN_PACK_DOCS).map((d, i) => i % 7 === 0 ? { ...d, extra: { deep: [i] } } : d);
+    for (let i = 0; i < docs.length; i += 1200) await store.insertMany(ref, docs.slice(i, i + 1200));
+    const pack = (await readyPack(path))!;
+    assert.ok(segmentsOf(pack).every((s) => s.columns! > 0), pack.segments);
+    assert.deepEqual(await fromColumns(store, fields), withFields(await byKeys(path), fields));
+    // a write: no current pack, no column pages; the next whole read makes both again
+    await store.patch(ref, docs[3]._id as string, { lat: 1 });
+    assert.equal(await store.columnPages(ref), null);
+    await streamed(store);
+    assert.deepEqual(await fromColumns(store, fields), withFields(await byKeys(path), fields));
+    await store.dropCollection(ref);
+    assert.equal(await columnKeys(path), 0);
+  });
+});
+
+Deno.test("column pages: a segment without them (an older pack, a document too large) reads as none", async () => {
+  await withKv(async (store, path) => {
+    await store.insertMany(ref, rows(2 * MIN_PACK_DOCS));
+    const kv = await Deno.openKv(path);
+    try {
+      const key = ["packmeta", ref.db, ref.collection];
+      const meta = (await kv.get<PackMeta>(key)).value!;
+      const older = meta.segments.split(",").map((s) => s.split(":").slice(0, 2).join(":")).join(",");
+      await kv.set(key, { ...meta, segments: older });
+      assert.equal(await store.columnPages(ref), null);
+      assert.equal((await streamed(store)).length, 2 * MIN_PACK_DOCS); // its JSON pages still serve
+    } finally {
+      kv.close();
+    }
+    const big = rows(MIN_PACK_DOCS, 10 * MIN_PACK_DOCS);
+    big[500] = { ...big[500], name: "x".repeat(40_000) }; // fits KV as a document, not a page of columns
+    await store.insertMany({ ...ref, collection: "big" }, big);
+    const pages = await store.columnPages({ ...ref, collection: "big" });
+    assert.equal(pages, null);
+  });
+});
+
+Deno.test("column pages: a read whose pages went meanwhile is a 409", async () => {
+  await withKv(async (store, path) => {
+    await store.insertMany(ref, rows(3 * MIN_PACK_DOCS));
+    const pages = (await store.columnPages(ref))!;
+    const kv = await Deno.openKv(path);
+    try {
+      await new Packs(kv).sweep(ref, null);
+    } finally {
+      kv.close();
+    }
+    await assert.rejects(async () => {
+      for await (const _ of pages);
+    }, ConflictError);
   });
 });
 
