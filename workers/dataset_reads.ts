@@ -55,7 +55,9 @@ async function columnsOf(store: Store, read: ColumnsRead): Promise<LoadedColumns
 /** Streams every field of `ref` into a frame in shared memory (the valuation's, core/stats/frame.ts). */
 async function frameOf(store: Store, ref: CollectionRef): Promise<Frame> {
   const builder = new FrameBuilder();
-  for await (const batch of store.stream(ref, { batchSize: BATCH })) builder.add(batch);
+  const pages = await store.columnPages(ref);
+  if (pages) for await (const page of pages) builder.addPage(page);
+  else for await (const batch of store.stream(ref, { batchSize: BATCH })) builder.add(batch);
   return builder.finish(sharedAlloc);
 }
 

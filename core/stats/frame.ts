@@ -6,6 +6,7 @@
  * make a column nothing can use.
  */
 import { type Alloc, localAlloc } from "../memory.ts";
+import { type ColumnPage, valuesOf } from "../column_pages.ts";
 
 /** A numeric column: NaN marks a gap. `boolean` when every value was true/false. */
 export interface NumericColumn {
@@ -64,6 +65,21 @@ class Builder {
     if (this.kind === "numeric") this.toText(row);
     this.grow(row);
     this.codes[row] = this.code(t === "string" ? (v as string) : String(v));
+  }
+
+  /** Numbers of a page's column from `row` on (NaN: no value): as `set` of each, in one pass. */
+  setNumbers(row: number, values: Float64Array): void {
+    if (this.kind !== "numeric") {
+      for (let j = 0; j < values.length; j++) if (values[j] === values[j]) this.set(row + j, values[j]);
+      return;
+    }
+    let seen = 0;
+    for (let j = 0; j < values.length; j++) if (values[j] === values[j]) seen++;
+    if (!seen) return;
+    this.grow(row + values.length - 1);
+    for (let j = 0; j < values.length; j++) if (values[j] === values[j]) this.values[row + j] = values[j];
+    this.seen += seen;
+    this.onlyBoolean = false;
   }
 
   private code(s: string): number {
@@ -132,6 +148,20 @@ export class FrameBuilder {
       }
       this.rows++;
     }
+  }
+
+  /**
+   * Adds one column page (core/column_pages.ts) of the next documents: the same frame as `add` of its
+   * documents, a field of numbers copied in one pass.
+   */
+  addPage(page: ColumnPage): void {
+    for (const [name, column] of page.fields) {
+      let b = this.cols.get(name);
+      if (!b) this.cols.set(name, b = new Builder(name));
+      if (column.kind === "number") b.setNumbers(this.rows, column.values);
+      else valuesOf(column, page.n).forEach((v, j) => b.set(this.rows + j, v));
+    }
+    this.rows += page.n;
   }
 
   /** The frame, its buffers from `alloc` (plain ArrayBuffers by default). */

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { FrameBuilder, frameOf } from "../../../core/stats/frame.ts";
+import { columnPages } from "../../../core/column_pages.ts";
+import fc from "fast-check";
 
 Deno.test("frame: first-seen column order, gaps for missing fields and nulls, _id left out", () => {
   const f = frameOf([
@@ -42,4 +44,29 @@ Deno.test("frame: a string turns a column into text (earlier numbers as their te
   assert.equal(plan.codes[1500], -1);
   assert.equal(tags.kind, "other");
   assert.equal(onlyNulls.kind, "other");
+});
+
+Deno.test("frame: column pages give the frame their documents give (property)", () => {
+  const value = fc.oneof(
+    fc.double({ noNaN: true, noDefaultInfinity: true }).filter((x) => !Object.is(x, -0)),
+    fc.integer({ min: -5, max: 5 }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constantFrom("a", "b", "1"),
+    fc.array(fc.nat(9), { maxLength: 3 }),
+    fc.record({ k: fc.nat(3) }),
+  );
+  const doc = fc.dictionary(fc.constantFrom("x", "y", "z", "1", "constructor"), value, { maxKeys: 4 });
+  fc.assert(
+    fc.property(fc.array(doc, { maxLength: 30 }), fc.integer({ min: 1, max: 8 }), (docs, batch) => {
+      const withIds = docs.map((d, i) => ({ _id: `d${i}`, ...d }));
+      const byDocs = new FrameBuilder(), byPages = new FrameBuilder();
+      for (let i = 0; i < withIds.length; i += batch) {
+        byDocs.add(withIds.slice(i, i + batch));
+        for (const page of columnPages(withIds.slice(i, i + batch))) byPages.addPage(page);
+      }
+      assert.deepEqual(byPages.finish(), byDocs.finish());
+    }),
+    { numRuns: 1000 },
+  );
 });
