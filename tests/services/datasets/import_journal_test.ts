@@ -145,6 +145,8 @@ storeTest("import journal: an importer whose lease a recovery took over stops an
   })();
   const importing = importRecords(t.store, tdb, ref, records, { leaseMs: 30_000 });
   await atPause;
+  // the first batch written (its lease renewed before it): only then has the importer gone quiet
+  while (await t.store.count(ref) < 1010) await new Promise((r) => setTimeout(r, 10));
   // another process sees the lease as expired (made so here) and recovers the import
   await t.store.patch(importsRef(tdb), "late", { lease_expires_at: new Date(0).toISOString() });
   const done = await recoverImports(t.store, tdb, { leaseMs: 30_000 });
