@@ -159,6 +159,7 @@ export class FrameBuilder {
       let b = this.cols.get(name);
       if (!b) this.cols.set(name, b = new Builder(name));
       if (column.kind === "number") b.setNumbers(this.rows, column.values);
+      else if (column.kind === "lists") b.set(this.rows, []); // lists make a column nothing can use
       else valuesOf(column, page.n).forEach((v, j) => b.set(this.rows + j, v));
     }
     this.rows += page.n;
