@@ -1,10 +1,11 @@
 /**
- * Column pages: a run of documents held field by field as typed arrays, so a whole read of the columns an
- * analysis maps copies arrays instead of parsing JSON and walking objects (the embedded store keeps them
- * beside its JSON pages: store/kv_pack.ts). Only what decodes exactly is typed; anything else in a field
- * stays JSON, so a page always gives back each document's value of each field (missing and null alike
- * read as null: an analysis treats both as absent).
+ * Column pages: a run of documents held field by field, so a whole read of the columns an analysis maps
+ * copies typed arrays instead of parsing JSON and walking objects (the embedded store's packs are made of
+ * them: store/kv_pack.ts). A field of numbers is a Float64Array, a field of lists of 32-bit ids two integer
+ * arrays, anything else JSON; each document's shape (its fields, in order) is kept too, so the page gives
+ * every document back as it was (`pageDocuments`).
  */
+import { setOwn } from "./data_keys.ts";
 
 /** A field whose values are numbers (NaN where a document has none, or null). */
 export interface NumberColumn {
@@ -36,6 +37,13 @@ export interface ColumnPage {
   ids: string[];
   /** Every field a document of the page has (`_id` aside), as [name, column]. */
   fields: [string, Column][];
+  /**
+   * The documents' shapes: each distinct order of fields, as indices into `fields` (-1 for `_id`), and
+   * each document's shape; so a document comes back with the fields it had (null kept apart from
+   * missing), in its order.
+   */
+  shapes: number[][];
+  shapeOf: Uint16Array;
 }
 
 /** Bytes a page may take at most once serialised: KV holds 64 KiB a value. */
@@ -63,15 +71,46 @@ function columnOf(docs: readonly Record<string, unknown>[], name: string): Colum
   return { kind: "json", text: JSON.stringify(values) };
 }
 
-/** One page of `docs` (JSON documents: no NaN, undefined or dates, which a pack never holds). */
+/**
+ * One page of `docs`: JSON documents (no NaN, Infinity, -0, undefined or dates, which a pack never holds),
+ * each with a string `_id`, at most 65,535 of them.
+ */
 export function columnPage(docs: readonly Record<string, unknown>[]): ColumnPage {
-  const names = new Set<string>();
-  for (const d of docs) for (const k of Object.keys(d)) if (k !== "_id") names.add(k);
+  const index = new Map<string, number>(), shapes: number[][] = [], shapeIndex = new Map<string, number>();
+  const shapeOf = new Uint16Array(docs.length);
+  docs.forEach((d, j) => {
+    const shape = Object.keys(d).map((k) => {
+      if (k === "_id") return -1;
+      if (!index.has(k)) index.set(k, index.size);
+      return index.get(k)!;
+    });
+    const key = shape.join(",");
+    if (!shapeIndex.has(key)) (shapeIndex.set(key, shapes.length), shapes.push(shape));
+    shapeOf[j] = shapeIndex.get(key)!;
+  });
   return {
     n: docs.length,
-    ids: docs.map((d) => String(d._id)),
-    fields: [...names].map((name) => [name, columnOf(docs, name)]),
+    ids: docs.map((d) => d._id as string),
+    fields: [...index.keys()].map((name) => [name, columnOf(docs, name)]),
+    shapes,
+    shapeOf,
   };
+}
+
+/** The page's documents as they were given to `columnPage`: the same fields, values and order. */
+export function pageDocuments(page: ColumnPage): Record<string, unknown>[] {
+  const values = page.fields.map(([, c]) => valuesOf(c, page.n));
+  const names = page.fields.map(([name]) => name);
+  const docs: Record<string, unknown>[] = new Array(page.n);
+  for (let j = 0; j < page.n; j++) {
+    const doc: Record<string, unknown> = {};
+    for (const f of page.shapes[page.shapeOf[j]]) {
+      if (f < 0) doc._id = page.ids[j];
+      else setOwn(doc, names[f], values[f][j]);
+    }
+    docs[j] = doc;
+  }
+  return docs;
 }
 
 /**
@@ -79,7 +118,7 @@ export function columnPage(docs: readonly Record<string, unknown>[]): ColumnPage
  * what a pager fills a page by, before `pageBytes` says what the page takes.
  */
 export function docBytes(doc: Record<string, unknown>): number {
-  let bytes = 8 + String(doc._id).length;
+  let bytes = 10 + String(doc._id).length;
   for (const [k, v] of Object.entries(doc)) {
     if (k === "_id") continue;
     if (typeof v === "number") bytes += 8;
@@ -92,7 +131,8 @@ export function docBytes(doc: Record<string, unknown>): number {
 
 /** Bytes a page takes serialised, at most (strings counted at two bytes a character). */
 export function pageBytes(page: ColumnPage): number {
-  let bytes = 64;
+  let bytes = 64 + page.shapeOf.byteLength;
+  for (const shape of page.shapes) bytes += 8 * shape.length + 16;
   for (const id of page.ids) bytes += 2 * id.length + 8;
   for (const [name, c] of page.fields) {
     bytes += 2 * name.length + 64;
@@ -105,6 +145,9 @@ export function pageBytes(page: ColumnPage): number {
 
 /** Pages of `docs`, each under PAGE_BYTES serialised: the page halved until it fits. */
 export function columnPages(docs: readonly Record<string, unknown>[]): ColumnPage[] {
+  if (docs.length > 0xffff) {
+    return [...columnPages(docs.slice(0, docs.length >> 1)), ...columnPages(docs.slice(docs.length >> 1))];
+  }
   const page = columnPage(docs);
   if (docs.length <= 1 || pageBytes(page) <= PAGE_BYTES) return [page];
   const half = docs.length >> 1;
@@ -115,9 +158,17 @@ export function columnPages(docs: readonly Record<string, unknown>[]): ColumnPag
 export function valuesOf(column: Column | undefined, n: number): unknown[] {
   if (!column) return new Array(n).fill(null);
   if (column.kind === "json") return JSON.parse(column.text);
-  if (column.kind === "number") return Array.from(column.values, (v) => Number.isNaN(v) ? null : v);
-  return Array.from(
-    { length: n },
-    (_, j) => Array.from(column.items.subarray(column.start[j], column.start[j + 1])),
-  );
+  const out = new Array(n);
+  if (column.kind === "number") {
+    const v = column.values;
+    for (let j = 0; j < n; j++) out[j] = v[j] === v[j] ? v[j] : null;
+    return out;
+  }
+  const { start, items } = column;
+  for (let j = 0; j < n; j++) {
+    const from = start[j], list = new Array(start[j + 1] - from);
+    for (let k = 0; k < list.length; k++) list[k] = items[from + k];
+    out[j] = list;
+  }
+  return out;
 }

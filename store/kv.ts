@@ -227,7 +227,7 @@ export class KvStore implements Store {
   /** The current pack's column pages, when it has them (store/kv_pack.ts). */
   async columnPages(ref: CollectionRef): Promise<AsyncIterable<ColumnPage> | null> {
     const { ready } = await this.packs.state(ref);
-    return ready && this.packs.columns(ref, ready);
+    return ready ? this.packs.columns(ref, ready) : null;
   }
 
   async *stream(ref: CollectionRef, opts: StreamOptions = {}): AsyncIterable<Doc[]> {

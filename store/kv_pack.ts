@@ -1,10 +1,10 @@
 /**
- * Packs: a KV collection's documents kept a second time, in id order, as pages of a few hundred documents
- * (one KV value each: their JSON array, under KV's 64 KiB), so that a whole read lists a page where it
- * would list a document. KV spends 15-28 µs on every entry it lists, whatever its size: a pack reads
- * 206,418 documents of a hundred region ids each in about a third of the time (BENCHMARKS.md, "Packs").
- * JSON, not KV's own V8 serialisation, because V8 writes numbers it has read back as doubles, 70 % more
- * bytes and twice the time to read; and documents are JSON (store.ts), which jsonExact checks.
+ * Packs: a KV collection's documents kept a second time, in id order, as column pages of a few hundred
+ * documents (core/column_pages.ts: one KV value each, under KV's 64 KiB; numbers and lists of 32-bit ids as
+ * typed arrays, anything else as JSON, each document's fields and their order kept), so that a whole read
+ * lists a page where it would list a document, and an audit's read copies arrays (`columns`) instead of
+ * parsing documents. KV spends 15-28 µs on every entry it lists, whatever its size (BENCHMARKS.md, "Packs").
+ * Only documents JSON keeps exactly are packed (jsonExact), as the store's documents are JSON (store.ts).
  *
  * A pack is right only for the collection as it was: every commit that writes the collection's documents
  * adds one to its write count (`["stamp", db, collection]`, in the same commit), and a pack holds the count
@@ -15,12 +15,8 @@
  * Each maker writes its pages under a token of its own (a segment), so two makers never write the same key;
  * a pack is the list of its segments. A maker whose pack is not declared deletes its segment; the segments
  * of a pack replaced go once the new one is declared, and all of them with the collection. A declared pack
- * never names a deleted page.
- *
- * Each segment also keeps its documents as column pages (core/column_pages.ts: numbers and 32-bit id lists
- * as typed arrays, `["packcol", db, collection, t, i]`), so an audit's read copies arrays instead of parsing
- * JSON (`columnPages`); a segment holding a document too large for a column page has none, and its pack's
- * readers stream the JSON pages.
+ * never names a deleted page. A pack of an older format (JSON pages, `["packpage", ...]`) is never read: the
+ * next whole read makes a new one, and its pages go then.
  */
 import { ConflictError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
@@ -35,14 +31,11 @@ import {
   FILL_BYTES,
   PAGE_BYTES,
   pageBytes,
+  pageDocuments,
 } from "../core/column_pages.ts";
 
-/**
- * A page's characters and a commit's: V8 writes a string outside Latin-1 in two bytes a character, so
- * twice these stay under KV's 64 KiB a value and 800 KiB a commit.
- */
-const PAGE_CHARS = 30_000;
-const COMMIT_CHARS = 360_000;
+/** The format of the packs made now (column pages); a pack recorded without it is of an older one. */
+const PACK_FORMAT = 2;
 /**
  * The fewest documents worth a pack: a new one is begun by an insert of this many or more, or by a whole
  * read that lists this many (listing fewer one by one takes a few tens of milliseconds at most).
@@ -50,9 +43,9 @@ const COMMIT_CHARS = 360_000;
 export const MIN_PACK_DOCS = 1000;
 /** Pages listed per KV round trip when sweeping. */
 const PAGES_PER_LIST = 16;
-/** Column pages a commit holds (each under PAGE_BYTES; a commit holds 800 KiB). */
-const COLUMN_PAGES_A_COMMIT = 12;
-/** Pages listed per KV round trip when reading (~30 KB each), and how many are read ahead of the parser. */
+/** Pages a commit holds (each under PAGE_BYTES; a commit holds 800 KiB). */
+const PAGES_A_COMMIT = 12;
+/** Pages listed per KV round trip when reading (up to 60 KB each), and how many are read ahead. */
 const PAGES_PER_READ = 64;
 const READ_AHEAD = 128;
 /**
@@ -64,9 +57,11 @@ export const MAX_SEGMENTS = 2000;
 
 /** What a ready pack says of itself. */
 export interface PackMeta {
+  /** PACK_FORMAT (absent: an older pack, of JSON pages, which is not read). */
+  format?: number;
   /**
-   * Its segments in order, "token:pages" joined by commas: segment t's pages are
-   * `["packpage", db, collection, t, 0..pages-1]`.
+   * Its segments in order, "token:pages" joined by commas: segment t's column pages are
+   * `["packcol", db, collection, t, 0..pages-1]`.
    */
   segments: string;
   docs: number;
@@ -90,30 +85,24 @@ export interface PackState {
 
 export const stampKey = (ref: CollectionRef): Deno.KvKey => ["stamp", ref.db, ref.collection];
 const metaKey = (ref: CollectionRef): Deno.KvKey => ["packmeta", ref.db, ref.collection];
-const pagesPrefix = (ref: CollectionRef): Deno.KvKey => ["packpage", ref.db, ref.collection];
+/** Where packs of the older format kept their JSON pages: swept with the pack that replaces them. */
+const olderPagesPrefix = (ref: CollectionRef): Deno.KvKey => ["packpage", ref.db, ref.collection];
 const columnsPrefix = (ref: CollectionRef): Deno.KvKey => ["packcol", ref.db, ref.collection];
 
-/** A segment of a pack: its token, its JSON pages, and its column pages (null: it has none). */
+/** A segment of a pack: its token and its column pages. */
 export interface Segment {
   token: string;
   pages: number;
-  columns: number | null;
 }
 
-/** A pack's segments ("token:pages" or "token:pages:column pages", by commas). */
+/** A pack's segments ("token:pages", by commas). */
 export function segmentsOf(pack: PackMeta): Segment[] {
   if (!pack.segments) return [];
   return pack.segments.split(",").map((s) => {
-    const [token, pages, columns] = s.split(":");
-    return { token, pages: Number(pages), columns: columns === undefined ? null : Number(columns) };
+    const [token, pages] = s.split(":");
+    return { token, pages: Number(pages) };
   });
 }
-
-const pageKey = (ref: CollectionRef, token: string, i: number): Deno.KvKey => [
-  ...pagesPrefix(ref),
-  token,
-  i,
-];
 
 /** Adds one to the collection's write count: part of every commit that writes its documents. */
 export function countWrite(op: Deno.AtomicOperation, ref: CollectionRef): Deno.AtomicOperation {
@@ -170,7 +159,7 @@ export class Packs {
     const count = stamp.value ? Number(stamp.value.value) : 0;
     const recorded = meta.value && typeof meta.value.segments === "string" ? meta.value : null;
     return {
-      ready: recorded && recorded.count === count ? recorded : null,
+      ready: recorded && recorded.format === PACK_FORMAT && recorded.count === count ? recorded : null,
       recorded,
       metaStamp: meta.versionstamp,
       countStamp: stamp.versionstamp,
@@ -180,41 +169,24 @@ export class Packs {
 
   /**
    * The pack's documents, page by page: each segment's pages listed as a key range (KV lists a range about
-   * five times faster than it gets the same keys by name), read ahead while earlier pages are parsed. Its
+   * five times faster than it gets the same keys by name), read ahead while earlier pages are decoded. Its
    * pages never change; they go only once a newer pack is ready, so a read that finds one missing was
    * overtaken by writes and a whole read since (409).
    */
   async *pages(ref: CollectionRef, pack: PackMeta): AsyncGenerator<Doc[]> {
+    for await (const page of this.columns(ref, pack)) yield pageDocuments(page) as Doc[];
+  }
+
+  /** The pack's column pages (core/column_pages.ts), read as `pages` reads them. */
+  async *columns(ref: CollectionRef, pack: PackMeta): AsyncGenerator<ColumnPage> {
     let docs = 0;
     const runs = segmentsOf(pack).map((s) => [s.token, s.pages] as const);
-    for await (const page of readAhead(this.#listed<string>(pagesPrefix(ref), runs), READ_AHEAD)) {
-      if (page === null) throw this.#overtaken(ref);
-      const parsed = JSON.parse(page) as Doc[];
-      docs += parsed.length;
-      yield parsed;
-    }
-    if (docs !== pack.docs) throw this.#overtaken(ref);
-  }
-
-  /**
-   * The pack's documents as column pages (core/column_pages.ts), read as `pages` reads its JSON pages;
-   * null when a segment has none (made before column pages, or holding a document too large for one).
-   */
-  columns(ref: CollectionRef, pack: PackMeta): AsyncGenerator<ColumnPage> | null {
-    const segments = segmentsOf(pack);
-    if (segments.some((s) => s.columns === null)) return null;
-    return this.#columns(ref, segments, pack.docs);
-  }
-
-  async *#columns(ref: CollectionRef, segments: Segment[], expected: number): AsyncGenerator<ColumnPage> {
-    let docs = 0;
-    const runs = segments.map((s) => [s.token, s.columns!] as const);
     for await (const page of readAhead(this.#listed<ColumnPage>(columnsPrefix(ref), runs), READ_AHEAD)) {
       if (page === null) throw this.#overtaken(ref);
       docs += page.n;
       yield page;
     }
-    if (docs !== expected) throw this.#overtaken(ref);
+    if (docs !== pack.docs) throw this.#overtaken(ref);
   }
 
   /** Every value under `prefix` in these runs (token, count), in order; a missing one as null, then nothing. */
@@ -246,7 +218,7 @@ export class Packs {
 
   /** Deletes the pages of these segments' tokens (of every segment when null: the collection's drop). */
   async sweep(ref: CollectionRef, tokens: string[] | null): Promise<void> {
-    const prefixes = [pagesPrefix(ref), columnsPrefix(ref)];
+    const prefixes = [olderPagesPrefix(ref), columnsPrefix(ref)];
     const selectors = prefixes.flatMap((prefix) =>
       tokens === null ? [{ prefix }] : tokens.map((t) => ({ prefix: [...prefix, t] }))
     );
@@ -284,21 +256,12 @@ export class PackBuilder {
   readonly #base: string;
   #docs: number;
   #lastId: string;
-  /** The page being filled: its documents' JSON texts, and their characters. */
-  #page: string[] = [];
-  #pageChars = 0;
-  /** Full pages not yet committed (JSON arrays), and their characters. */
-  #full: string[] = [];
-  #fullChars = 0;
+  /** Documents for the next pages and their bytes (docBytes); pages made and not yet committed. */
+  #next: Doc[] = [];
+  #nextBytes = 0;
+  #made: ColumnPage[] = [];
   #writing: Promise<void> = Promise.resolve();
   #failed = false;
-  /** Documents for the next column pages and their bytes (docBytes); column pages not yet committed. */
-  #colDocs: Doc[] = [];
-  #colBytes = 0;
-  #colFull: ColumnPage[] = [];
-  #colPages = 0;
-  /** No column pages for this segment (a document too large for one): its JSON pages serve alone. */
-  #colFailed = false;
 
   constructor(
     private kv: Deno.Kv,
@@ -311,18 +274,16 @@ export class PackBuilder {
     this.#lastId = base?.lastId ?? "";
   }
 
-  /** Takes the next documents, in id order; commits pages once enough are full. Never throws. */
+  /** Takes the next documents, in id order; commits pages once enough are made. Never throws. */
   add(docs: readonly Doc[]): void {
     if (this.#failed) return;
     try {
       for (const d of docs) {
         if (!jsonExact(d)) return void this.#fail("a document holds a value JSON does not keep");
-        const text = JSON.stringify(d);
-        if (this.#page.length && this.#pageChars + text.length > PAGE_CHARS) this.#close();
-        this.#page.push(text);
-        this.#pageChars += text.length + 1;
+        this.#next.push(d);
+        this.#nextBytes += docBytes(d);
+        if (this.#nextBytes >= FILL_BYTES) this.#makePages();
         this.#lastId = d._id;
-        if (!this.#colFailed) this.#toColumns(d);
       }
       this.#docs += docs.length;
     } catch (err) {
@@ -337,15 +298,17 @@ export class PackBuilder {
    * write won): its own segment is deleted then.
    */
   async finish(count: number, countStamp: string | null): Promise<boolean> {
-    if (this.#page.length) this.#close();
-    this.#closeColumns();
-    this.#commitFull();
-    this.#commitColumns();
+    try {
+      this.#makePages();
+    } catch (err) {
+      this.#fail(err);
+    }
+    this.#commitPages();
     await this.#writing;
     if (this.#failed) return await this.abandon();
-    const columns = this.#colFailed ? "" : `:${this.#colPages}`;
-    const own = this.#pages ? `${this.#token}:${this.#pages}${columns}` : "";
+    const own = this.#pages ? `${this.#token}:${this.#pages}` : "";
     const meta: PackMeta = {
+      format: PACK_FORMAT,
       segments: [this.#base, own].filter(Boolean).join(","),
       docs: this.#docs,
       lastId: this.#lastId,
@@ -382,69 +345,30 @@ export class PackBuilder {
     if (tokens.length) await new Packs(this.kv).sweep(this.ref, tokens).catch((err) => this.#fail(err));
   }
 
-  #close(): void {
-    this.#full.push(`[${this.#page.join(",")}]`);
-    this.#fullChars += this.#pageChars;
-    this.#page = [];
-    this.#pageChars = 0;
-    if (this.#fullChars >= COMMIT_CHARS) this.#commitFull();
-  }
-
-  /**
-   * Commits the full pages after the commit under way: one in flight, the next filling meanwhile.
-   */
-  #commitFull(): void {
-    if (!this.#full.length) return;
-    const pages = this.#full;
-    const op = this.#pageOp(pages, this.#pages);
-    this.#pages += pages.length;
-    this.#full = [];
-    this.#fullChars = 0;
-    this.#writing = this.#writing.then(async () => {
-      if (this.#failed) return;
-      await commitRetrying(() => op).catch((err) => this.#fail(err));
-    });
-  }
-
-  /** Takes a document for the column pages: pages are made once about a page's worth is collected. */
-  #toColumns(d: Doc): void {
-    this.#colDocs.push(d);
-    this.#colBytes += docBytes(d);
-    if (this.#colBytes >= FILL_BYTES) this.#closeColumns();
-  }
-
-  /** Makes the collected documents' column pages; one that would not fit a KV value ends them. */
-  #closeColumns(): void {
-    if (this.#colFailed || !this.#colDocs.length) return;
-    const pages = columnPages(this.#colDocs);
-    this.#colDocs = [];
-    this.#colBytes = 0;
+  /** Makes the collected documents' pages; one document too large for a page leaves the pack unmade. */
+  #makePages(): void {
+    if (this.#failed || !this.#next.length) return;
+    const pages = columnPages(this.#next);
+    this.#next = [];
+    this.#nextBytes = 0;
     if (pages.some((p) => pageBytes(p) > PAGE_BYTES)) {
-      this.#colFailed = true;
-      this.#colFull = [];
-      return;
+      return void this.#fail("a document too large for a page");
     }
-    this.#colFull.push(...pages);
-    if (this.#colFull.length >= COLUMN_PAGES_A_COMMIT) this.#commitColumns();
+    this.#made.push(...pages);
+    if (this.#made.length >= PAGES_A_COMMIT) this.#commitPages();
   }
 
-  /** Commits the column pages made, after the commit under way (as #commitFull). */
-  #commitColumns(): void {
-    if (this.#colFailed || !this.#colFull.length) return;
-    const op = this.kv.atomic(), first = this.#colPages;
-    this.#colFull.forEach((p, i) => op.set([...columnsPrefix(this.ref), this.#token, first + i], p));
-    this.#colPages += this.#colFull.length;
-    this.#colFull = [];
+  /** Commits the pages made after the commit under way: one in flight, the next filling meanwhile. */
+  #commitPages(): void {
+    if (this.#failed || !this.#made.length) return;
+    const op = this.kv.atomic(), first = this.#pages;
+    this.#made.forEach((p, i) => op.set([...columnsPrefix(this.ref), this.#token, first + i], p));
+    this.#pages += this.#made.length;
+    this.#made = [];
     this.#writing = this.#writing.then(async () => {
       if (this.#failed) return;
       await commitRetrying(() => op).catch((err) => this.#fail(err));
     });
-  }
-
-  #pageOp(pages: string[], first: number): Deno.AtomicOperation {
-    const op = this.kv.atomic();
-    pages.forEach((p, i) => op.set(pageKey(this.ref, this.#token, first + i), p));
-    return op;
   }
 
   #fail(err: unknown): false {

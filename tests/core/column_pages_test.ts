@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { columnPages, pageDocuments } from "../../core/column_pages.ts";
+
+/** JSON values as a pack holds them: finite numbers but -0, strings, booleans, null, lists, objects. */
+const json = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.double({ noNaN: true, noDefaultInfinity: true }).filter((x) => !Object.is(x, -0)),
+    fc.integer({ min: -3, max: 70_000 }),
+    fc.string(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.nat(70_000), { minLength: 1, maxLength: 4 }),
+    fc.array(tie("value"), { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 3 }), tie("value"), { maxKeys: 3 }),
+  ),
+})).value;
+
+Deno.test("column pages: every document comes back as it went in, its fields in their order (property)", () => {
+  const key = fc.constantFrom("a", "b", "r", "1", "__proto__", "constructor", "é");
+  const doc = fc.tuple(fc.dictionary(key, json, { maxKeys: 5 }), fc.nat(5)).map(([d, at]) => {
+    // _id anywhere among the fields, as documents store it
+    const entries = Object.entries(d);
+    entries.splice(Math.min(at, entries.length), 0, ["_id", `id${at}`]);
+    return JSON.parse(JSON.stringify(Object.fromEntries(entries))) as Record<string, unknown>;
+  });
+  fc.assert(
+    fc.property(fc.array(doc, { minLength: 1, maxLength: 40 }), (docs) => {
+      const back = columnPages(docs).flatMap(pageDocuments);
+      assert.equal(JSON.stringify(back), JSON.stringify(docs));
+      assert.deepEqual(back, docs);
+    }),
+    { numRuns: 1000 },
+  );
+});
+
+Deno.test("column pages: a field of numbers keeps null apart from missing, a __proto__ field stays a field", () => {
+  const docs = [
+    JSON.parse('{"_id":"a","x":1,"__proto__":{"y":2}}'),
+    { _id: "b", x: null },
+    { x: 3.5, _id: "c" },
+    { _id: "d" },
+  ];
+  const [page] = columnPages(docs);
+  assert.equal(page.fields.find(([n]) => n === "x")![1].kind, "number");
+  const back = pageDocuments(page);
+  assert.equal(JSON.stringify(back), JSON.stringify(docs));
+  assert.equal(Object.getPrototypeOf(back[0]), Object.prototype);
+  assert.ok(Object.hasOwn(back[0], "__proto__"));
+});
