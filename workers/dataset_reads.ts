@@ -10,7 +10,7 @@ import type { WorkerPool } from "./pool.ts";
 import { IndividualsBuilder, type LoadedColumns } from "../core/spatial/load.ts";
 import type { Mapping, MappingKey } from "../core/spatial/mapping.ts";
 import { type Frame, FrameBuilder } from "../core/stats/frame.ts";
-import { sharedAlloc, toShared } from "../core/memory.ts";
+import { type Alloc, localAlloc, sharedAlloc } from "../core/memory.ts";
 import type { CollectionRef, Store, StoreLocation } from "../store/store.ts";
 import { openLocation } from "../store/open.ts";
 import { splitInTurns } from "../core/turns.ts";
@@ -40,7 +40,7 @@ export interface ColumnsRead {
 }
 
 /** Streams the mapped fields of `ref` into columns (the audit's, core/spatial/load.ts). */
-async function columnsOf(store: Store, read: ColumnsRead): Promise<LoadedColumns> {
+async function columnsOf(store: Store, read: ColumnsRead, alloc: Alloc = localAlloc): Promise<LoadedColumns> {
   const builder = new IndividualsBuilder(read.mapping, read.explicit);
   const pages = await store.columnPages(read.ref); // typed arrays to copy, where the store keeps them
   if (pages) { for await (const page of pages) builder.addPage(page); }
@@ -49,14 +49,14 @@ async function columnsOf(store: Store, read: ColumnsRead): Promise<LoadedColumns
       builder.add(batch);
     }
   }
-  return builder.columns();
+  return builder.columns(alloc);
 }
 
 /** Streams every field of `ref` into a frame in shared memory (the valuation's, core/stats/frame.ts). */
 async function frameOf(store: Store, ref: CollectionRef): Promise<Frame> {
   const builder = new FrameBuilder();
   const pages = await store.columnPages(ref);
-  if (pages) for await (const page of pages) builder.addPage(page);
+  if (pages) { for await (const page of pages) builder.addPage(page); }
   else for await (const batch of store.stream(ref, { batchSize: BATCH })) builder.add(batch);
   return builder.finish(sharedAlloc);
 }
@@ -69,11 +69,10 @@ const SEP = "\u0000";
  * memory (a hundred a row: the audit's prepare task then shares them instead of copying).
  */
 async function columnsTask(p: ColumnsRead & { location: StoreLocation }) {
-  const loaded = await columnsOf(await storeAt(p.location), p);
-  const { docIds: ids, regionIds } = loaded.ind;
+  const loaded = await columnsOf(await storeAt(p.location), p, sharedAlloc);
+  const ids = loaded.ind.docIds;
   const joined = ids.some((id) => id.includes(SEP)) ? null : ids.join(SEP);
-  const lists = regionIds && { start: regionIds.start, ids: toShared(regionIds.ids) };
-  return { ...loaded, ind: { ...loaded.ind, docIds: joined === null ? ids : [], regionIds: lists }, joined };
+  return { ...loaded, ind: { ...loaded.ind, docIds: joined === null ? ids : [] }, joined };
 }
 
 /** Entries for workers/tasks.ts. */

@@ -3,8 +3,9 @@
  * refuses data a reviewer must fix first with a 422 that says what is wrong and how often.
  */
 import { InvalidInputError } from "../errors.ts";
+import { type Alloc, localAlloc } from "../memory.ts";
 import { own } from "../data_keys.ts";
-import { type ColumnPage, valuesOf } from "../column_pages.ts";
+import { type Column, type ColumnPage, type ListColumn, valuesOf } from "../column_pages.ts";
 import type { Individuals } from "./types.ts";
 import { type Mapping, MAPPING_KEYS, type MappingKey } from "./mapping.ts";
 
@@ -36,6 +37,68 @@ class Growable<A extends Float64Array | Int32Array = Float64Array> {
 const column = () => new Growable(new Float64Array(1024));
 
 /**
+ * Region ids flattened as they are read: runs of ids (a column page's list column kept as it came, ids
+ * pushed one list at a time into a growing run), joined once at the end, so a large read neither copies
+ * its ids at every doubling nor holds twice their memory. 32-bit until one id does not fit, then doubles.
+ */
+class RegionIds {
+  private runs: (Int32Array | Uint16Array | Float64Array)[] = [];
+  private before = 0;
+  private open: Growable<Int32Array> | Growable<Float64Array> = new Growable(new Int32Array(1024));
+  wide = false;
+
+  /** Ids read so far. */
+  get total(): number {
+    return this.before + this.open.n;
+  }
+
+  /** Appends a list of 32-bit non-negative ids (while not wide). */
+  pushInt32(list: readonly number[]): void {
+    const ids = this.open as Growable<Int32Array>;
+    ids.reserve(list.length);
+    for (let j = 0; j < list.length; j++) ids.buf[ids.n++] = list[j];
+  }
+
+  /** Appends a list of non-negative integer ids, going wide at the first that is not 32-bit. */
+  pushAny(list: readonly number[]): void {
+    for (const r of list) {
+      if (!this.wide && (r | 0) !== r) {
+        const wide = new Growable(Float64Array.from(this.open.buf));
+        wide.n = this.open.n;
+        this.open = wide;
+        this.wide = true;
+      }
+      this.open.push(r);
+    }
+  }
+
+  /** Appends a run of ids as it is (a column page's). */
+  append(items: Int32Array | Uint16Array): void {
+    if (this.open.n) {
+      this.runs.push(this.open.buf.subarray(0, this.open.n));
+      this.before += this.open.n;
+      this.open = this.wide ? new Growable(new Float64Array(1024)) : new Growable(new Int32Array(1024));
+    }
+    this.runs.push(items);
+    this.before += items.length;
+  }
+
+  /** Every id in one array, its memory from `alloc`. */
+  joined(alloc: Alloc): Int32Array | Float64Array {
+    const total = this.total;
+    const out = this.wide ? new Float64Array(alloc(8 * total)) : new Int32Array(alloc(4 * total));
+    let at = 0;
+    for (const run of [...this.runs, this.open.buf.subarray(0, this.open.n)]) {
+      // a loop: set() from another element type converts element by element, about ten times slower
+      if (run.constructor === out.constructor) out.set(run, at);
+      else for (let k = 0; k < run.length; k++) out[at + k] = run[k];
+      at += run.length;
+    }
+    return out;
+  }
+}
+
+/**
  * What one pass over a collection gives, before any request's needs are checked: the columns (a slot is
  * null unless every document filled it), and how many documents missed each mapped field. Kept between
  * requests (services/datasets/prepared.ts); `requireNeeds` checks a request's needs against it.
@@ -61,8 +124,7 @@ export class IndividualsBuilder {
   };
   /** Region ids flattened as they are read: individual i has ids[start[i] .. start[i+1]). */
   private regionStart = new Growable(new Int32Array(1024));
-  /** 32-bit ids (4 bytes a membership) until one does not fit, then doubles. */
-  private regionIds: Growable<Int32Array> | Growable<Float64Array> = new Growable(new Int32Array(1024));
+  private regionIds = new RegionIds();
   private missing: Record<MappingKey, number> = {
     lat: 0,
     lon: 0,
@@ -102,6 +164,7 @@ export class IndividualsBuilder {
    */
   addPage(page: ColumnPage): void {
     const fields = new Map(page.fields), first = this.docIds.length;
+    if (this.addTyped(page, fields)) return;
     const reader = (key: MappingKey): (j: number) => unknown => {
       const name = this.mapping[key], c = fields.get(name);
       if (name === "_id") return (j) => page.ids[j];
@@ -122,9 +185,7 @@ export class IndividualsBuilder {
       reader,
     );
     const lists = fields.get(this.mapping.region_ids);
-    const regions = lists?.kind === "lists" && this.regionIds.buf instanceof Int32Array
-      ? null
-      : reader("region_ids");
+    const regions = lists?.kind === "lists" ? null : reader("region_ids");
     for (let j = 0; j < page.n; j++) {
       const i = first + j;
       this.docIds.push(page.ids[j]);
@@ -135,14 +196,61 @@ export class IndividualsBuilder {
       this.probability(this.value(prob(j), "y_pred_prob"), i);
       if (regions) this.regions(this.value(regions(j), "region_ids"), i);
     }
-    if (regions || lists?.kind !== "lists") return;
     // every document has a non-empty list of 32-bit ids (the page's encoding): copied as they are
-    const ids = this.regionIds as Growable<Int32Array>, at = ids.n;
-    ids.reserve(lists.items.length);
-    ids.buf.set(lists.items, at);
-    ids.n += lists.items.length;
-    this.regionStart.reserve(page.n);
-    for (let j = 1; j <= page.n; j++) this.regionStart.buf[this.regionStart.n++] = at + lists.start[j];
+    if (!regions && lists?.kind === "lists") this.copyLists(lists, page.n);
+  }
+
+  /**
+   * The usual page in bulk: every mapped scalar field a column of numbers (or absent), the region ids a
+   * list column of 32-bit ids (or absent), every value valid. False, with nothing added, otherwise: the
+   * page then goes row by row, and its first invalid value is the 422 `add` would give.
+   */
+  private addTyped(page: ColumnPage, fields: Map<string, Column>): boolean {
+    const { n } = page;
+    const scalar = (key: MappingKey, ok: (v: number) => boolean): Float64Array | null | false => {
+      const name = this.mapping[key], c = fields.get(name);
+      if (name === "_id" || (c && c.kind !== "number")) return false;
+      if (!c) return null;
+      for (let j = 0; j < n; j++) if (c.values[j] === c.values[j] && !ok(c.values[j])) return false;
+      return c.values;
+    };
+    const binary = (v: number) => v === 0 || v === 1;
+    const cols = [
+      ["y_pred", scalar("y_pred", binary)],
+      ["y_true", scalar("y_true", binary)],
+      ["lat", scalar("lat", (v) => Math.abs(v) <= 90)],
+      ["lon", scalar("lon", (v) => Math.abs(v) <= 180)],
+      ["y_pred_prob", scalar("y_pred_prob", (v) => v >= 0 && v <= 1)],
+    ] as const;
+    const name = this.mapping.region_ids, lists = fields.get(name);
+    const listsOk = !lists || lists.kind === "lists";
+    if (cols.some(([, v]) => v === false) || name === "_id" || !listsOk) return false;
+    for (let j = 0; j < n; j++) this.docIds.push(page.ids[j]);
+    for (const [key, values] of cols) {
+      const col = this.cols[key], at = col.n;
+      col.reserve(n);
+      if (values) col.buf.set(values, at);
+      else col.buf.fill(NaN, at, at + n);
+      col.n += n;
+      let missing = 0;
+      for (let j = at; j < at + n; j++) if (col.buf[j] !== col.buf[j]) missing++;
+      this.missing[key] += missing;
+    }
+    if (lists?.kind === "lists") this.copyLists(lists, n);
+    else {
+      this.missing.region_ids += n;
+      this.regionStart.reserve(n);
+      for (let j = 0; j < n; j++) this.regionStart.buf[this.regionStart.n++] = this.regionIds.total;
+    }
+    return true;
+  }
+
+  /** A page's list column of region ids appended as it is (every list non-empty, every id 32-bit). */
+  private copyLists(lists: ListColumn, n: number): void {
+    const at = this.regionIds.total;
+    this.regionStart.reserve(n);
+    for (let j = 1; j <= n; j++) this.regionStart.buf[this.regionStart.n++] = at + lists.start[j];
+    this.regionIds.append(lists.items);
   }
 
   /** A value as the columns see it: null when missing (undefined or null), counted as such. */
@@ -193,15 +301,13 @@ export class IndividualsBuilder {
   }
 
   private regions(v: unknown, i: number): void {
-    if (v === null) return this.regionStart.push(this.regionIds.n);
+    if (v === null) return this.regionStart.push(this.regionIds.total);
     const list = Array.isArray(v) ? v : [v];
     let int32 = true; // and so every id fits the 32-bit column as it is
     for (let j = 0; j < list.length && int32; j++) int32 = (list[j] | 0) === list[j] && list[j] >= 0;
-    if (int32 && list.length && this.regionIds.buf instanceof Int32Array) {
-      const ids = this.regionIds as Growable<Int32Array>;
-      ids.reserve(list.length);
-      for (let j = 0; j < list.length; j++) ids.buf[ids.n++] = list[j];
-      return this.regionStart.push(ids.n);
+    if (int32 && list.length && !this.regionIds.wide) {
+      this.regionIds.pushInt32(list);
+      return this.regionStart.push(this.regionIds.total);
     }
     if (!list.length || !list.every((r) => Number.isInteger(r) && r >= 0)) {
       throw new InvalidInputError(
@@ -210,15 +316,8 @@ export class IndividualsBuilder {
         loc("region_ids"),
       );
     }
-    for (const r of list as number[]) {
-      if (this.regionIds.buf instanceof Int32Array && (r | 0) !== r) {
-        const wide = new Growable(Float64Array.from(this.regionIds.buf));
-        wide.n = this.regionIds.n;
-        this.regionIds = wide;
-      }
-      this.regionIds.push(r);
-    }
-    this.regionStart.push(this.regionIds.n);
+    this.regionIds.pushAny(list as number[]);
+    this.regionStart.push(this.regionIds.total);
   }
 
   /**
@@ -229,8 +328,11 @@ export class IndividualsBuilder {
     return requireNeeds(this.columns(), needs);
   }
 
-  /** The columns read so far, with what each mapped field missed; a collection without documents is a 422. */
-  columns(): LoadedColumns {
+  /**
+   * The columns read so far, with what each mapped field missed, the region ids in memory from `alloc`;
+   * a collection without documents is a 422.
+   */
+  columns(alloc: Alloc = localAlloc): LoadedColumns {
     const n = this.docIds.length;
     if (n === 0) {
       throw new InvalidInputError("the task's collection holds no documents", [
@@ -249,7 +351,7 @@ export class IndividualsBuilder {
       lat: hasCoords ? this.cols.lat.buf.slice(0, n) : null,
       lon: hasCoords ? this.cols.lon.buf.slice(0, n) : null,
       regionIds: complete("region_ids")
-        ? { start: this.regionStart.buf.slice(0, n + 1), ids: this.regionIds.buf.slice(0, this.regionIds.n) }
+        ? { start: this.regionStart.buf.slice(0, n + 1), ids: this.regionIds.joined(alloc) }
         : null,
       prob: complete("y_pred_prob") ? this.cols.y_pred_prob.buf.slice(0, n) : null,
     };
