@@ -1,38 +1,54 @@
 /**
  * The worker task "worker.warm": what a worker's first audit would otherwise pay, paid when the service
- * starts (main.ts: `pool.warm("worker.warm")`). The maps' renderer and base maps are loaded, and the
- * Monte Carlo kernel runs a few times on a small plan, so that V8 has compiled it with its optimising
- * tier by the first audit (its baseline code runs a first audit's worlds about twice as slowly).
+ * starts (main.ts: `pool.warm("worker.warm")`). The maps' renderer and base maps are loaded, and a small
+ * audit is prepared and its Monte Carlo kernel run a few times, so that V8 has compiled that code with its
+ * optimising tier by the first audit (its baseline code ran a first audit's worlds about twice as slowly).
  */
 import { warmMaps } from "./maps.ts";
-import { planAudit, simulateWorlds } from "../core/spatial/audit.ts";
-import type { Regions } from "../core/spatial/types.ts";
+import { SPATIAL_TASKS } from "./spatial_tasks.ts";
+import { simulateWorlds } from "../core/spatial/audit.ts";
+import { flattenRegionIds } from "../core/spatial/regions.ts";
+import type { Individuals } from "../core/spatial/types.ts";
 
 /** Individuals, overlapping regions and calls of the kernel's warm-up: about 50 ms of worlds. */
 const N = 5000, REGIONS = 200, CALLS = 5, WORLDS = 100;
 
-/** Runs the kernel CALLS times over a plan of N individuals in REGIONS overlapping runs of positions. */
-function warmKernel(): void {
-  const labels = Uint8Array.from({ length: N }, (_, i) => (i * 7919) % 11 < 5 ? 1 : 0);
-  const members = Array.from({ length: REGIONS }, (_, r) => {
+/**
+ * Prepares an audit of N individuals in REGIONS overlapping runs of positions (region ids, as an audit's
+ * prepare task does: regions, signatures, plan), then runs the kernel CALLS times over its plan.
+ */
+function warmAudit(): void {
+  const lists: number[][] = Array.from({ length: N }, () => []);
+  for (let r = 0; r < REGIONS; r++) {
     const from = (r * 97) % (N - 500), size = 50 + (r * 31) % 450;
-    return Int32Array.from({ length: size }, (_, k) => from + k);
-  });
-  const regions: Regions = {
-    source: "region_ids",
-    ids: members.map((_, r) => r),
-    members,
-    polygons: null,
-    unassigned: 0,
+    for (let i = from; i < from + size; i++) lists[i].push(r);
+  }
+  for (const list of lists) if (!list.length) list.push(REGIONS); // every individual has a region
+  const ind: Individuals = {
+    n: N,
+    docIds: [],
+    yPred: Uint8Array.from({ length: N }, (_, i) => (i * 7919) % 11 < 5 ? 1 : 0),
+    yTrue: new Uint8Array(N).fill(1),
+    lat: null,
+    lon: null,
+    regionIds: flattenRegionIds(lists),
+    prob: null,
   };
-  const plan = planAudit(labels, regions, "fast");
+  const { plan } = SPATIAL_TASKS["spatial.prepare"]({
+    ind,
+    equalOpp: true,
+    polygons: null,
+    seed: 1,
+    rng: "fast",
+    prepared: null,
+  });
   for (let k = 0; k < CALLS; k++) simulateWorlds(plan, k, 0, WORLDS);
 }
 
 /** Entries for workers/tasks.ts. */
 export const WARM_UP_TASKS = {
   "worker.warm": async () => {
-    warmKernel();
+    warmAudit();
     await warmMaps();
   },
 };
