@@ -329,7 +329,8 @@ export class IndividualsBuilder {
   }
 
   /**
-   * The columns read so far, with what each mapped field missed, the region ids in memory from `alloc`;
+   * The columns read so far, with what each mapped field missed, their memory from `alloc` (shared, so
+   * the columns kept go to every worker without a copy);
    * a collection without documents is a 422.
    */
   columns(alloc: Alloc = localAlloc): LoadedColumns {
@@ -341,19 +342,31 @@ export class IndividualsBuilder {
       ]);
     }
     const complete = (key: MappingKey) => this.missing[key] === 0;
-    const bytes = (g: Growable) => Uint8Array.from(g.buf.subarray(0, n));
+    const bytes = (g: Growable) => {
+      const out = new Uint8Array(alloc(n)); // a gap (NaN) becomes 0, as Uint8Array.from makes it
+      for (let j = 0; j < n; j++) out[j] = g.buf[j];
+      return out;
+    };
+    const doubles = (g: Growable) => {
+      const out = new Float64Array(alloc(8 * n));
+      out.set(g.buf.subarray(0, n));
+      return out;
+    };
+    const start = () => {
+      const out = new Int32Array(alloc(4 * (n + 1)));
+      out.set(this.regionStart.buf.subarray(0, n + 1));
+      return out;
+    };
     const hasCoords = complete("lat") && complete("lon");
     const ind: Individuals = {
       n,
       docIds: this.docIds,
       yPred: bytes(this.cols.y_pred),
       yTrue: complete("y_true") ? bytes(this.cols.y_true) : null,
-      lat: hasCoords ? this.cols.lat.buf.slice(0, n) : null,
-      lon: hasCoords ? this.cols.lon.buf.slice(0, n) : null,
-      regionIds: complete("region_ids")
-        ? { start: this.regionStart.buf.slice(0, n + 1), ids: this.regionIds.joined(alloc) }
-        : null,
-      prob: complete("y_pred_prob") ? this.cols.y_pred_prob.buf.slice(0, n) : null,
+      lat: hasCoords ? doubles(this.cols.lat) : null,
+      lon: hasCoords ? doubles(this.cols.lon) : null,
+      regionIds: complete("region_ids") ? { start: start(), ids: this.regionIds.joined(alloc) } : null,
+      prob: complete("y_pred_prob") ? doubles(this.cols.y_pred_prob) : null,
     };
     return { ind, mapping: this.mapping, explicit: [...this.explicit], missing: { ...this.missing } };
   }
