@@ -174,11 +174,7 @@ export class IndividualsBuilder {
           return v === v ? v : null; // NaN: none (a page never holds a NaN value)
         };
       }
-      if (c?.kind === "json") {
-        const values = JSON.parse(c.text) as unknown[];
-        return (j) => values[j];
-      }
-      const values = valuesOf(c, page.n);
+      const values = valuesOf(c, page.n); // JSON parsed, id lists as arrays, a field the page lacks as nulls
       return (j) => values[j];
     };
     const [yPred, yTrue, lat, lon, prob] = (["y_pred", "y_true", "lat", "lon", "y_pred_prob"] as const).map(
