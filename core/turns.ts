@@ -30,7 +30,10 @@ export async function splitNulInTurns(bytes: Uint8Array, chunk = 1 << 18): Promi
   const decoder = new TextDecoder(), out: string[] = [];
   for (let at = 0; at <= bytes.length;) {
     let end = Math.min(bytes.length, at + chunk);
-    if (end < bytes.length) end = (bytes.indexOf(0, end) + 1 || bytes.length + 1) - 1;
+    if (end < bytes.length) {
+      const nul = bytes.indexOf(0, end); // the chunk ends at a NUL, so no character is cut
+      end = nul < 0 ? bytes.length : nul;
+    }
     for (const piece of decoder.decode(bytes.subarray(at, end)).split("\u0000")) out.push(piece);
     at = end + 1;
     if (at <= bytes.length) await nextTurn();
