@@ -99,14 +99,23 @@ export function columnPage(docs: readonly Record<string, unknown>[]): ColumnPage
 
 /** The page's documents as they were given to `columnPage`: the same fields, values and order. */
 export function pageDocuments(page: ColumnPage): Record<string, unknown>[] {
-  const values = page.fields.map(([, c]) => valuesOf(c, page.n));
+  return projectedDocuments(page);
+}
+
+/**
+ * The page's documents as `pageDocuments` gives them; with `keep`, only `_id` and those fields (the others
+ * are never decoded: a read of ids or of one field does not build every document's lists).
+ */
+export function projectedDocuments(page: ColumnPage, keep?: readonly string[]): Record<string, unknown>[] {
+  const kept = keep && new Set(keep);
+  const values = page.fields.map(([name, c]) => !kept || kept.has(name) ? valuesOf(c, page.n) : null);
   const names = page.fields.map(([name]) => name);
   const docs: Record<string, unknown>[] = new Array(page.n);
   for (let j = 0; j < page.n; j++) {
     const doc: Record<string, unknown> = {};
     for (const f of page.shapes[page.shapeOf[j]]) {
       if (f < 0) doc._id = page.ids[j];
-      else setOwn(doc, names[f], values[f][j]);
+      else if (values[f]) setOwn(doc, names[f], values[f][j]);
     }
     docs[j] = doc;
   }

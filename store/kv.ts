@@ -233,7 +233,7 @@ export class KvStore implements Store {
   async *stream(ref: CollectionRef, opts: StreamOptions = {}): AsyncIterable<Doc[]> {
     const size = opts.batchSize ?? 1000;
     let batch: Doc[] = [];
-    for await (const docs of this.whole(ref, Math.min(size, 1000))) {
+    for await (const docs of this.whole(ref, Math.min(size, 1000), opts.projection)) {
       for (const d of docs) {
         batch.push(project(d, opts.projection));
         if (batch.length >= size) {
@@ -247,11 +247,12 @@ export class KvStore implements Store {
 
   /**
    * Every document in id order, a few hundred at a time: the pages of the collection's pack when it is
-   * current, else listed one by one, which makes a pack of them when they are many (store/kv_pack.ts).
+   * current (decoding only `projection`'s fields), else listed one by one, which makes a pack of them when
+   * they are many (store/kv_pack.ts); `stream` projects either.
    */
-  private async *whole(ref: CollectionRef, batchSize: number): AsyncGenerator<Doc[]> {
+  private async *whole(ref: CollectionRef, batchSize: number, projection?: string[]): AsyncGenerator<Doc[]> {
     const state = await this.packs.state(ref);
-    if (state.ready) return yield* this.packs.pages(ref, state.ready);
+    if (state.ready) return yield* this.packs.pages(ref, state.ready, projection);
     let builder: PackBuilder | null = null;
     const first: Doc[] = []; // until there are enough for a pack
     let listed = false;

@@ -31,7 +31,7 @@ import {
   FILL_BYTES,
   PAGE_BYTES,
   pageBytes,
-  pageDocuments,
+  projectedDocuments,
 } from "../core/column_pages.ts";
 
 /** The format of the packs made now (column pages); a pack recorded without it is of an older one. */
@@ -171,10 +171,10 @@ export class Packs {
    * The pack's documents, page by page: each segment's pages listed as a key range (KV lists a range about
    * five times faster than it gets the same keys by name), read ahead while earlier pages are decoded. Its
    * pages never change; they go only once a newer pack is ready, so a read that finds one missing was
-   * overtaken by writes and a whole read since (409).
+   * overtaken by writes and a whole read since (409). With `projection`, only those fields are decoded.
    */
-  async *pages(ref: CollectionRef, pack: PackMeta): AsyncGenerator<Doc[]> {
-    for await (const page of this.columns(ref, pack)) yield pageDocuments(page) as Doc[];
+  async *pages(ref: CollectionRef, pack: PackMeta, projection?: string[]): AsyncGenerator<Doc[]> {
+    for await (const page of this.columns(ref, pack)) yield projectedDocuments(page, projection) as Doc[];
   }
 
   /** The pack's column pages (core/column_pages.ts), read as `pages` reads them. */
