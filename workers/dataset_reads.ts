@@ -12,7 +12,8 @@ import { IndividualsBuilder, type LoadedColumns } from "../core/spatial/load.ts"
 import type { Mapping, MappingKey } from "../core/spatial/mapping.ts";
 import { type Frame, FrameBuilder } from "../core/stats/frame.ts";
 import { type Alloc, localAlloc, sharedAlloc } from "../core/memory.ts";
-import type { CollectionRef, Store, StoreLocation } from "../store/store.ts";
+import type { CollectionRef, Doc, Store, StoreLocation } from "../store/store.ts";
+import type { ColumnPage } from "../core/column_pages.ts";
 import { openLocation } from "../store/open.ts";
 import { splitNulInTurns } from "../core/turns.ts";
 
@@ -40,25 +41,30 @@ export interface ColumnsRead {
   explicit: MappingKey[];
 }
 
-/** Streams the mapped fields of `ref` into columns (the audit's, core/spatial/load.ts). */
+/** What a whole read fills: documents in batches, or the store's column pages. */
+interface ReadTarget {
+  add(docs: Doc[]): void;
+  addPage(page: ColumnPage): void;
+}
+
+/** Feeds a whole read of `ref` to `target`: the store's column pages where it keeps them, else its documents. */
+async function readInto(store: Store, ref: CollectionRef, target: ReadTarget, projection?: string[]) {
+  const pages = await store.columnPages(ref); // typed arrays to copy, where the store keeps them
+  if (pages) { for await (const page of pages) target.addPage(page); }
+  else for await (const batch of store.stream(ref, { projection, batchSize: BATCH })) target.add(batch);
+}
+
+/** The mapped fields of `ref` as columns (the audit's, core/spatial/load.ts). */
 async function columnsOf(store: Store, read: ColumnsRead, alloc: Alloc = localAlloc): Promise<LoadedColumns> {
   const builder = new IndividualsBuilder(read.mapping, read.explicit);
-  const pages = await store.columnPages(read.ref); // typed arrays to copy, where the store keeps them
-  if (pages) { for await (const page of pages) builder.addPage(page); }
-  else {
-    for await (const batch of store.stream(read.ref, { projection: builder.fields(), batchSize: BATCH })) {
-      builder.add(batch);
-    }
-  }
+  await readInto(store, read.ref, builder, builder.fields());
   return builder.columns(alloc);
 }
 
-/** Streams every field of `ref` into a frame in shared memory (the valuation's, core/stats/frame.ts). */
+/** Every field of `ref` as a frame in shared memory (the valuation's, core/stats/frame.ts). */
 async function frameOf(store: Store, ref: CollectionRef): Promise<Frame> {
   const builder = new FrameBuilder();
-  const pages = await store.columnPages(ref);
-  if (pages) { for await (const page of pages) builder.addPage(page); }
-  else for await (const batch of store.stream(ref, { batchSize: BATCH })) builder.add(batch);
+  await readInto(store, ref, builder);
   return builder.finish(sharedAlloc);
 }
 
