@@ -18,6 +18,7 @@
  *   variable, never only over the first R: the reference's defect).
  */
 import { InvalidInputError } from "../../errors.ts";
+import { signatures } from "../signatures.ts";
 import type { Regions } from "../types.ts";
 
 /** A product within this of an integer counts as that integer (0.29·100 = 28.999999999999996 is 29). */
@@ -107,23 +108,6 @@ export function membership(N: number, members: Int32Array[]) {
   return { start, regs };
 }
 
-/** Signature id of every scope position (same id ⇔ same region set) and the number of signatures. */
-function signatures(N: number, start: Int32Array, regs: Int32Array, R: number, overlapping: boolean) {
-  const sig = new Int32Array(N);
-  if (!overlapping) {
-    for (let j = 0; j < N; j++) sig[j] = start[j + 1] > start[j] ? regs[start[j]] : R;
-    return { sig, count: R + 1 };
-  }
-  const ids = new Map<string, number>();
-  for (let j = 0; j < N; j++) {
-    const key = regs.subarray(start[j], start[j + 1]).join(",");
-    let id = ids.get(key);
-    if (id === undefined) ids.set(key, id = ids.size);
-    sig[j] = id;
-  }
-  return { sig, count: ids.size };
-}
-
 /** The problem of relabelling `labels` (predictions in scope) over `regions` (members: scope positions). */
 export function buildProblem(
   labels: Uint8Array,
@@ -140,17 +124,18 @@ export function buildProblem(
     n[r] = m.length;
     for (let t = 0; t < m.length; t++) p[r] += labels[m[t]];
   });
-  const { start, regs } = membership(N, regions.members);
+  // interchangeable individuals share a signature (core's partition refinement: no per-individual keys)
+  const sig = signatures(N, regions.members), { regStart, regs } = sig;
+  const nRegs = (s: number) => regStart[s + 1] - regStart[s];
   let overlapping = false;
-  for (let j = 0; j < N && !overlapping; j++) overlapping = start[j + 1] - start[j] > 1;
-  const { sig, count } = signatures(N, start, regs, R, overlapping);
+  for (let s = 0; s < sig.count.length && !overlapping; s++) overlapping = nRegs(s) > 1;
   // unit of position j: 2·signature + label; units are then renumbered densely in first-seen order
   // (-1: no unit, for the individuals in no region when regions are disjoint)
-  const dense = new Int32Array(2 * count).fill(-1), unitOf = new Int32Array(N).fill(-1);
+  const dense = new Int32Array(2 * sig.count.length).fill(-1), unitOf = new Int32Array(N).fill(-1);
   let U = 0, M = 0;
   for (let j = 0; j < N; j++) {
-    if (!overlapping && sig[j] === R) continue;
-    const k = 2 * sig[j] + labels[j];
+    if (!overlapping && nRegs(sig.of[j]) === 0) continue;
+    const k = 2 * sig.of[j] + labels[j];
     if (dense[k] < 0) dense[k] = U++;
     (unitOf[j] = dense[k], M++);
   }
@@ -161,13 +146,14 @@ export function buildProblem(
     const j = firstOf[u];
     unitSign[u] = labels[j] ? -1 : 1;
     unitMemStart[u + 1] = unitMemStart[u] + unitCount[u];
-    unitRegStart[u + 1] = unitRegStart[u] + start[j + 1] - start[j];
+    unitRegStart[u + 1] = unitRegStart[u] + nRegs(sig.of[j]);
   }
   const unitMembers = new Int32Array(M), fill = unitMemStart.slice(0, U);
   for (let j = 0; j < N; j++) if (unitOf[j] >= 0) unitMembers[fill[unitOf[j]]++] = j;
   const unitRegions = new Int32Array(unitRegStart[U]);
   for (let u = 0; u < U; u++) {
-    unitRegions.set(regs.subarray(start[firstOf[u]], start[firstOf[u] + 1]), unitRegStart[u]);
+    const s = sig.of[firstOf[u]];
+    unitRegions.set(regs.subarray(regStart[s], regStart[s + 1]), unitRegStart[u]);
   }
   return {
     N,

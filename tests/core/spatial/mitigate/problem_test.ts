@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { InvalidInputError } from "../../../../core/errors.ts";
 import {
   buildProblem,
@@ -70,4 +71,40 @@ Deno.test("problem: overlapping regions group individuals by signature and label
   // no single region to name there: unit ({0,1},1) is in two, the last unit in none
   assert.throws(() => unitRegion(withNone, 1), /not in exactly one region/);
   assert.throws(() => unitRegion(withNone, 4), /not in exactly one region/);
+});
+
+Deno.test("problem: units are exactly the individuals grouped by (set of regions, label), in first-seen order", () => {
+  fc.assert(fc.property(
+    fc.integer({ min: 1, max: 40 }).chain((N) =>
+      fc.record({
+        labels: fc.array(fc.integer({ min: 0, max: 1 }), { minLength: N, maxLength: N }),
+        regions: fc.array(fc.uniqueArray(fc.integer({ min: 0, max: N - 1 })), { maxLength: 8 }),
+      })
+    ),
+    ({ labels, regions }) => {
+      const members = regions.map((m) => m.sort((a, b) => a - b));
+      const pr = buildProblem(Uint8Array.from(labels), regionsOf(members), { budget: 1, prTol: 1 });
+      // by hand: each individual's region list as text, with its label
+      const setOf = labels.map((_, j) => members.flatMap((m, r) => (m.includes(j) ? [r] : [])));
+      const overlapping = setOf.some((s) => s.length > 1);
+      assert.equal(pr.overlapping, overlapping);
+      const units = new Map<string, number[]>();
+      labels.forEach((y, j) => {
+        if (!overlapping && setOf[j].length === 0) return; // disjoint: no unit for those in no region
+        const key = `${setOf[j].join(",")}|${y}`;
+        units.set(key, [...(units.get(key) ?? []), j]);
+      });
+      const expected = [...units.values()];
+      assert.equal(pr.unitSign.length, expected.length);
+      expected.forEach((js, u) => {
+        assert.deepEqual([...pr.unitMembers.subarray(pr.unitMemStart[u], pr.unitMemStart[u + 1])], js);
+        assert.equal(pr.unitCount[u], js.length);
+        assert.equal(pr.unitSign[u], labels[js[0]] ? -1 : 1);
+        assert.deepEqual(
+          [...pr.unitRegions.subarray(pr.unitRegStart[u], pr.unitRegStart[u + 1])],
+          setOf[js[0]],
+        );
+      });
+    },
+  ));
 });
