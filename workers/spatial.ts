@@ -28,6 +28,11 @@ export interface SpatialAuditRequest {
   prepared?: { scope: Int32Array; regions: Regions };
   /** With `prepared`: the plan an earlier audit of the same labels built over them (shared memory). */
   plan?: AuditPlan;
+  /**
+   * With `prepared`: the plan of other labels over them (a mitigation's before-audit); the plan of these
+   * labels then takes its signatures and remakes only the counts and samplers.
+   */
+  basePlan?: AuditPlan;
 }
 
 export interface SpatialAuditReply {
@@ -63,6 +68,7 @@ function preparePayload(req: SpatialAuditRequest): PreparePayload {
     seed: req.seed,
     rng: req.rng,
     prepared: req.prepared ?? null,
+    base: req.prepared && req.basePlan?.rng === req.rng ? req.basePlan : null,
   };
 }
 

@@ -4,7 +4,7 @@
  * a range of worlds over it, "spatial.regions" builds the regions of every individual (the threshold
  * mitigation's). The caller's side, spreading an audit over the pool, is workers/spatial.ts.
  */
-import { type AuditPlan, planAudit, simulateWorlds } from "../core/spatial/audit.ts";
+import { type AuditPlan, planAudit, planForLabels, simulateWorlds } from "../core/spatial/audit.ts";
 import { buildRegions, KMEANS_SEED, regionHulls } from "../core/spatial/regions.ts";
 import { scopeOf } from "../core/spatial/load.ts";
 import { restrictRegions } from "../core/spatial/subset.ts";
@@ -19,6 +19,8 @@ export interface PreparePayload {
   seed: number;
   rng: RngMode;
   prepared: { scope: Int32Array; regions: Regions } | null;
+  /** With `prepared`: a plan of other labels over them, whose signatures this plan takes as they are. */
+  base?: AuditPlan | null;
 }
 
 export interface Prepared {
@@ -62,7 +64,10 @@ export function scoped(p: PreparePayload) {
 /** Worker task "spatial.prepare": scope and regions (shared), and a shared plan. */
 function prepare(p: PreparePayload): Prepared {
   const { scope, regions, labels } = scoped(p);
-  return { ...shareScoped(scope, regions), plan: toShared(planAudit(labels, regions, p.rng)) };
+  const plan = p.prepared && p.base
+    ? planForLabels(p.base, labels, regions)
+    : planAudit(labels, regions, p.rng);
+  return { ...shareScoped(scope, regions), plan: toShared(plan) };
 }
 
 /** What "spatial.hulls" draws: the coordinates of every individual, the scope, the regions' members. */

@@ -9,11 +9,11 @@
  */
 import { InvalidInputError } from "../errors.ts";
 import { worldsWasm } from "./audit_wasm.ts";
-import { type AuditPlan, planAudit } from "./plan.ts";
+import { type AuditPlan, planAudit, planForLabels } from "./plan.ts";
 import { tableL0, tableRawStat } from "./statistic.ts";
 import type { AuditResult, Regions, RegionStat, RngMode } from "./types.ts";
 
-export { planAudit };
+export { planAudit, planForLabels };
 export type { AuditPlan };
 
 /** The Monte Carlo worlds of a plan: world maxima for worlds w0 .. w1-1. */

@@ -42,14 +42,8 @@ export interface AuditPlan {
 /** Builds the plan of an audit of `labels` (y of the individuals in scope) over `regions`. */
 export function planAudit(labels: Uint8Array, regions: Regions, rng: RngMode): AuditPlan {
   const n = labels.length;
-  let positives = 0;
-  for (let i = 0; i < n; i++) positives += labels[i];
-  const observed = new Int32Array(regions.members.length);
   const scoredList: number[] = [];
   regions.members.forEach((m, r) => {
-    let p = 0;
-    for (let j = 0; j < m.length; j++) p += labels[m[j]];
-    observed[r] = p;
     if (m.length > 0 && m.length < n) scoredList.push(r);
   });
   const scored = Int32Array.from(scoredList);
@@ -61,13 +55,9 @@ export function planAudit(labels: Uint8Array, regions: Regions, rng: RngMode): A
     scoredC[k] = xlx[size] + xlx[n - size];
   }
   const sig = signatures(n, Array.from(scored, (r) => regions.members[r]));
-  const degenerate = positives === 0 || positives === n;
-  const p = positives / n;
-  return {
+  const structure = {
     rng,
     n,
-    positives,
-    observed,
     scored,
     scoredN,
     scoredC,
@@ -76,7 +66,39 @@ export function planAudit(labels: Uint8Array, regions: Regions, rng: RngMode): A
     sigRegStart: sig.regStart,
     sigRegs: sig.regs,
     xlx,
-    tables: rng === "fast" && !degenerate ? binomialTables(sig.count, p) : null,
-    bernoulli: rng === "numpy" && !degenerate ? numpyBernoulli(p) : null,
+  };
+  return { ...structure, ...labelsPart(labels, regions, structure) };
+}
+
+/**
+ * The plan of other labels over the scope and regions of `base` (a mitigation's predictions): the
+ * signatures, most of a plan's cost, depend on the regions alone, so only the counts and samplers change.
+ */
+export function planForLabels(base: AuditPlan, labels: Uint8Array, regions: Regions): AuditPlan {
+  if (labels.length !== base.n) throw new RangeError(`${labels.length} labels for a plan of ${base.n}`);
+  return { ...base, ...labelsPart(labels, regions, base) };
+}
+
+/** What a plan takes from the labels: positives, each region's observed positives, the samplers. */
+function labelsPart(
+  labels: Uint8Array,
+  regions: Regions,
+  s: Pick<AuditPlan, "rng" | "n" | "sigCount">,
+): Pick<AuditPlan, "positives" | "observed" | "tables" | "bernoulli"> {
+  let positives = 0;
+  for (let i = 0; i < s.n; i++) positives += labels[i];
+  const observed = new Int32Array(regions.members.length);
+  regions.members.forEach((m, r) => {
+    let p = 0;
+    for (let j = 0; j < m.length; j++) p += labels[m[j]];
+    observed[r] = p;
+  });
+  const degenerate = positives === 0 || positives === s.n;
+  const p = positives / s.n;
+  return {
+    positives,
+    observed,
+    tables: s.rng === "fast" && !degenerate ? binomialTables(s.sigCount, p) : null,
+    bernoulli: s.rng === "numpy" && !degenerate ? numpyBernoulli(p) : null,
   };
 }

@@ -243,7 +243,11 @@ export async function mitigateByRelabel(
       seed: input.seed,
     }));
   const prepared = { scope: audited.scope, regions: audited.regions };
-  const afterAudit = await auditOf(pool, ind, input, clock, { yPred: r.mitigatedPreds, prepared });
+  const afterAudit = await auditOf(pool, ind, input, clock, {
+    yPred: r.mitigatedPreds,
+    prepared,
+    basePlan: audited.plan,
+  });
   const cap = auditCap(audited.audit);
   const common = {
     full: input.fullDistribution,
@@ -337,7 +341,11 @@ export async function mitigateByThreshold(
   }));
   const testPreds = Uint8Array.from(r.test, (i) => r.mitigatedPreds[i]);
   const before = await auditOf(pool, test, input, clock, { prepared });
-  const after = await auditOf(pool, test, input, clock, { prepared, yPred: testPreds });
+  const after = await auditOf(pool, test, input, clock, {
+    prepared,
+    yPred: testPreds,
+    basePlan: before.plan,
+  });
   const cap = auditCap(before.audit);
   const common = {
     full: input.fullDistribution,

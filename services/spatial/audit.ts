@@ -76,14 +76,15 @@ export interface Scoped {
 
 /**
  * Audits `yPred` (default: the collection's) with the request's Monte Carlo settings, over scope and
- * regions `prepared` earlier when given; its preparing and its worlds count to `clock`.
+ * regions `prepared` earlier when given (with the plan of these labels, or `basePlan` of other labels
+ * whose signatures it takes); its preparing and its worlds count to `clock`.
  */
 export async function auditOf(
   pool: WorkerPool,
   ind: Individuals,
   settings: AuditSettings,
   clock: PhaseClock,
-  extra: { yPred?: Uint8Array; prepared?: Scoped; plan?: AuditPlan } = {},
+  extra: { yPred?: Uint8Array; prepared?: Scoped; plan?: AuditPlan; basePlan?: AuditPlan } = {},
 ): Promise<SpatialAuditReply> {
   const reply = await spatialAudit(pool, {
     individuals: ind,

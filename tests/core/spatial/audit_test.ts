@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { threshold, thresholdIndex } from "../../../core/spatial/audit.ts";
 import { runAudit, simulateWorlds } from "../../support/kernel_ts.ts";
-import { planAudit } from "../../../core/spatial/plan.ts";
+import { planAudit, planForLabels } from "../../../core/spatial/plan.ts";
 import { InvalidInputError } from "../../../core/errors.ts";
 import { Rng } from "../../../core/random.ts";
 import type { Regions } from "../../../core/spatial/types.ts";
@@ -224,4 +224,16 @@ Deno.test("parameters the audit cannot honour are 422s on the right field", () =
   });
   runAudit({ ...input, rng: "fast" }); // fast mode takes any 32-bit seed
   assert.throws(() => runAudit({ ...input, signifLevel: 1 }), InvalidInputError);
+});
+
+Deno.test("planForLabels: other labels over a plan's regions give the plan built for them, in both modes", () => {
+  const { y, regions } = overlapping();
+  const flipped = Uint8Array.from(y, (v, i) => (i % 7 === 0 ? 1 - v : v));
+  for (const rng of ["fast", "numpy"] as const) {
+    const base = planAudit(y, regions, rng);
+    for (const labels of [flipped, new Uint8Array(y.length), new Uint8Array(y.length).fill(1)]) {
+      assert.deepEqual(planForLabels(base, labels, regions), planAudit(labels, regions, rng), rng);
+    }
+    assert.throws(() => planForLabels(base, y.subarray(1), regions), RangeError);
+  }
 });
