@@ -7,7 +7,7 @@
  * the event loop stays free throughout.
  */
 import type { WorkerPool } from "./pool.ts";
-import type { PreparePayload } from "./spatial_tasks.ts";
+import type { Prepared, PreparePayload } from "./spatial_tasks.ts";
 import { type AuditOutput, type AuditPlan, checkAuditParams, summarizeAudit } from "../core/spatial/audit.ts";
 import { LANES } from "../core/spatial/plan.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
@@ -80,6 +80,15 @@ export function worldRanges(W: number, parts: number): [number, number][] {
   return out;
 }
 
+/** Scope, regions (unless `prepared`) and the Monte Carlo plan of a request, in shared memory, in a worker. */
+export function prepareAudit(
+  pool: WorkerPool,
+  req: SpatialAuditRequest,
+  opts: { timeoutMs?: number } = {},
+): Promise<Prepared> {
+  return pool.run("spatial.prepare", preparePayload(req), opts);
+}
+
 /** The audit of a request over every worker of the pool (see the module comment). */
 export async function spatialAudit(
   pool: WorkerPool,
@@ -88,9 +97,7 @@ export async function spatialAudit(
 ): Promise<SpatialAuditReply> {
   checkAuditParams(req.nWorlds, req.signifLevel, req.seed, req.rng);
   const t0 = performance.now();
-  const prep = req.prepared && req.plan
-    ? { ...req.prepared, plan: req.plan }
-    : await pool.run("spatial.prepare", preparePayload(req), opts);
+  const prep = req.prepared && req.plan ? { ...req.prepared, plan: req.plan } : await prepareAudit(pool, req, opts);
   const t1 = performance.now();
   const parts = await Promise.all(
     worldRanges(req.nWorlds, pool.size).map(([w0, w1]) =>

@@ -180,7 +180,10 @@ export const Phases = z.object({
   worlds: z.number().openapi({ description: "the Monte Carlo worlds and their summary" }),
   solve: z.number().openapi({ description: "the mitigation's solver (0 for an audit)" }),
   maps: z.number().openapi({ description: "display hulls, maps and charts" }),
-}).openapi("Phases", { description: "seconds per phase of the request" });
+}).openapi("Phases", {
+  description: "seconds per phase of the request; work done side by side (a relabel's before-audit and its " +
+    "maps run beside the solver) counts to each of its phases, so they may add up to more than elapsed_ms",
+});
 
 export const AuditResponse = AuditPayload.extend({
   run_id: runIdField,

@@ -26,9 +26,9 @@ import {
   type AuditPayload,
   auditPayload,
   type AuditSettings,
-  auditTaskData,
   type MapSettings,
   mapsPayload,
+  preparedAudit,
   regionsPart,
   type Scoped,
   scopedBytes,
@@ -220,7 +220,10 @@ function solverFields(r: MitigationOutcome, regions: Regions) {
   };
 }
 
-/** Flips predictions where the audit finds bias (PROMIS), then shows the reviewer both audits. */
+/**
+ * Flips predictions where the audit finds bias (PROMIS), then shows the reviewer both audits. The
+ * before-audit and its maps need no solution, so they run beside the solver (which holds one worker).
+ */
 export async function mitigateByRelabel(
   deps: SpatialDeps,
   input: MitigationTarget & RelabelSettings,
@@ -230,59 +233,61 @@ export async function mitigateByRelabel(
   const data = await taskIndividuals(deps, input, { prob: false }, clock);
   const { ind, mapping, source } = data;
   const flipOrder = flipOrderOf(input.flipOrder, ind, mapping);
-  const audited = await auditTaskData(deps, data, input, clock);
+  const prepared = await preparedAudit(deps, data, input, clock);
+  const common = {
+    full: input.fullDistribution,
+    seed: input.seed,
+    equalOpp: input.equalOpp,
+    tileUrl: deps.config.MAP_TILE_URL,
+  };
+  const beforeWork = (async () => {
+    const audited = await auditOf(pool, ind, input, clock, { prepared, plan: prepared.plan });
+    return await clock.time("maps", async () => {
+      // the regions the before-audit's map draws are drawn in every map, so before and after compare
+      const { regions, capped } = await withHulls(
+        deps,
+        data,
+        regionsPart(data, input),
+        prepared,
+        audited.audit,
+      );
+      const cap = auditCap(audited.audit);
+      const maps = await auditMaps(pool, ind, { ...audited, regions }, ind.yPred, {
+        ...common,
+        cap,
+        capped,
+        title: `Before mitigation: ${name}`,
+      });
+      return { audited, regions, capped, cap, maps };
+    });
+  })();
+  beforeWork.catch(() => {}); // awaited below: a failure must not go unhandled while the solver runs
   const r = await clock.time("solve", () =>
     mitigateRelabel(pool, {
       yPred: ind.yPred,
       yTrue: ind.yTrue,
-      scope: audited.scope,
-      regions: audited.regions,
+      scope: prepared.scope,
+      regions: prepared.regions,
       ...solverSettings(input),
       flipOrder,
       prob: flipOrder === "uncertainty" ? ind.prob : null,
       seed: input.seed,
     }));
-  const prepared = { scope: audited.scope, regions: audited.regions };
+  const { audited, regions, capped, cap, maps: mapsBefore } = await beforeWork;
   const afterAudit = await auditOf(pool, ind, input, clock, {
     yPred: r.mitigatedPreds,
     prepared,
-    basePlan: audited.plan,
+    basePlan: prepared.plan,
   });
-  const cap = auditCap(audited.audit);
-  const common = {
-    full: input.fullDistribution,
-    seed: input.seed,
-    cap,
-    equalOpp: input.equalOpp,
-    tileUrl: deps.config.MAP_TILE_URL,
-  };
-  const [mapsBefore, mapsAfter, flips] = await clock.time("maps", async () => {
-    // the regions the before-audit's map draws are drawn in every map, so before and after compare
-    const { regions, capped } = await withHulls(
-      deps,
-      data,
-      regionsPart(data, input),
-      prepared,
-      audited.audit,
-    );
-    const before = { ...audited, regions }, after = { ...afterAudit, regions };
-    return await Promise.all([
-      auditMaps(pool, ind, before, ind.yPred, { ...common, capped, title: `Before mitigation: ${name}` }),
-      auditMaps(pool, ind, after, r.mitigatedPreds, {
-        ...common,
-        capped,
-        title: `After relabeling: ${name}`,
-      }),
-      flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, {
-        ...common,
-        capped,
-        title: `Flips: ${name}`,
-      }),
-    ]);
-  });
+  const after = { ...afterAudit, regions }, settings = { ...common, cap, capped };
+  const [mapsAfter, flips] = await clock.time("maps", () =>
+    Promise.all([
+      auditMaps(pool, ind, after, r.mitigatedPreds, { ...settings, title: `After relabeling: ${name}` }),
+      flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...settings, title: `Flips: ${name}` }),
+    ]));
   const found = { source, mapping, nFlips: r.nFlips };
   return await keepMitigation(deps, input, { kind: "relabel", ...found }, {
-    ...solverFields(r, audited.regions),
+    ...solverFields(r, prepared.regions),
     audit_before_mitigation: auditPayload(audited, mapsBefore),
     audit_after_mitigation: auditPayload(afterAudit, mapsAfter),
     mitigated_preds: await finalPreds(ind, Int32Array.from({ length: ind.n }, (_, i) => i), r.mitigatedPreds),

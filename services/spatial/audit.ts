@@ -20,7 +20,7 @@ import type {
 import { requireNeeds } from "../../core/spatial/load.ts";
 import type { Store } from "../../store/store.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
-import { spatialAudit, type SpatialAuditReply } from "../../workers/spatial.ts";
+import { prepareAudit, spatialAudit, type SpatialAuditReply } from "../../workers/spatial.ts";
 import type { AuditMaps, AuditMapsPayload } from "../../workers/maps.ts";
 import { loadColumns } from "./individuals.ts";
 import { taskCollection } from "./task_collection.ts";
@@ -137,25 +137,40 @@ export function scopedBytes(s: Scoped): number {
 }
 
 /**
- * Audits the task's own predictions over the scope, regions and Monte Carlo plan kept with its prepared
- * dataset (built and kept by this audit when none are).
+ * Scope, regions and Monte Carlo plan of an audit of the task's own predictions: those kept with its
+ * prepared dataset, else built in a worker (regions kept but not the plan: the plan alone) and kept.
  */
+export async function preparedAudit(
+  deps: SpatialDeps,
+  data: TaskData,
+  settings: AuditSettings,
+  clock: PhaseClock,
+): Promise<Scoped & { plan: AuditPlan }> {
+  const part = regionsPart(data, settings), planPart = `${part}|plan|${settings.rng}`;
+  const kept = deps.prepared?.peek<Scoped>(data.dataset, part);
+  const keptPlan = kept && deps.prepared!.peek<AuditPlan>(data.dataset, planPart);
+  if (kept && keptPlan) return { ...kept, plan: keptPlan };
+  const built = await clock.time(
+    "prepare",
+    () => prepareAudit(deps.pool, { ...settings, individuals: data.ind, prepared: kept }),
+  );
+  if (!kept) {
+    const scoped = { scope: built.scope, regions: built.regions };
+    deps.prepared?.put(data.dataset, part, { value: scoped, bytes: scopedBytes(scoped) });
+  }
+  deps.prepared?.put(data.dataset, planPart, { value: built.plan, bytes: typedBytes(built.plan) });
+  return built;
+}
+
+/** Audits the task's own predictions over its prepared scope, regions and plan (preparedAudit). */
 export async function auditTaskData(
   deps: SpatialDeps,
   data: TaskData,
   settings: AuditSettings,
   clock: PhaseClock,
 ): Promise<SpatialAuditReply> {
-  const part = regionsPart(data, settings), planPart = `${part}|plan|${settings.rng}`;
-  const prepared = deps.prepared?.peek<Scoped>(data.dataset, part);
-  const plan = prepared && deps.prepared!.peek<AuditPlan>(data.dataset, planPart);
-  const reply = await auditOf(deps.pool, data.ind, settings, clock, { prepared, plan });
-  if (!prepared) {
-    const scoped = { scope: reply.scope, regions: reply.regions };
-    deps.prepared?.put(data.dataset, part, { value: scoped, bytes: scopedBytes(scoped) });
-  }
-  if (!plan) deps.prepared?.put(data.dataset, planPart, { value: reply.plan, bytes: typedBytes(reply.plan) });
-  return reply;
+  const prepared = await preparedAudit(deps, data, settings, clock);
+  return await auditOf(deps.pool, data.ind, settings, clock, { prepared, plan: prepared.plan });
 }
 
 /**
