@@ -97,7 +97,9 @@ export async function spatialAudit(
 ): Promise<SpatialAuditReply> {
   checkAuditParams(req.nWorlds, req.signifLevel, req.seed, req.rng);
   const t0 = performance.now();
-  const prep = req.prepared && req.plan ? { ...req.prepared, plan: req.plan } : await prepareAudit(pool, req, opts);
+  const prep = req.prepared && req.plan
+    ? { ...req.prepared, plan: req.plan }
+    : await prepareAudit(pool, req, opts);
   const t1 = performance.now();
   const parts = await Promise.all(
     worldRanges(req.nWorlds, pool.size).map(([w0, w1]) =>
