@@ -8,7 +8,12 @@
  */
 import type { WorkerPool } from "./pool.ts";
 import type { RelabelInput, RelabelResult } from "../core/spatial/mitigate/relabel.ts";
-import type { ThresholdInput, ThresholdResult } from "../core/spatial/mitigate/threshold_mitigation.ts";
+import type {
+  ThresholdInput,
+  ThresholdResult,
+  thresholdSplit,
+} from "../core/spatial/mitigate/threshold_mitigation.ts";
+import type { TrainTest } from "../core/spatial/mitigate/train_test_split.ts";
 
 /** Seconds the pool waits beyond work_limit (problem building, flips, metrics at a million individuals). */
 const MARGIN_MS = 120_000;
@@ -18,6 +23,14 @@ const timeout = (workLimitSeconds: number) => ({ timeoutMs: Math.ceil(workLimitS
 /** The relabel mitigation of a request, in a worker of `pool`. */
 export function mitigateRelabel(pool: WorkerPool, input: RelabelInput): Promise<RelabelResult> {
   return pool.run("mitigate.relabel", input, timeout(input.workLimitSeconds));
+}
+
+/** The train/test split a threshold mitigation of these settings makes, in a worker of `pool`. */
+export function thresholdParts(
+  pool: WorkerPool,
+  input: Parameters<typeof thresholdSplit>[0],
+): Promise<TrainTest> {
+  return pool.run("mitigate.split", input);
 }
 
 /** The threshold mitigation of a request, in a worker of `pool`. */

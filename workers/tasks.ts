@@ -13,7 +13,11 @@ import { CLEANING_TASKS } from "./cleaning.ts";
 import { DATASET_TASKS } from "./dataset_reads.ts";
 import { WARM_UP_TASKS } from "./warm_up.ts";
 import { relabel, type RelabelInput } from "../core/spatial/mitigate/relabel.ts";
-import { type ThresholdInput, thresholdMitigation } from "../core/spatial/mitigate/threshold_mitigation.ts";
+import {
+  type ThresholdInput,
+  thresholdMitigation,
+  thresholdSplit,
+} from "../core/spatial/mitigate/threshold_mitigation.ts";
 
 export const TASKS = {
   ...SPATIAL_TASKS, // "spatial.regions", "spatial.prepare", "spatial.hulls", "spatial.restrict", "spatial.worlds"
@@ -21,6 +25,7 @@ export const TASKS = {
   // the mitigations, called through workers/mitigate.ts
   "mitigate.relabel": (p: RelabelInput) => relabel(p),
   "mitigate.threshold": (p: ThresholdInput) => thresholdMitigation(p),
+  "mitigate.split": (p: Parameters<typeof thresholdSplit>[0]) => thresholdSplit(p),
   ...ANNOTATE_TASKS, // "annotate.run"
   ...VALUATION_TASKS, // "valuation.correlation_*", "valuation.importance_*"
   ...CLEANING_TASKS, // "cleaning.run"

@@ -181,7 +181,8 @@ export const Phases = z.object({
   solve: z.number().openapi({ description: "the mitigation's solver (0 for an audit)" }),
   maps: z.number().openapi({ description: "display hulls, maps and charts" }),
 }).openapi("Phases", {
-  description: "seconds per phase of the request; work done side by side (a relabel's before-audit and its " +
+  description:
+    "seconds per phase of the request; work done side by side (a mitigation's before-audit and its " +
     "maps run beside the solver) counts to each of its phases, so they may add up to more than elapsed_ms",
 });
 

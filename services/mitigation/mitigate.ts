@@ -19,7 +19,7 @@ import { mapInTurns } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import type { SpatialAuditReply } from "../../workers/spatial.ts";
-import { mitigateRelabel, mitigateThreshold } from "../../workers/mitigate.ts";
+import { mitigateRelabel, mitigateThreshold, thresholdParts } from "../../workers/mitigate.ts";
 import {
   auditMaps,
   auditOf,
@@ -152,6 +152,16 @@ function flipOrderOf(requested: FlipOrder | undefined, ind: Individuals, mapping
   return requested ?? (ind.prob ? "uncertainty" : "index");
 }
 
+/** What every map of a mitigation shares (the colour cap and the regions left out follow the before-audit). */
+function mapSettings(deps: SpatialDeps, input: AuditSettings) {
+  return {
+    full: input.fullDistribution,
+    seed: input.seed,
+    equalOpp: input.equalOpp,
+    tileUrl: deps.config.MAP_TILE_URL,
+  };
+}
+
 /** The flips map: flipped individuals coloured by their new prediction over the after-audit's regions. */
 function flipsMaps(
   pool: WorkerPool,
@@ -234,12 +244,7 @@ export async function mitigateByRelabel(
   const { ind, mapping, source } = data;
   const flipOrder = flipOrderOf(input.flipOrder, ind, mapping);
   const prepared = await preparedAudit(deps, data, input, clock);
-  const common = {
-    full: input.fullDistribution,
-    seed: input.seed,
-    equalOpp: input.equalOpp,
-    tileUrl: deps.config.MAP_TILE_URL,
-  };
+  const common = mapSettings(deps, input);
   const beforeWork = (async () => {
     const audited = await auditOf(pool, ind, input, clock, { prepared, plan: prepared.plan });
     return await clock.time("maps", async () => {
@@ -301,7 +306,8 @@ export async function mitigateByRelabel(
 /**
  * Fits per-region decision thresholds on y_pred_prob over a training part and applies them to the test
  * part, whose audits before and after the reviewer sees. The regions of the fit, over every individual,
- * are kept with the prepared dataset.
+ * are kept with the prepared dataset. The split comes first, so the test part's before-audit and its maps
+ * run beside the solver.
  */
 export async function mitigateByThreshold(
   deps: SpatialDeps,
@@ -320,6 +326,44 @@ export async function mitigateByThreshold(
     return built;
   });
   const regions = everyone.regions;
+  const split = await clock.time("prepare", () =>
+    thresholdParts(pool, {
+      yPred: ind.yPred,
+      yTrue: ind.yTrue,
+      trainRatio: input.trainRatio,
+      stratified: input.stratified,
+      randomState: input.randomState,
+    }));
+  // the audits are of the test part, over the same regions as the fit (their region lists are not needed)
+  const test = subsetIndividuals({ ...ind, regionIds: null }, split.test);
+  const common = mapSettings(deps, input);
+  const beforeWork = (async () => {
+    const scope = scopeOf(test, input.equalOpp);
+    const prepared = await clock.time("prepare", async () => ({
+      scope,
+      regions: await pool.run("spatial.restrict", {
+        regions,
+        positions: Int32Array.from(scope, (j) => split.test[j]),
+        n: ind.n,
+      }),
+    }));
+    const before = await auditOf(pool, test, input, clock, { prepared });
+    return await clock.time("maps", async () => {
+      // display polygons: hulls of the fit's regions (every individual), kept with them, for the regions
+      // the test part's before-audit draws
+      const { regions: drawn, capped } = await withHulls(deps, data, part, everyone, before.audit);
+      const cap = auditCap(before.audit);
+      const shown = (a: SpatialAuditReply) => ({ ...a, regions: { ...a.regions, polygons: drawn.polygons } });
+      const maps = await auditMaps(pool, test, shown(before), test.yPred, {
+        ...common,
+        cap,
+        capped,
+        title: `Test part before: ${name}`,
+      });
+      return { prepared, before, shown, settings: { ...common, cap, capped }, maps };
+    });
+  })();
+  beforeWork.catch(() => {}); // awaited below: a failure must not go unhandled while the solver runs
   const r = await clock.time("solve", () =>
     mitigateThreshold(pool, {
       yPred: ind.yPred,
@@ -332,53 +376,23 @@ export async function mitigateByThreshold(
       trainRatio: input.trainRatio,
       stratified: input.stratified,
       randomState: input.randomState,
+      split,
     }));
-  // the audits are of the test part, over the same regions as the fit (their region lists are not needed)
-  const test = subsetIndividuals({ ...ind, regionIds: null }, r.test);
-  const scope = scopeOf(test, input.equalOpp);
-  const prepared = await clock.time("prepare", async () => ({
-    scope,
-    regions: await pool.run("spatial.restrict", {
-      regions,
-      positions: Int32Array.from(scope, (j) => r.test[j]),
-      n: ind.n,
-    }),
-  }));
+  const { prepared, before, shown, settings, maps: mapsBefore } = await beforeWork;
   const testPreds = Uint8Array.from(r.test, (i) => r.mitigatedPreds[i]);
-  const before = await auditOf(pool, test, input, clock, { prepared });
   const after = await auditOf(pool, test, input, clock, {
     prepared,
     yPred: testPreds,
     basePlan: before.plan,
   });
-  const cap = auditCap(before.audit);
-  const common = {
-    full: input.fullDistribution,
-    seed: input.seed,
-    cap,
-    equalOpp: input.equalOpp,
-    tileUrl: deps.config.MAP_TILE_URL,
-  };
-  const [mapsBefore, mapsAfter, flips, charts] = await clock.time("maps", async () => {
-    // display polygons: hulls of the fit's regions (every individual), kept with them, for the regions
-    // the test part's before-audit draws
-    const { regions: drawn, capped } = await withHulls(deps, data, part, everyone, before.audit);
-    const polygons = drawn.polygons;
-    const shown = (a: SpatialAuditReply) => ({ ...a, regions: { ...a.regions, polygons } });
-    return await Promise.all([
-      auditMaps(pool, test, shown(before), test.yPred, {
-        ...common,
-        capped,
-        title: `Test part before: ${name}`,
-      }),
+  const [mapsAfter, flips, charts] = await clock.time("maps", () =>
+    Promise.all([
       auditMaps(pool, test, shown(after), testPreds, {
-        ...common,
-        capped,
+        ...settings,
         title: `Test part after thresholds: ${name}`,
       }),
       flipsMaps(pool, ind, shown(after), r.flipped, r.mitigatedPreds, {
-        ...common,
-        capped,
+        ...settings,
         title: `Flips: ${name}`,
       }),
       pool.run("maps.thresholds", {
@@ -386,11 +400,10 @@ export async function mitigateByThreshold(
         after: after.audit,
         thresholds: r.newThresholds.map((t) => t.threshold),
         defaultBoundary: input.defaultBoundary,
-        cap,
+        cap: settings.cap,
         equalOpp: input.equalOpp,
       }),
-    ]);
-  });
+    ]));
   const found = { source, mapping, nFlips: r.nFlips };
   return await keepMitigation(deps, input, { kind: "threshold", ...found }, {
     ...solverFields(r, regions),

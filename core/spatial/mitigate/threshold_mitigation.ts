@@ -17,7 +17,7 @@ import { regionsDelta } from "./flips.ts";
 import { type MitigationOutcome, mitigationOutcome } from "./outcome.ts";
 import { buildProblem, membership } from "./problem.ts";
 import { solveProblem } from "./relabel.ts";
-import { trainTestSplit } from "./train_test_split.ts";
+import { type TrainTest, trainTestSplit } from "./train_test_split.ts";
 import { hasSolution } from "./status.ts";
 import { predictWithThresholds, type RegionThreshold, regionThreshold } from "./region_thresholds.ts";
 
@@ -40,6 +40,16 @@ export interface ThresholdInput {
   trainRatio: number;
   stratified: boolean;
   randomState: number;
+  /** The parts `thresholdSplit` makes of these settings, when the caller made them already. */
+  split?: TrainTest;
+}
+
+/** The train/test split of a threshold mitigation: by y_true (else y_pred) when stratified. */
+export function thresholdSplit(
+  input: Pick<ThresholdInput, "yPred" | "yTrue" | "trainRatio" | "stratified" | "randomState">,
+): TrainTest {
+  const strata = input.stratified ? input.yTrue ?? input.yPred : null;
+  return trainTestSplit(input.yPred.length, input.trainRatio, strata, input.randomState);
 }
 
 /**
@@ -88,12 +98,7 @@ export async function thresholdMitigation(input: ThresholdInput): Promise<Thresh
   if (input.equalOpp && !yTrue) {
     throw new InvalidInputError("equal_opp needs y_true for every individual", ["body", "equal_opp"]);
   }
-  const { train, test } = trainTestSplit(
-    n,
-    input.trainRatio,
-    input.stratified ? yTrue ?? yPred : null,
-    input.randomState,
-  );
+  const { train, test } = input.split ?? thresholdSplit(input);
   const inScope = (i: number) => !input.equalOpp || yTrue![i] === 1;
   const trainScope = train.filter(inScope), testScope = test.filter(inScope);
   if (trainScope.length === 0) {

@@ -3,6 +3,7 @@ import { Rng } from "../../../../core/random.ts";
 import {
   type ThresholdInput,
   thresholdMitigation,
+  thresholdSplit,
 } from "../../../../core/spatial/mitigate/threshold_mitigation.ts";
 import { regionsOf } from "./fixtures.ts";
 
@@ -75,6 +76,11 @@ for (const approx of [true, false]) {
     // the same request gives the same answer
     const again = await thresholdMitigation(input);
     assert.deepEqual({ ...again, seconds: null }, { ...r, seconds: null });
+    // a split the caller made first (the service's, so the test part's audit runs beside the solver)
+    const split = thresholdSplit(input);
+    assert.deepEqual([split.train, split.test], [r.train, r.test]);
+    const given = await thresholdMitigation({ ...input, split });
+    assert.deepEqual({ ...given, seconds: null }, { ...r, seconds: null });
   });
 }
 
