@@ -40,3 +40,19 @@ export async function splitNulInTurns(bytes: Uint8Array, chunk = 1 << 18): Promi
   }
   return out;
 }
+
+/**
+ * Runs `main` while `side` runs, and settles only when both have: a request's work never outlives it,
+ * and a failure of either is its failure (main's first), never an unhandled rejection.
+ */
+export async function beside<A, B>(side: Promise<A>, main: () => Promise<B>): Promise<[A, B]> {
+  side.catch(() => {}); // awaited below, after main
+  let result: B;
+  try {
+    result = await main();
+  } catch (e) {
+    await side.catch(() => {});
+    throw e;
+  }
+  return [await side, result];
+}

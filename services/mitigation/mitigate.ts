@@ -15,7 +15,7 @@ import type { SolverStatusCode } from "../../core/spatial/mitigate/status.ts";
 import type { ThresholdInput } from "../../core/spatial/mitigate/threshold_mitigation.ts";
 import { scopeOf } from "../../core/spatial/load.ts";
 import { subsetIndividuals } from "../../core/spatial/subset.ts";
-import { mapInTurns } from "../../core/turns.ts";
+import { beside, mapInTurns } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import type { SpatialAuditReply } from "../../workers/spatial.ts";
@@ -266,19 +266,21 @@ export async function mitigateByRelabel(
       return { audited, regions, capped, cap, maps };
     });
   })();
-  beforeWork.catch(() => {}); // awaited below: a failure must not go unhandled while the solver runs
-  const r = await clock.time("solve", () =>
-    mitigateRelabel(pool, {
-      yPred: ind.yPred,
-      yTrue: ind.yTrue,
-      scope: prepared.scope,
-      regions: prepared.regions,
-      ...solverSettings(input),
-      flipOrder,
-      prob: flipOrder === "uncertainty" ? ind.prob : null,
-      seed: input.seed,
-    }));
-  const { audited, regions, capped, cap, maps: mapsBefore } = await beforeWork;
+  const [{ audited, regions, capped, cap, maps: mapsBefore }, r] = await beside(
+    beforeWork,
+    () =>
+      clock.time("solve", () =>
+        mitigateRelabel(pool, {
+          yPred: ind.yPred,
+          yTrue: ind.yTrue,
+          scope: prepared.scope,
+          regions: prepared.regions,
+          ...solverSettings(input),
+          flipOrder,
+          prob: flipOrder === "uncertainty" ? ind.prob : null,
+          seed: input.seed,
+        })),
+  );
   const afterAudit = await auditOf(pool, ind, input, clock, {
     yPred: r.mitigatedPreds,
     prepared,
@@ -363,22 +365,24 @@ export async function mitigateByThreshold(
       return { prepared, before, shown, settings: { ...common, cap, capped }, maps };
     });
   })();
-  beforeWork.catch(() => {}); // awaited below: a failure must not go unhandled while the solver runs
-  const r = await clock.time("solve", () =>
-    mitigateThreshold(pool, {
-      yPred: ind.yPred,
-      yTrue: ind.yTrue,
-      prob: ind.prob!,
-      regions,
-      equalOpp: input.equalOpp,
-      ...solverSettings(input),
-      defaultBoundary: input.defaultBoundary,
-      trainRatio: input.trainRatio,
-      stratified: input.stratified,
-      randomState: input.randomState,
-      split,
-    }));
-  const { prepared, before, shown, settings, maps: mapsBefore } = await beforeWork;
+  const [{ prepared, before, shown, settings, maps: mapsBefore }, r] = await beside(
+    beforeWork,
+    () =>
+      clock.time("solve", () =>
+        mitigateThreshold(pool, {
+          yPred: ind.yPred,
+          yTrue: ind.yTrue,
+          prob: ind.prob!,
+          regions,
+          equalOpp: input.equalOpp,
+          ...solverSettings(input),
+          defaultBoundary: input.defaultBoundary,
+          trainRatio: input.trainRatio,
+          stratified: input.stratified,
+          randomState: input.randomState,
+          split,
+        })),
+  );
   const testPreds = Uint8Array.from(r.test, (i) => r.mitigatedPreds[i]);
   const after = await auditOf(pool, test, input, clock, {
     prepared,

@@ -2,6 +2,13 @@ import assert from "node:assert/strict";
 import { storeTest } from "../support/stores.ts";
 import { jsonBody } from "../support/app.ts";
 
+/** The task document of collection `name` (its rows inserted first), as a pipeline makes it. */
+const makeTask = (t: Parameters<Parameters<typeof storeTest>[1]>[0], name: string) =>
+  t.app.request(
+    "/api/tasks/documents",
+    jsonBody("POST", { database_name: t.db, data_collection_name: name }),
+  );
+
 /** 20 individuals: region 0 holds 8 positives of 10 (positions 0-7), region 1 holds 2 of 10 (10, 11). */
 const docs = Array.from({ length: 20 }, (_, i) => ({
   y_pred: i < 10 ? (i < 8 ? 1 : 0) : (i < 12 ? 1 : 0),
@@ -13,10 +20,7 @@ storeTest(
   "relabel exact: the hand-checked optimum, flips of the first members, both audits and maps",
   async (t) => {
     const ids = await t.store.insertMany({ db: t.db, collection: "preds" }, docs);
-    await t.app.request(
-      "/api/tasks/documents",
-      jsonBody("POST", { database_name: t.db, data_collection_name: "preds" }),
-    );
+    await makeTask(t, "preds");
     const res = await t.app.request(
       "/api/spatial-hitl/task/preds/mitigate/relabel",
       jsonBody("POST", { equal_opp: false, approx: false, n_worlds: 100 }),
@@ -67,10 +71,7 @@ storeTest(
   "relabel approx: the LP reaches the same rate gap; an impossible window is a status, not a 500",
   async (t) => {
     await t.store.insertMany({ db: t.db, collection: "preds" }, docs);
-    await t.app.request(
-      "/api/tasks/documents",
-      jsonBody("POST", { database_name: t.db, data_collection_name: "preds" }),
-    );
+    await makeTask(t, "preds");
     const post = (body: unknown) =>
       t.app.request("/api/spatial-hitl/task/preds/mitigate/relabel", jsonBody("POST", body));
     const body = await (await post({ equal_opp: false, n_worlds: 50 })).json();
@@ -99,10 +100,7 @@ storeTest(
     const { spatialDemo, SPATIAL_DEMO } = await import("../../core/demo/datasets.ts");
     const rows = [...spatialDemo({ ...SPATIAL_DEMO, n: 3000 })];
     await t.store.insertMany({ db: t.db, collection: "loans" }, rows);
-    await t.app.request(
-      "/api/tasks/documents",
-      jsonBody("POST", { database_name: t.db, data_collection_name: "loans" }),
-    );
+    await makeTask(t, "loans");
     const post = (body: unknown) =>
       t.app.request("/api/spatial-hitl/task/loans/mitigate/threshold", jsonBody("POST", body));
     const res = await post({ n_worlds: 100, equal_opp: false });
@@ -169,10 +167,7 @@ storeTest(
       return { y_pred: next() < (biased ? 0.7 : 0.3) ? 1 : 0, region_ids: [...regions] };
     });
     await t.store.insertMany({ db: t.db, collection: "big" }, docs);
-    await t.app.request(
-      "/api/tasks/documents",
-      jsonBody("POST", { database_name: t.db, data_collection_name: "big" }),
-    );
+    await makeTask(t, "big");
     const res = await t.app.request(
       "/api/spatial-hitl/task/big/mitigate/relabel",
       jsonBody("POST", { equal_opp: false, approx: false, work_limit: 1, n_worlds: 20 }),
@@ -225,10 +220,7 @@ storeTest(
   "relabel flip_order: uncertainty by default with a probability field, index and seeded random on request",
   async (t) => {
     const ids = await t.store.insertMany({ db: t.db, collection: "preds" }, withProb);
-    await t.app.request(
-      "/api/tasks/documents",
-      jsonBody("POST", { database_name: t.db, data_collection_name: "preds" }),
-    );
+    await makeTask(t, "preds");
     const post = async (extra: Record<string, unknown>) => {
       const res = await t.app.request(
         "/api/spatial-hitl/task/preds/mitigate/relabel",
@@ -281,10 +273,7 @@ storeTest(
   "relabel under equal opportunity lists every individual; those out of scope (y_true = 0) never flip",
   async (t) => {
     await t.store.insertMany({ db: t.db, collection: "preds" }, withProb);
-    await t.app.request(
-      "/api/tasks/documents",
-      jsonBody("POST", { database_name: t.db, data_collection_name: "preds" }),
-    );
+    await makeTask(t, "preds");
     const res = await t.app.request(
       "/api/spatial-hitl/task/preds/mitigate/relabel",
       jsonBody("POST", { equal_opp: true, approx: false, n_worlds: 50, budget_constr: 2, pr_constr: 1 }),
@@ -313,10 +302,7 @@ storeTest(
     await t.store.insertMany({ db: t.db, collection: "preds" }, docs);
     await t.store.insertMany({ db: t.db, collection: "probs" }, withProb);
     for (const c of ["preds", "probs"]) {
-      await t.app.request(
-        "/api/tasks/documents",
-        jsonBody("POST", { database_name: t.db, data_collection_name: c }),
-      );
+      await makeTask(t, c);
     }
     const post = (c: string, op: string, body: unknown) =>
       t.app.request(`/api/spatial-hitl/task/${c}/mitigate/${op}`, jsonBody("POST", body));
@@ -330,5 +316,24 @@ storeTest(
     assert.deepEqual((await unknown.json()).detail[0].loc, ["body", "flip_order"]);
     const threshold = await post("probs", "threshold", { equal_opp: false, flip_order: "index" });
     assert.equal(threshold.status, 422);
+  },
+);
+
+storeTest(
+  "threshold: a training part with nobody in scope is a 422 naming train_ratio, once the work beside the solver ends",
+  async (t) => {
+    // one individual with y_true = 1: stratified at 0.4 it goes to the test part (round(0.4) = 0), so the
+    // test part's audit and maps start beside the solver, whose worker then finds no one to fit on
+    const one = withProb.map((d, i) => ({ ...d, y_true: i === 3 ? 1 : 0 }));
+    await t.store.insertMany({ db: t.db, collection: "onepos" }, one);
+    await makeTask(t, "onepos");
+    const res = await t.app.request(
+      "/api/spatial-hitl/task/onepos/mitigate/threshold",
+      jsonBody("POST", { equal_opp: true, train_ratio: 0.4, stratified: true, n_worlds: 50 }),
+    );
+    assert.equal(res.status, 422, await res.clone().text());
+    const detail = (await res.json()).detail[0];
+    assert.deepEqual(detail.loc, ["body", "train_ratio"]);
+    assert.match(detail.msg, /no individuals in scope in the training part/);
   },
 );
