@@ -42,17 +42,27 @@ export async function splitNulInTurns(bytes: Uint8Array, chunk = 1 << 18): Promi
 }
 
 /**
- * Runs `main` while `side` runs, and settles only when both have: a request's work never outlives it,
- * and a failure of either is its failure (main's first), never an unhandled rejection.
+ * Starts `main`, then runs `side` beside it, and settles only when both have: a request's work never
+ * outlives it, and a failure of either is its failure (main's first), never an unhandled rejection.
+ * Main starts first so that it has the first free worker.
  */
-export async function beside<A, B>(side: Promise<A>, main: () => Promise<B>): Promise<[A, B]> {
-  side.catch(() => {}); // awaited below, after main
-  let result: B;
+export async function beside<A, B>(side: () => Promise<A>, main: () => Promise<B>): Promise<[A, B]> {
+  const running = main();
+  running.catch(() => {}); // awaited below
+  let sideWork: Promise<A>;
   try {
-    result = await main();
+    sideWork = side();
   } catch (e) {
-    await side.catch(() => {});
+    await running.catch(() => {});
     throw e;
   }
-  return [await side, result];
+  sideWork.catch(() => {}); // awaited below, after main
+  let result: B;
+  try {
+    result = await running;
+  } catch (e) {
+    await sideWork.catch(() => {});
+    throw e;
+  }
+  return [await sideWork, result];
 }

@@ -245,7 +245,7 @@ export async function mitigateByRelabel(
   const flipOrder = flipOrderOf(input.flipOrder, ind, mapping);
   const prepared = await preparedAudit(deps, data, input, clock);
   const common = mapSettings(deps, input);
-  const beforeWork = (async () => {
+  const beforeWork = async () => {
     const audited = await auditOf(pool, ind, input, clock, { prepared, plan: prepared.plan });
     return await clock.time("maps", async () => {
       // the regions the before-audit's map draws are drawn in every map, so before and after compare
@@ -265,7 +265,7 @@ export async function mitigateByRelabel(
       });
       return { audited, regions, capped, cap, maps };
     });
-  })();
+  };
   const [{ audited, regions, capped, cap, maps: mapsBefore }, r] = await beside(
     beforeWork,
     () =>
@@ -339,7 +339,7 @@ export async function mitigateByThreshold(
   // the audits are of the test part, over the same regions as the fit (their region lists are not needed)
   const test = subsetIndividuals({ ...ind, regionIds: null }, split.test);
   const common = mapSettings(deps, input);
-  const beforeWork = (async () => {
+  const beforeWork = async () => {
     const scope = scopeOf(test, input.equalOpp);
     const prepared = await clock.time("prepare", async () => ({
       scope,
@@ -364,7 +364,7 @@ export async function mitigateByThreshold(
       });
       return { prepared, before, shown, settings: { ...common, cap, capped }, maps };
     });
-  })();
+  };
   const [{ prepared, before, shown, settings, maps: mapsBefore }, r] = await beside(
     beforeWork,
     () =>
