@@ -35,7 +35,10 @@ Deno.test("beside: both results; a failure of either rejects only once both have
   assert.deepEqual(await beside(() => later(5, "side"), () => later(1, 2)), ["side", 2]);
   // main starts first
   const order: string[] = [];
-  await beside(async () => void order.push("side"), async () => void order.push("main"));
+  await beside(
+    () => Promise.resolve(void order.push("side")),
+    () => Promise.resolve(void order.push("main")),
+  );
   assert.deepEqual(order, ["main", "side"]);
   // main fails first: the rejection waits for side to finish
   let sideDone = false;
