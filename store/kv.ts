@@ -187,6 +187,23 @@ export class KvStore implements Store {
     return n;
   }
 
+  async discard(ref: CollectionRef, ids: string[]): Promise<void> {
+    // deleting a key that is absent is a no-op, so the keys go in blind, as many to a commit as KV takes
+    let op = countWrite(this.kv.atomic(), ref), keys = 0, bytes = 0;
+    for (const id of ids) {
+      const key = this.key(ref, id), size = keyBytes(key);
+      // the write count's key rides along in every commit: a kilobyte kept for it
+      if (keys && (keys + 1 >= MAX_MUTATIONS || bytes + size > MAX_KEY_BYTES - 1024)) {
+        const full = op;
+        await commitRetrying(() => full);
+        (op = countWrite(this.kv.atomic(), ref), keys = 0, bytes = 0);
+      }
+      op.delete(key);
+      (keys++, bytes += size);
+    }
+    if (keys) await commitRetrying(() => op);
+  }
+
   async list(ref: CollectionRef, filter?: Filter, opts: { limit?: number } = {}): Promise<Doc[]> {
     const out: Doc[] = [];
     for await (const e of this.kv.list<Doc>({ prefix: this.key(ref) }, { batchSize: 500 })) {

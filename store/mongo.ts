@@ -152,6 +152,10 @@ export class MongoStore implements Store {
     });
   }
 
+  async discard(ref: CollectionRef, ids: string[]): Promise<void> {
+    await this.deleteMany(ref, ids);
+  }
+
   list(ref: CollectionRef, filter?: Filter, opts: { limit?: number } = {}): Promise<Doc[]> {
     return guard(async () => {
       const cursor = this.coll(ref).find(toQuery(filter), { sort: { _id: 1 }, limit: opts.limit });

@@ -81,6 +81,11 @@ export interface Store {
    */
   insertMany(ref: CollectionRef, docs: Record<string, unknown>[], opts?: InsertOptions): Promise<string[]>;
   deleteMany(ref: CollectionRef, ids: string[]): Promise<number>;
+  /**
+   * Deletes those of `ids` that exist, without saying how many: KV then never reads their values (a
+   * run's chunks are megabytes; counting them cost most of removing them).
+   */
+  discard(ref: CollectionRef, ids: string[]): Promise<void>;
   list(ref: CollectionRef, filter?: Filter, opts?: { limit?: number }): Promise<Doc[]>;
   count(ref: CollectionRef, filter?: Filter): Promise<number>;
   /** Up to n documents chosen at random. */

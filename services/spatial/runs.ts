@@ -322,7 +322,7 @@ async function saveRun(deps: RunDeps, run: RunContext, answer: object): Promise<
 async function removeRun(deps: RunDeps, h: RunHeader): Promise<void> {
   const runs = runsRef(deps.config.TESSERA_DB);
   await deps.store.patch(runs, h._id, { state: "deleting" });
-  await deps.store.deleteMany(chunksRef(deps.config.TESSERA_DB), chunkIds(h));
+  await deps.store.discard(chunksRef(deps.config.TESSERA_DB), chunkIds(h));
   await deps.store.delete(runs, h._id);
 }
 

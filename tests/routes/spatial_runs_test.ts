@@ -223,7 +223,9 @@ function failingStore(store: Store, failAt: number, deletesFail: boolean): Store
           return (value as (...a: unknown[]) => unknown).call(target, ref, ...rest);
         };
       }
-      if (deletesFail && (prop === "deleteMany" || prop === "delete" || prop === "patch")) {
+      if (
+        deletesFail && (prop === "deleteMany" || prop === "discard" || prop === "delete" || prop === "patch")
+      ) {
         return () => Promise.reject(new Error("the store went away"));
       }
       return value.bind(target);

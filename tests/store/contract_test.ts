@@ -190,7 +190,7 @@ for (const backend of backends) {
         );
       });
 
-      await step("delete and deleteMany report what existed", async () => {
+      await step("delete and deleteMany report what existed; discard deletes without counting", async () => {
         const c = ref("delete");
         const [a, b, d] = await store.insertMany(c, [{ n: 1 }, { n: 2 }, { n: 3 }]);
         assert.equal(await store.delete(c, a), true);
@@ -198,6 +198,12 @@ for (const backend of backends) {
         assert.equal(await store.get(c, a), null);
         assert.equal(await store.deleteMany(c, [b, newId(), "not-there"]), 1);
         assert.deepEqual((await store.list(c)).map((x) => x._id), [d]);
+        // discard: the same without the count, over more keys than one commit takes
+        const many = await store.insertMany(c, Array.from({ length: 1200 }, (_, n) => ({ n })));
+        await store.discard(c, [...many.slice(0, 1100), newId(), "not-there", many[0]]);
+        assert.deepEqual((await store.list(c)).map((x) => x._id), [d, ...many.slice(1100)]);
+        await store.discard(c, []);
+        assert.equal(await store.count(c), 101);
       });
 
       await step("insertMany assigns ids in insertion order", async () => {
