@@ -10,19 +10,33 @@ function subsetLists(L: RegionLists, positions: Int32Array): RegionLists {
   return { start, ids };
 }
 
+/**
+ * `a[positions[j]]` for every j, in a loop: TypedArray.from with a function is about ten times slower, and
+ * this runs on the event loop (a threshold's test part). Null stays null.
+ */
+export function gather<T extends Float64Array | Int32Array | Uint8Array>(
+  a: T | null,
+  positions: Int32Array,
+): T | null {
+  if (!a) return null;
+  const out = new (a.constructor as new (n: number) => T)(positions.length);
+  for (let j = 0; j < positions.length; j++) out[j] = a[positions[j]];
+  return out;
+}
+
 /** The individuals at `positions` (ascending), as their own Individuals in that order. */
 export function subsetIndividuals(ind: Individuals, positions: Int32Array): Individuals {
-  const f64 = (a: Float64Array | null) => a && Float64Array.from(positions, (i) => a[i]);
-  const u8 = (a: Uint8Array | null) => a && Uint8Array.from(positions, (i) => a[i]);
+  const docIds = new Array<string>(positions.length);
+  for (let j = 0; j < positions.length; j++) docIds[j] = ind.docIds[positions[j]];
   return {
     n: positions.length,
-    docIds: Array.from(positions, (i) => ind.docIds[i]),
-    yPred: u8(ind.yPred)!,
-    yTrue: u8(ind.yTrue),
-    lat: f64(ind.lat),
-    lon: f64(ind.lon),
+    docIds,
+    yPred: gather(ind.yPred, positions)!,
+    yTrue: gather(ind.yTrue, positions),
+    lat: gather(ind.lat, positions),
+    lon: gather(ind.lon, positions),
     regionIds: ind.regionIds && subsetLists(ind.regionIds, positions),
-    prob: f64(ind.prob),
+    prob: gather(ind.prob, positions),
   };
 }
 

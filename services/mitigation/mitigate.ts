@@ -14,7 +14,7 @@ import type { RelabelInput } from "../../core/spatial/mitigate/relabel.ts";
 import type { SolverStatusCode } from "../../core/spatial/mitigate/status.ts";
 import type { ThresholdInput } from "../../core/spatial/mitigate/threshold_mitigation.ts";
 import { scopeOf } from "../../core/spatial/load.ts";
-import { subsetIndividuals } from "../../core/spatial/subset.ts";
+import { gather, subsetIndividuals } from "../../core/spatial/subset.ts";
 import { beside, mapInTurns } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
@@ -121,17 +121,17 @@ export interface RegionFlipCount {
 }
 
 /**
- * The final predictions of the individuals at `positions` (ascending collection positions): relabel
- * judges every individual (out of an equal-opportunity scope nobody flips, so they keep y_pred),
- * threshold the test part. Built a slice at a time: a million lines must not hold the event loop.
+ * The final predictions of the individuals at `positions` (ascending collection positions; null: every
+ * one): relabel judges every individual (out of an equal-opportunity scope nobody flips, so they keep
+ * y_pred), threshold the test part. Built a slice at a time: a million lines must not hold the event loop.
  */
 function finalPreds(
   ind: Individuals,
-  positions: ArrayLike<number>,
+  positions: ArrayLike<number> | null,
   preds: Uint8Array,
 ): Promise<FinalPrediction[]> {
-  return mapInTurns(positions.length, (j) => {
-    const i = positions[j];
+  return mapInTurns(positions?.length ?? ind.n, (j) => {
+    const i = positions ? positions[j] : j;
     return { idx: i, doc_id: ind.docIds[i], y_pred: preds[i], flipped: preds[i] !== ind.yPred[i] };
   });
 }
@@ -297,7 +297,7 @@ export async function mitigateByRelabel(
     ...solverFields(r, prepared.regions),
     audit_before_mitigation: auditPayload(audited, mapsBefore),
     audit_after_mitigation: auditPayload(afterAudit, mapsAfter),
-    mitigated_preds: await finalPreds(ind, Int32Array.from({ length: ind.n }, (_, i) => i), r.mitigatedPreds),
+    mitigated_preds: await finalPreds(ind, null, r.mitigatedPreds),
     flip_order: r.flipOrder,
     ...flips,
     phases: clock.phases,
@@ -345,7 +345,7 @@ export async function mitigateByThreshold(
       scope,
       regions: await pool.run("spatial.restrict", {
         regions,
-        positions: Int32Array.from(scope, (j) => split.test[j]),
+        positions: gather(split.test, scope)!,
         n: ind.n,
       }),
     }));
@@ -383,7 +383,7 @@ export async function mitigateByThreshold(
           split,
         })),
   );
-  const testPreds = Uint8Array.from(r.test, (i) => r.mitigatedPreds[i]);
+  const testPreds = gather(r.mitigatedPreds, r.test)!;
   const after = await auditOf(pool, test, input, clock, {
     prepared,
     yPred: testPreds,
