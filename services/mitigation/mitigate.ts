@@ -153,7 +153,7 @@ function flipOrderOf(requested: FlipOrder | undefined, ind: Individuals, mapping
 }
 
 /** What every map of a mitigation shares (the colour cap and the regions left out follow the before-audit). */
-function mapSettings(deps: SpatialDeps, input: AuditSettings) {
+function sharedMapSettings(deps: SpatialDeps, input: AuditSettings) {
   return {
     full: input.fullDistribution,
     seed: input.seed,
@@ -244,7 +244,7 @@ export async function mitigateByRelabel(
   const { ind, mapping, source } = data;
   const flipOrder = flipOrderOf(input.flipOrder, ind, mapping);
   const prepared = await preparedAudit(deps, data, input, clock);
-  const common = mapSettings(deps, input);
+  const common = sharedMapSettings(deps, input);
   const beforeWork = async () => {
     const audited = await auditOf(pool, ind, input, clock, { prepared, plan: prepared.plan });
     return await clock.time("maps", async () => {
@@ -338,7 +338,7 @@ export async function mitigateByThreshold(
     }));
   // the audits are of the test part, over the same regions as the fit (their region lists are not needed)
   const test = subsetIndividuals({ ...ind, regionIds: null }, split.test);
-  const common = mapSettings(deps, input);
+  const common = sharedMapSettings(deps, input);
   const beforeWork = async () => {
     const scope = scopeOf(test, input.equalOpp);
     const prepared = await clock.time("prepare", async () => ({
