@@ -37,7 +37,9 @@ export function worldsWasm(plan: AuditPlan, seed: number, w0: number, w1: number
     inputs.push([a, at]);
     return at;
   };
-  const sigOf = put(plan.sigOf), sigRegStart = put(plan.sigRegStart), sigRegs = put(plan.sigRegs);
+  // each individual's signature is read by the numpy kernel alone
+  const sigOf = put(plan.rng === "numpy" ? plan.sigOf : empty);
+  const sigRegStart = put(plan.sigRegStart), sigRegs = put(plan.sigRegs);
   const scoredN = put(plan.scoredN), scoredC = put(plan.scoredC), xlx = put(plan.xlx);
   // The sampler per signature: [size, first cell, lo, 0] of its table, then the cells' prob and alias.
   const sampler = put(tb ? perSignature(tb) : empty);

@@ -9,6 +9,7 @@ import { type NumpyBernoulli, numpyBernoulli } from "./mt19937.ts";
 import { signatures } from "./signatures.ts";
 import { xlogxTable } from "./statistic.ts";
 import type { Regions, RngMode } from "./types.ts";
+import type { Signatures } from "./signatures.ts";
 
 /** Worlds handled together in one pass over the incidence list (one count per world in adjacent lanes). */
 export const LANES = 16;
@@ -25,7 +26,10 @@ export interface AuditPlan {
   /** Per scored region: its size n, and t[n] + t[N - n]. */
   scoredN: Int32Array;
   scoredC: Float64Array;
-  /** Individuals per signature; signature of each individual (numpy mode only, else empty). */
+  /**
+   * Individuals per signature; signature of each individual (the numpy kernel reads it; a mitigation's
+   * problem takes the signatures from the plan: planSignatures).
+   */
   sigCount: Int32Array;
   sigOf: Int32Array;
   /** Signature s lies in scored regions sigRegs[sigRegStart[s] .. sigRegStart[s+1]). */
@@ -62,7 +66,7 @@ export function planAudit(labels: Uint8Array, regions: Regions, rng: RngMode): A
     scoredN,
     scoredC,
     sigCount: sig.count,
-    sigOf: rng === "numpy" ? sig.of : new Int32Array(0),
+    sigOf: sig.of,
     sigRegStart: sig.regStart,
     sigRegs: sig.regs,
     xlx,
@@ -101,4 +105,27 @@ function labelsPart(
     tables: s.rng === "fast" && !degenerate ? binomialTables(s.sigCount, p) : null,
     bernoulli: s.rng === "numpy" && !degenerate ? numpyBernoulli(p) : null,
   };
+}
+
+/**
+ * The signatures of a plan over every region of `regions` (the plan's are over its scored regions): a
+ * region of everyone lies in every signature and an empty one in none, so the classes are the same and
+ * only those regions join each list. A mitigation's problem takes them instead of refining again.
+ */
+export function planSignatures(plan: AuditPlan, regions: Regions): Signatures {
+  const full: number[] = [];
+  regions.members.forEach((m, r) => m.length === plan.n && m.length > 0 && full.push(r));
+  const nSig = plan.sigCount.length, { sigRegStart: start, sigRegs: regs, scored } = plan;
+  const regStart = new Int32Array(nSig + 1);
+  for (let s = 0; s < nSig; s++) regStart[s + 1] = regStart[s] + start[s + 1] - start[s] + full.length;
+  const out = new Int32Array(regStart[nSig]);
+  for (let s = 0, at = 0; s < nSig; s++) {
+    // merge the signature's scored regions (ascending) with the full ones (ascending)
+    let k = start[s], f = 0;
+    while (k < start[s + 1] || f < full.length) {
+      const next = k < start[s + 1] ? scored[regs[k]] : Infinity;
+      out[at++] = f < full.length && full[f] < next ? full[f++] : (k++, next);
+    }
+  }
+  return { count: plan.sigCount, of: plan.sigOf, regStart, regs: out };
 }

@@ -279,6 +279,7 @@ export async function mitigateByRelabel(
           flipOrder,
           prob: flipOrder === "uncertainty" ? ind.prob : null,
           seed: input.seed,
+          plan: prepared.plan,
         })),
   );
   const afterAudit = await auditOf(pool, ind, input, clock, {

@@ -18,7 +18,7 @@
  *   variable, never only over the first R: the reference's defect).
  */
 import { InvalidInputError } from "../../errors.ts";
-import { signatures } from "../signatures.ts";
+import { type Signatures, signatures } from "../signatures.ts";
 import type { Regions } from "../types.ts";
 
 /** A product within this of an integer counts as that integer (0.29·100 = 28.999999999999996 is 29). */
@@ -108,11 +108,15 @@ export function membership(N: number, members: Int32Array[]) {
   return { start, regs };
 }
 
-/** The problem of relabelling `labels` (predictions in scope) over `regions` (members: scope positions). */
+/**
+ * The problem of relabelling `labels` (predictions in scope) over `regions` (members: scope positions);
+ * `known`: these regions' signatures when an audit's plan has them (planSignatures), else built here.
+ */
 export function buildProblem(
   labels: Uint8Array,
   regions: Regions,
   params: MitigationParams,
+  known?: Signatures,
 ): MitigationProblem {
   const N = labels.length, R = regions.members.length;
   let P = 0;
@@ -125,7 +129,7 @@ export function buildProblem(
     for (let t = 0; t < m.length; t++) p[r] += labels[m[t]];
   });
   // interchangeable individuals share a signature (core's partition refinement: no per-individual keys)
-  const sig = signatures(N, regions.members), { regStart, regs } = sig;
+  const sig = known ?? signatures(N, regions.members), { regStart, regs } = sig;
   const nRegs = (s: number) => regStart[s + 1] - regStart[s];
   let overlapping = false;
   for (let s = 0; s < sig.count.length && !overlapping; s++) overlapping = nRegs(s) > 1;

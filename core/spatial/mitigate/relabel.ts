@@ -7,6 +7,7 @@
  * worker task "mitigate.relabel" runs it; an infeasible or unfinished solve is a status with no
  * flips, never a throw.
  */
+import { type AuditPlan, planSignatures } from "../plan.ts";
 import { xlogxTable } from "../statistic.ts";
 import type { Regions } from "../types.ts";
 import { solveApprox } from "./approx.ts";
@@ -43,6 +44,8 @@ export interface RelabelInput {
   prob?: Float64Array | null;
   /** Seed of the "random" order and of the tie-breaks (the request's `seed`; default 0). */
   seed?: number;
+  /** The plan of an audit over this scope and these regions: the problem takes its signatures. */
+  plan?: AuditPlan;
 }
 
 /** The relabel's answer: positive rates in scope, metrics over every individual with y_true. */
@@ -113,7 +116,8 @@ export async function relabel(input: RelabelInput): Promise<RelabelResult> {
     );
   }
   const labels = Uint8Array.from(scope, (i) => yPred[i]);
-  const pr = buildProblem(labels, input.regions, { budget: input.budget, prTol: input.prTol });
+  const known = input.plan?.n === scope.length ? planSignatures(input.plan, input.regions) : undefined;
+  const pr = buildProblem(labels, input.regions, { budget: input.budget, prTol: input.prTol }, known);
   const sol = await solveProblem(pr, input.approx, input.workLimitSeconds);
   const mitigatedPreds = yPred.slice();
   // the solution fixes how many of each unit flip (and so every region's count); flip_order whom

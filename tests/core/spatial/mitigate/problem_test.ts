@@ -8,6 +8,8 @@ import {
   unitRegion,
 } from "../../../../core/spatial/mitigate/problem.ts";
 import { regionsOf } from "./fixtures.ts";
+import { planAudit, planSignatures } from "../../../../core/spatial/plan.ts";
+import { signatures } from "../../../../core/spatial/signatures.ts";
 
 Deno.test("budget: ≤ 1 is floor(fraction·N), > 1 a count; float products snap to the integer they mean", () => {
   assert.equal(flipBudget(0.2, 10), 2);
@@ -105,6 +107,29 @@ Deno.test("problem: units are exactly the individuals grouped by (set of regions
           setOf[js[0]],
         );
       });
+    },
+  ));
+});
+
+Deno.test("problem: an audit plan's signatures (planSignatures) give the problem built without them", () => {
+  fc.assert(fc.property(
+    fc.integer({ min: 1, max: 30 }).chain((N) =>
+      fc.record({
+        labels: fc.array(fc.integer({ min: 0, max: 1 }), { minLength: N, maxLength: N }),
+        regions: fc.array(fc.uniqueArray(fc.integer({ min: 0, max: N - 1 })), { maxLength: 7 }),
+        full: fc.array(fc.integer({ min: 0, max: 7 }), { maxLength: 2 }),
+        rng: fc.constantFrom("fast" as const, "numpy" as const),
+      })
+    ),
+    ({ labels, regions, full, rng }) => {
+      const N = labels.length, members = regions.map((m) => m.sort((a, b) => a - b));
+      // regions of everyone (not scored by the plan) at some places among the others
+      for (const at of full) members.splice(Math.min(at, members.length), 0, [...Array(N).keys()]);
+      const regs = regionsOf(members), y = Uint8Array.from(labels);
+      const known = planSignatures(planAudit(y, regs, rng), regs);
+      assert.deepEqual(known, signatures(N, regs.members));
+      const params = { budget: 1, prTol: 1 };
+      assert.deepEqual(buildProblem(y, regs, params, known), buildProblem(y, regs, params));
     },
   ));
 });
