@@ -6,10 +6,9 @@
  */
 import { type AliasTables, binomialTables } from "./binomial.ts";
 import { type NumpyBernoulli, numpyBernoulli } from "./mt19937.ts";
-import { signatures } from "./signatures.ts";
+import { type Signatures, signatures } from "./signatures.ts";
 import { xlogxTable } from "./statistic.ts";
 import type { Regions, RngMode } from "./types.ts";
-import type { Signatures } from "./signatures.ts";
 
 /** Worlds handled together in one pass over the incidence list (one count per world in adjacent lanes). */
 export const LANES = 16;
@@ -124,7 +123,8 @@ export function planSignatures(plan: AuditPlan, regions: Regions): Signatures {
     let k = start[s], f = 0;
     while (k < start[s + 1] || f < full.length) {
       const next = k < start[s + 1] ? scored[regs[k]] : Infinity;
-      out[at++] = f < full.length && full[f] < next ? full[f++] : (k++, next);
+      if (f < full.length && full[f] < next) out[at++] = full[f++];
+      else (out[at++] = next, k++);
     }
   }
   return { count: plan.sigCount, of: plan.sigOf, regStart, regs: out };
