@@ -1,8 +1,9 @@
 /**
- * The mitigations over the worker pool (tasks "mitigate.relabel" and "mitigate.threshold" of
- * workers/tasks.ts): the solver (HiGHS' solve() is synchronous) and the exact searches are seconds of
- * CPU, so they never run on the event loop. Callers use `mitigateRelabel(pool, input)` and
- * `mitigateThreshold(pool, input)`: the pool copies the inputs (it transfers only when asked), so the
+ * The mitigations over the worker pool (tasks "mitigate.relabel", "mitigate.threshold" and the
+ * threshold's "mitigate.split" of workers/tasks.ts): the solver (HiGHS' solve() is synchronous) and the
+ * exact searches are seconds of CPU, so they never run on the event loop. Callers use
+ * `mitigateRelabel(pool, input)`, `thresholdParts(pool, input)` and `mitigateThreshold(pool, input)`: the
+ * pool copies the inputs (it transfers only when asked), so the
  * caller keeps its columns for the audits after; the pool's timeout sits above work_limit (the solver
  * stops itself at work_limit; the timeout only catches a runaway worker).
  */

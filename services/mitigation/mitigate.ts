@@ -1,7 +1,8 @@
 /**
  * The two mitigations of spec 2 (`mitigate/relabel`, `mitigate/threshold`) as one use case each:
- * audit, mitigate in a worker, audit again over the same regions with the before-audit's colour cap,
- * draw the maps, note the mitigation on the task document, and answer with both audits and the flips.
+ * mitigate in a worker while the audit before it and its maps run beside the solver, audit again over the
+ * same regions with the before-audit's colour cap, draw the maps, note the mitigation on the task
+ * document, and answer with both audits and the flips.
  */
 import { auditCap } from "../../core/spatial/maps/map_value.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
