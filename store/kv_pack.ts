@@ -45,9 +45,12 @@ export const MIN_PACK_DOCS = 1000;
 const PAGES_PER_LIST = 16;
 /** Pages a commit holds (each under PAGE_BYTES; a commit holds 800 KiB). */
 const PAGES_A_COMMIT = 12;
-/** Pages listed per KV round trip when reading (up to 60 KB each), and how many are read ahead. */
-const PAGES_PER_READ = 64;
-const READ_AHEAD = 128;
+/**
+ * Pages listed per KV round trip when reading (up to 60 KB each), and how many are read ahead: a stream
+ * holds at most both (about 3 MB), so an export to a slow client stays small.
+ */
+const PAGES_PER_READ = 16;
+const READ_AHEAD = 32;
 /**
  * Segments a pack is extended to at most (an import of 1,000 rows a batch adds one a batch, so 2,000,000
  * rows); past it the pack goes stale and the next whole read makes one of a single segment. Their list,

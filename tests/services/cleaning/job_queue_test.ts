@@ -122,7 +122,13 @@ storeTest(
     const q = new JobQueue(t.store, t.config.TESSERA_DB);
     const job = await q.create(await tinyJob(t));
     const slow = countingPool(400);
-    const first = new JobRunner(t.store, t.config.TESSERA_DB, slow.pool, { ...options, owner: "first" });
+    // one job at a time: with a free slot, its 20 ms polls could claim the job again as stop() hands it
+    // back (a runner stopping while a claim is under way; the job then waits out that claim's lease)
+    const first = new JobRunner(t.store, t.config.TESSERA_DB, slow.pool, {
+      ...options,
+      concurrency: 1,
+      owner: "first",
+    });
     first.start();
     for (let i = 0; i < 200 && slow.runs.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     await first.stop();
