@@ -257,17 +257,14 @@ export async function mitigateByRelabel(
         prepared,
         audited.audit,
       );
-      const cap = auditCap(audited.audit);
-      const maps = await auditMaps(pool, ind, { ...audited, regions }, ind.yPred, {
-        ...common,
-        cap,
-        capped,
-        title: `Before mitigation: ${name}`,
-      });
-      return { audited, regions, capped, cap, maps };
+      // the before-audit's colour cap and regions left out hold for every map of the request
+      const settings = { ...common, cap: auditCap(audited.audit), capped };
+      const title = `Before mitigation: ${name}`;
+      const maps = await auditMaps(pool, ind, { ...audited, regions }, ind.yPred, { ...settings, title });
+      return { audited, regions, settings, maps };
     });
   };
-  const [{ audited, regions, capped, cap, maps: mapsBefore }, r] = await beside(
+  const [{ audited, regions, settings, maps: mapsBefore }, r] = await beside(
     beforeWork,
     () =>
       clock.time("solve", () =>
@@ -288,7 +285,7 @@ export async function mitigateByRelabel(
     prepared,
     basePlan: prepared.plan,
   });
-  const after = { ...afterAudit, regions }, settings = { ...common, cap, capped };
+  const after = { ...afterAudit, regions };
   const [mapsAfter, flips] = await clock.time("maps", () =>
     Promise.all([
       auditMaps(pool, ind, after, r.mitigatedPreds, { ...settings, title: `After relabeling: ${name}` }),
@@ -356,15 +353,11 @@ export async function mitigateByThreshold(
       // display polygons: hulls of the fit's regions (every individual), kept with them, for the regions
       // the test part's before-audit draws
       const { regions: drawn, capped } = await withHulls(deps, data, part, everyone, before.audit);
-      const cap = auditCap(before.audit);
+      const settings = { ...common, cap: auditCap(before.audit), capped };
       const shown = (a: SpatialAuditReply) => ({ ...a, regions: { ...a.regions, polygons: drawn.polygons } });
-      const maps = await auditMaps(pool, test, shown(before), test.yPred, {
-        ...common,
-        cap,
-        capped,
-        title: `Test part before: ${name}`,
-      });
-      return { prepared, before, shown, settings: { ...common, cap, capped }, maps };
+      const title = `Test part before: ${name}`;
+      const maps = await auditMaps(pool, test, shown(before), test.yPred, { ...settings, title });
+      return { prepared, before, shown, settings, maps };
     });
   };
   const [{ prepared, before, shown, settings, maps: mapsBefore }, r] = await beside(
