@@ -60,8 +60,8 @@ export class JobRunner {
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** Polling for work (start → stop). */
   private polling = false;
-  /** A poll is claiming: one at a time, so two polls never both see a free slot and both fill it. */
-  private claiming = false;
+  /** The poll claiming now, if any: one at a time, so two polls never both see a free slot and fill it. */
+  private claiming: Promise<void> | null = null;
   /** stop() was called: running jobs were handed back and must write nothing more. */
   private halted = false;
 
@@ -85,9 +85,13 @@ export class JobRunner {
     this.polling = false;
     this.halted = true;
     if (this.timer) clearTimeout(this.timer);
-    await Promise.allSettled([...this.active.values()].map(async (job) => {
-      if (await this.queue.release(job)) this.opts.onEvent?.("released", job);
-    }));
+    await this.claiming; // a claim under way when stop() came hands its job back before this resolves
+    await Promise.allSettled([...this.active.values()].map((job) => this.handBack(job)));
+  }
+
+  /** Gives a job this runner holds back to the queue, for another instance to claim at once. */
+  private async handBack(job: JobRecord): Promise<void> {
+    if (await this.queue.release(job)) this.opts.onEvent?.("released", job);
   }
 
   /** Resolves when every job this runner started has settled (tests). */
@@ -118,13 +122,23 @@ export class JobRunner {
    */
   private async poll(): Promise<void> {
     if (this.claiming) return; // the poll under way looks again before it ends
-    this.claiming = true;
+    this.claiming = this.claimFree().finally(() => this.claiming = null);
+    await this.claiming;
+    this.schedule(this.opts.pollMs);
+  }
+
+  /** Claims jobs while slots are free; a job claimed after stop() is handed back, not run. */
+  private async claimFree(): Promise<void> {
     try {
       while (this.polling && this.running.size < this.opts.concurrency) {
         const job = await this.queue.claim(this.owner, this.opts.leaseMs, this.opts.maxAttempts, {
           limit: this.opts.concurrency,
         });
         if (!job) break;
+        if (!this.polling) {
+          await this.handBack(job);
+          break;
+        }
         this.opts.onEvent?.("claimed", job);
         this.track(job).then(() => this.schedule(0)); // a slot is free: look for more work at once
       }
@@ -132,10 +146,7 @@ export class JobRunner {
       if (!(e instanceof StoreUnavailableError)) {
         log("error", "job runner: cannot claim a job", { error: String(e) });
       }
-    } finally {
-      this.claiming = false;
     }
-    this.schedule(this.opts.pollMs);
   }
 
   /** Runs a claimed job, known to stop() while it runs. */

@@ -122,13 +122,7 @@ storeTest(
     const q = new JobQueue(t.store, t.config.TESSERA_DB);
     const job = await q.create(await tinyJob(t));
     const slow = countingPool(400);
-    // one job at a time: with a free slot, its 20 ms polls could claim the job again as stop() hands it
-    // back (a runner stopping while a claim is under way; the job then waits out that claim's lease)
-    const first = new JobRunner(t.store, t.config.TESSERA_DB, slow.pool, {
-      ...options,
-      concurrency: 1,
-      owner: "first",
-    });
+    const first = new JobRunner(t.store, t.config.TESSERA_DB, slow.pool, { ...options, owner: "first" });
     first.start();
     for (let i = 0; i < 200 && slow.runs.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     await first.stop();
@@ -145,6 +139,39 @@ storeTest(
     assert.equal(done?.summary?.cells_filled, 8); // rows 0, 7, …, 49: eight gaps in x
   },
 );
+
+storeTest("job runners: a claim under way when stop() comes hands its job back at once", async (t) => {
+  const q = new JobQueue(t.store, t.config.TESSERA_DB);
+  const job = await q.create(await tinyJob(t));
+  const { pool, runs } = countingPool(0);
+  const runner = new JobRunner(t.store, t.config.TESSERA_DB, pool, { ...options, owner: "stopping" });
+  // the runner's claim waits at a gate, so stop() comes while it is under way
+  let entered!: () => void, open!: () => void;
+  const claimEntered = new Promise<void>((r) => entered = r);
+  const gate = new Promise<void>((r) => open = r);
+  const claim = runner.queue.claim.bind(runner.queue);
+  runner.queue.claim = async (...args) => {
+    entered();
+    await gate;
+    return await claim(...args);
+  };
+  const events: string[] = [];
+  (runner as unknown as { opts: { onEvent: (e: string) => void } }).opts.onEvent = (e) => events.push(e);
+  runner.start();
+  await claimEntered;
+  const stopped = runner.stop();
+  open();
+  await stopped;
+  // when stop() resolves, the job is back in the queue: no lease of the stopped runner to wait out
+  const back = await q.get(job._id);
+  assert.deepEqual([back?.status, back?.lease_owner, back?.lease_expires_at], ["queued", null, null]);
+  assert.deepEqual(events, ["released"]);
+  await runner.idle();
+  assert.equal(runs.length, 0, "the stopped runner computed nothing");
+  const other = new JobRunner(t.store, t.config.TESSERA_DB, pool, { ...options, owner: "other" });
+  assert.equal(await other.runOnce(), job._id);
+  assert.equal((await q.get(job._id))?.status, "succeeded");
+});
 
 storeTest(
   "job runners: a computation past the time limit fails the job with time_limit, queued time included",
