@@ -39,7 +39,7 @@ import {
 } from "../spatial/audit.ts";
 import { PhaseClock, type Phases } from "../spatial/phases.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
-import { keepRun, type RunAnswer, type RunSource } from "../spatial/runs.ts";
+import { type RunAnswer, type RunSource, RunWriter } from "../spatial/runs.ts";
 
 /**
  * The settings of a relabel request: the audit's, the solver's under core's names, and flip_order
@@ -137,6 +137,18 @@ function finalPreds(
   });
 }
 
+/** The final predictions (`finalPreds`), handed to the run's writer as soon as they are built. */
+async function writtenPredictions(
+  writer: RunWriter,
+  ind: Individuals,
+  positions: ArrayLike<number> | null,
+  preds: Uint8Array,
+): Promise<FinalPrediction[]> {
+  const lines = await finalPreds(ind, positions, preds);
+  writer.writePredictions(lines);
+  return lines;
+}
+
 /**
  * The flip order of a relabel: the request's, else "uncertainty" when every individual has a
  * probability (the mapped y_pred_prob), else "index"; "uncertainty" without probabilities is a 422.
@@ -193,18 +205,47 @@ async function recordMitigation(
   });
 }
 
+/**
+ * The writer of a mitigation's run, which the use case hands the answer's parts as they are computed; a
+ * failure of the request must `abandon` it.
+ */
+function mitigationRun(
+  deps: SpatialDeps,
+  input: MitigationTarget,
+  kind: "relabel" | "threshold",
+  data: { source: RunSource; mapping: Mapping },
+): RunWriter {
+  const { source, mapping } = data;
+  return new RunWriter(deps, {
+    kind,
+    task: input.collectionName,
+    source,
+    mapping,
+    requestedBy: input.requestedBy,
+    request: input.request,
+  });
+}
+
 /** Keeps the run of a mitigation's answer, then notes the mitigation (with the run's id) on the task. */
 async function keepMitigation<T extends MitigationAnswer>(
   deps: SpatialDeps,
   input: MitigationTarget & AuditSettings,
-  found: { kind: "relabel" | "threshold"; source: RunSource; mapping: Mapping; nFlips: number },
+  run: { writer: RunWriter; kind: "relabel" | "threshold"; mapping: Mapping },
   answer: T,
 ): Promise<RunAnswer<T>> {
-  const { kind, source, mapping } = found;
-  const run = { kind, task: input.collectionName, source, mapping, requestedBy: input.requestedBy };
-  const kept = await keepRun(deps, { ...run, request: input.request }, answer, input.includeMaps);
-  await recordMitigation(deps, input, kind, mapping, found.nFlips, kept.run_id);
+  const kept = await run.writer.keep(answer, input.includeMaps);
+  await recordMitigation(deps, input, run.kind, run.mapping, answer.n_flips, kept.run_id);
   return kept;
+}
+
+/** `work` with the run's writer, whose parts written so far are removed when the work fails. */
+async function writingRun<T>(writer: RunWriter, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    await writer.abandon();
+    throw e;
+  }
 }
 
 /** The fields relabel and threshold answers share, from the solver's result. */
@@ -242,10 +283,13 @@ export async function mitigateByRelabel(
   const t0 = performance.now(), clock = new PhaseClock();
   const { pool } = deps, name = input.collectionName;
   const data = await taskIndividuals(deps, input, { prob: false }, clock);
-  const { ind, mapping, source } = data;
+  const { ind, mapping } = data;
   const flipOrder = flipOrderOf(input.flipOrder, ind, mapping);
   const prepared = await preparedAudit(deps, data, input, clock);
   const common = sharedMapSettings(deps, input);
+  // the run is written as its parts come: the before-audit's maps during the solver, the predictions
+  // during the after-audit
+  const writer = mitigationRun(deps, input, "relabel", data);
   const beforeWork = async () => {
     const audited = await auditOf(pool, ind, input, clock, { prepared, plan: prepared.plan });
     return await clock.time("maps", async () => {
@@ -261,46 +305,48 @@ export async function mitigateByRelabel(
       const settings = { ...common, cap: auditCap(audited.audit), capped };
       const title = `Before mitigation: ${name}`;
       const maps = await auditMaps(pool, ind, { ...audited, regions }, ind.yPred, { ...settings, title });
-      return { audited, regions, settings, maps };
+      const payload = auditPayload(audited, maps);
+      writer.writeMaps(payload, "audit_before_mitigation.");
+      return { regions, settings, payload };
     });
   };
-  const [{ audited, regions, settings, maps: mapsBefore }, r] = await beside(
-    beforeWork,
-    () =>
-      clock.time("solve", () =>
-        mitigateRelabel(pool, {
-          yPred: ind.yPred,
-          yTrue: ind.yTrue,
-          scope: prepared.scope,
-          regions: prepared.regions,
-          ...solverSettings(input),
-          flipOrder,
-          prob: flipOrder === "uncertainty" ? ind.prob : null,
-          seed: input.seed,
-          plan: prepared.plan,
-        })),
-  );
-  const afterAudit = await auditOf(pool, ind, input, clock, {
-    yPred: r.mitigatedPreds,
-    prepared,
-    basePlan: prepared.plan,
-  });
-  const after = { ...afterAudit, regions };
-  const [mapsAfter, flips] = await clock.time("maps", () =>
-    Promise.all([
-      auditMaps(pool, ind, after, r.mitigatedPreds, { ...settings, title: `After relabeling: ${name}` }),
-      flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...settings, title: `Flips: ${name}` }),
-    ]));
-  const found = { source, mapping, nFlips: r.nFlips };
-  return await keepMitigation(deps, input, { kind: "relabel", ...found }, {
-    ...solverFields(r, prepared.regions),
-    audit_before_mitigation: auditPayload(audited, mapsBefore),
-    audit_after_mitigation: auditPayload(afterAudit, mapsAfter),
-    mitigated_preds: await finalPreds(ind, null, r.mitigatedPreds),
-    flip_order: r.flipOrder,
-    ...flips,
-    phases: clock.phases,
-    elapsed_ms: Math.round(performance.now() - t0),
+  return await writingRun(writer, async () => {
+    const [{ regions, settings, payload }, r] = await beside(
+      beforeWork,
+      () =>
+        clock.time("solve", () =>
+          mitigateRelabel(pool, {
+            yPred: ind.yPred,
+            yTrue: ind.yTrue,
+            scope: prepared.scope,
+            regions: prepared.regions,
+            ...solverSettings(input),
+            flipOrder,
+            prob: flipOrder === "uncertainty" ? ind.prob : null,
+            seed: input.seed,
+            plan: prepared.plan,
+          })),
+    );
+    const [preds, afterAudit] = await beside(
+      () => writtenPredictions(writer, ind, null, r.mitigatedPreds),
+      () => auditOf(pool, ind, input, clock, { yPred: r.mitigatedPreds, prepared, basePlan: prepared.plan }),
+    );
+    const after = { ...afterAudit, regions };
+    const [mapsAfter, flips] = await clock.time("maps", () =>
+      Promise.all([
+        auditMaps(pool, ind, after, r.mitigatedPreds, { ...settings, title: `After relabeling: ${name}` }),
+        flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...settings, title: `Flips: ${name}` }),
+      ]));
+    return await keepMitigation(deps, input, { writer, kind: "relabel", mapping }, {
+      ...solverFields(r, prepared.regions),
+      audit_before_mitigation: payload,
+      audit_after_mitigation: auditPayload(afterAudit, mapsAfter),
+      mitigated_preds: preds,
+      flip_order: r.flipOrder,
+      ...flips,
+      phases: clock.phases,
+      elapsed_ms: Math.round(performance.now() - t0),
+    });
   });
 }
 
@@ -317,7 +363,7 @@ export async function mitigateByThreshold(
   const t0 = performance.now(), clock = new PhaseClock();
   const { pool } = deps, name = input.collectionName;
   const data = await taskIndividuals(deps, input, { prob: true }, clock);
-  const { ind, mapping, source } = data;
+  const { ind, mapping } = data;
   const part = regionsPart(data, input, "everyone");
   const everyone = await clock.time("prepare", async () => {
     const kept = deps.prepared?.peek<Scoped>(data.dataset, part);
@@ -338,6 +384,8 @@ export async function mitigateByThreshold(
   // the audits are of the test part, over the same regions as the fit (their region lists are not needed)
   const test = subsetIndividuals({ ...ind, regionIds: null }, split.test);
   const common = sharedMapSettings(deps, input);
+  // the run is written as its parts come (see mitigateByRelabel)
+  const writer = mitigationRun(deps, input, "threshold", data);
   const beforeWork = async () => {
     const scope = scopeOf(test, input.equalOpp);
     const prepared = await clock.time("prepare", async () => ({
@@ -357,65 +405,67 @@ export async function mitigateByThreshold(
       const shown = (a: SpatialAuditReply) => ({ ...a, regions: { ...a.regions, polygons: drawn.polygons } });
       const title = `Test part before: ${name}`;
       const maps = await auditMaps(pool, test, shown(before), test.yPred, { ...settings, title });
-      return { prepared, before, shown, settings, maps };
+      const payload = auditPayload(before, maps);
+      writer.writeMaps(payload, "audit_before_mitigation.");
+      return { prepared, before, shown, settings, payload };
     });
   };
-  const [{ prepared, before, shown, settings, maps: mapsBefore }, r] = await beside(
-    beforeWork,
-    () =>
-      clock.time("solve", () =>
-        mitigateThreshold(pool, {
-          yPred: ind.yPred,
-          yTrue: ind.yTrue,
-          prob: ind.prob!,
-          regions,
-          equalOpp: input.equalOpp,
-          ...solverSettings(input),
+  return await writingRun(writer, async () => {
+    const [{ prepared, before, shown, settings, payload }, r] = await beside(
+      beforeWork,
+      () =>
+        clock.time("solve", () =>
+          mitigateThreshold(pool, {
+            yPred: ind.yPred,
+            yTrue: ind.yTrue,
+            prob: ind.prob!,
+            regions,
+            equalOpp: input.equalOpp,
+            ...solverSettings(input),
+            defaultBoundary: input.defaultBoundary,
+            trainRatio: input.trainRatio,
+            stratified: input.stratified,
+            randomState: input.randomState,
+            split,
+          })),
+    );
+    const testPreds = gather(r.mitigatedPreds, r.test)!;
+    const [preds, after] = await beside(
+      () => writtenPredictions(writer, ind, r.test, r.mitigatedPreds),
+      () => auditOf(pool, test, input, clock, { prepared, yPred: testPreds, basePlan: before.plan }),
+    );
+    const [mapsAfter, flips, charts] = await clock.time("maps", () =>
+      Promise.all([
+        auditMaps(pool, test, shown(after), testPreds, {
+          ...settings,
+          title: `Test part after thresholds: ${name}`,
+        }),
+        flipsMaps(pool, ind, shown(after), r.flipped, r.mitigatedPreds, {
+          ...settings,
+          title: `Flips: ${name}`,
+        }),
+        pool.run("maps.thresholds", {
+          before: before.audit,
+          after: after.audit,
+          thresholds: r.newThresholds.map((t) => t.threshold),
           defaultBoundary: input.defaultBoundary,
-          trainRatio: input.trainRatio,
-          stratified: input.stratified,
-          randomState: input.randomState,
-          split,
-        })),
-  );
-  const testPreds = gather(r.mitigatedPreds, r.test)!;
-  const after = await auditOf(pool, test, input, clock, {
-    prepared,
-    yPred: testPreds,
-    basePlan: before.plan,
-  });
-  const [mapsAfter, flips, charts] = await clock.time("maps", () =>
-    Promise.all([
-      auditMaps(pool, test, shown(after), testPreds, {
-        ...settings,
-        title: `Test part after thresholds: ${name}`,
-      }),
-      flipsMaps(pool, ind, shown(after), r.flipped, r.mitigatedPreds, {
-        ...settings,
-        title: `Flips: ${name}`,
-      }),
-      pool.run("maps.thresholds", {
-        before: before.audit,
-        after: after.audit,
-        thresholds: r.newThresholds.map((t) => t.threshold),
-        defaultBoundary: input.defaultBoundary,
-        cap: settings.cap,
-        equalOpp: input.equalOpp,
-      }),
-    ]));
-  const found = { source, mapping, nFlips: r.nFlips };
-  return await keepMitigation(deps, input, { kind: "threshold", ...found }, {
-    ...solverFields(r, regions),
-    audit_before_mitigation: auditPayload(before, mapsBefore),
-    audit_after_mitigation: auditPayload(after, mapsAfter),
-    mitigated_preds: await finalPreds(ind, r.test, r.mitigatedPreds),
-    flip_order: null,
-    ...flips,
-    ...charts,
-    new_thresholds: r.newThresholds.map((t) => ({ ...t, region_id: regions.ids[t.idx] })),
-    train_size: r.train.length,
-    test_size: r.test.length,
-    phases: clock.phases,
-    elapsed_ms: Math.round(performance.now() - t0),
+          cap: settings.cap,
+          equalOpp: input.equalOpp,
+        }),
+      ]));
+    return await keepMitigation(deps, input, { writer, kind: "threshold", mapping }, {
+      ...solverFields(r, regions),
+      audit_before_mitigation: payload,
+      audit_after_mitigation: auditPayload(after, mapsAfter),
+      mitigated_preds: preds,
+      flip_order: null,
+      ...flips,
+      ...charts,
+      new_thresholds: r.newThresholds.map((t) => ({ ...t, region_id: regions.ids[t.idx] })),
+      train_size: r.train.length,
+      test_size: r.test.length,
+      phases: clock.phases,
+      elapsed_ms: Math.round(performance.now() - t0),
+    });
   });
 }

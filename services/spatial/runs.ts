@@ -10,9 +10,11 @@
  * predictions as JSON text (with the request), each map's text, and the predictions packed in columns.
  * A chunk's id follows from the run's id and the layout, so reading a run needs no query.
  *
- * Only a run in state "complete" is listed or read. Saving writes the header in state "writing" (its
- * layout already known, so leftovers can be found), then the chunks, then marks it "complete": a crash
- * midway never leaves a run that lists. Removing marks the header "deleting" first, deletes the chunks,
+ * Only a run in state "complete" is listed or read. Saving writes the header in state "writing", then the
+ * chunks, then marks it "complete": a crash midway never leaves a run that lists. A run may be written a
+ * part at a time as its answer is computed (`RunWriter`: a mitigation's before-audit maps while the solver
+ * runs, its predictions while the after-audit runs); the header's layout grows before each part's chunks
+ * are written, so leftovers can always be found. Removing marks the header "deleting" first, deletes the chunks,
  * then the header. Each save also finishes the removal of any run of its task that a crash left
  * "deleting", or "writing" for longer than STALE_MS.
  */
@@ -167,27 +169,38 @@ export function withoutMaps<T extends object>(answer: T): Lighter<T> {
  * Stores the run of an answer and gives the answer its `run_id`, without the maps unless `includeMaps`
  * (the stored run keeps them). Then removes the task's runs beyond the last RUNS_KEPT.
  */
-export async function keepRun<T extends object>(
+export function keepRun<T extends object>(
   deps: RunDeps,
   run: RunContext,
   answer: T,
   includeMaps = true,
 ): Promise<RunAnswer<T>> {
-  const runId = await saveRun(deps, run, answer);
-  const shown = includeMaps ? answer as Lighter<T> : withoutMaps(answer);
-  return { run_id: runId, ...shown };
+  return new RunWriter(deps, run).keep(answer, includeMaps);
+}
+
+/** A map field of an answer, named by its path ("fair_map_html", "audit_after_mitigation.fair_map_html"). */
+interface MapPart {
+  name: string;
+  format: MapFormat;
+  text: string;
+}
+
+/** The map of field `k` holding `v` of an object at `prefix`, or null when it is no map. */
+function mapPart(prefix: string, k: string, v: unknown): MapPart | null {
+  const format = typeof v === "string" ? mapFormat(k) : null;
+  return format ? { name: prefix + k, format, text: v as string } : null;
 }
 
 /** The answer split into what the chunks hold: its rest (maps and predictions nulled), its maps, its predictions. */
 function splitAnswer(answer: object) {
-  const maps: { name: string; format: MapFormat; text: string }[] = [];
+  const maps: MapPart[] = [];
   let preds: StoredPrediction[] | null = null;
   const strip = (obj: Record<string, unknown>, prefix: string, top: boolean) => {
     const rest: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(obj)) {
-      const format = typeof v === "string" ? mapFormat(k) : null;
-      if (format) {
-        maps.push({ name: prefix + k, format, text: v as string });
+      const map = mapPart(prefix, k, v);
+      if (map) {
+        maps.push(map);
         rest[k] = null;
       } else if (top && k === "mitigated_preds" && Array.isArray(v)) {
         preds = v as StoredPrediction[];
@@ -266,56 +279,133 @@ function summaryOf(kind: RunKind, answer: Record<string, unknown>, preds: number
   };
 }
 
-/** Writes a run (header "writing", chunks, header "complete") and prunes its task's runs; its id. */
-async function saveRun(deps: RunDeps, run: RunContext, answer: object): Promise<string> {
-  const { store, config } = deps;
-  const id = newId();
-  const { rest, maps, preds } = splitAnswer(answer);
-  const texts = sliceText(JSON.stringify({ answer: rest, request: run.request ?? null }));
-  const mapTexts = maps.map((m) => sliceText(m.text));
-  const flags = preds?.some((p) => typeof p.flipped === "boolean") ?? false;
-  const packed = preds ? await packPredictions(preds, flags) : [];
-  const chunks: Doc[] = [
-    ...texts.map((text, i) => ({ _id: answerChunk(id, i), run_id: id, text })),
-    ...mapTexts.flatMap((parts, k) =>
-      parts.map((text, i) => ({ _id: mapChunk(id, k, i), run_id: id, text }))
-    ),
-    ...packed.map((p, i) => ({ _id: predChunk(id, i), run_id: id, ...p })),
-  ];
-  const header: RunHeader = {
-    _id: id,
-    task: run.task,
-    database: run.source.db,
-    collection: run.source.collection,
-    kind: run.kind,
-    state: "writing",
-    created_at: new Date().toISOString(),
-    requested_by: run.requestedBy ?? null,
-    generation: run.source.generation,
-    mapping: run.mapping,
-    summary: summaryOf(run.kind, rest, preds?.length ?? null),
-    layout: {
-      answer: texts.length,
-      maps: maps.map((m, k) => ({ name: m.name, format: m.format, chunks: mapTexts[k].length })),
-      preds: preds ? { count: preds.length, chunks: packed.length, flags } : null,
-    },
-  };
-  const runs = runsRef(config.TESSERA_DB), ref = chunksRef(config.TESSERA_DB);
-  await store.put(runs, header);
-  try {
-    for (let i = 0; i < chunks.length; i += CHUNK_BATCH) {
-      const part = chunks.slice(i, i + CHUNK_BATCH);
-      await store.insertMany(ref, part, { fresh: new Set(part.map((c) => c._id)) });
-    }
-    await store.patch(runs, id, { state: "complete" });
-  } catch (e) {
-    await removeRun(deps, header).catch(() => {});
-    throw e;
+/**
+ * A run written a part at a time (see the module comment): `writeMaps` and `writePredictions` hand over
+ * parts of the answer while the rest is computed, and write them in the background, one after another;
+ * `keep` writes what is left once the answer is whole, marks the run complete and prunes its task's runs.
+ * A request that fails after handing over a part calls `abandon`, which removes what was written.
+ */
+export class RunWriter {
+  readonly id = newId();
+  private layout: Layout = { answer: 0, maps: [], preds: null };
+  private header: RunHeader | null = null;
+  /** The parts handed over, written in order; rejects with the first failure. */
+  private written: Promise<void> = Promise.resolve();
+  /** The predictions handed over, so `keep` knows the answer's are written. */
+  private preds: StoredPrediction[] | null = null;
+
+  constructor(private deps: RunDeps, private run: RunContext) {}
+
+  /** Writes the map fields of `part`, the answer's field at `prefix` ("audit_before_mitigation."). */
+  writeMaps(part: object, prefix: string): void {
+    const maps = Object.entries(part).map(([k, v]) => mapPart(prefix, k, v)).filter((m) => m !== null);
+    this.then(() => this.putMaps(maps));
   }
-  await pruneRuns(deps, run.task).catch((e) =>
-    log("warn", "could not remove a task's older runs", { task: run.task, error: String(e) })
-  );
-  return id;
+
+  /** Writes the answer's `mitigated_preds`, the very array the answer will hold. */
+  writePredictions(preds: StoredPrediction[]): void {
+    this.preds = preds;
+    this.then(() => this.putPredictions(preds));
+  }
+
+  /**
+   * Writes the answer's parts not handed over, marks the run complete, prunes its task's runs, and gives
+   * the answer its `run_id` (without the maps unless `includeMaps`: the run keeps them). Failing, it
+   * removes what was written.
+   */
+  async keep<T extends object>(answer: T, includeMaps = true): Promise<RunAnswer<T>> {
+    const { store, config } = this.deps;
+    try {
+      await this.written;
+      const { rest, maps, preds } = splitAnswer(answer);
+      const done = new Set(this.layout.maps.map((m) => m.name));
+      await this.putMaps(maps.filter((m) => !done.has(m.name)));
+      if (preds !== this.preds) {
+        if (this.preds) throw new Error("the answer's predictions are not those written");
+        if (preds) await this.putPredictions(preds);
+      }
+      const texts = sliceText(JSON.stringify({ answer: rest, request: this.run.request ?? null }));
+      const answerChunks = texts.map((text, i) => ({ _id: answerChunk(this.id, i), text }));
+      await this.put({ ...this.layout, answer: texts.length }, answerChunks);
+      const summary = summaryOf(this.run.kind, rest, preds?.length ?? null);
+      await store.patch(runsRef(config.TESSERA_DB), this.id, { state: "complete", summary });
+    } catch (e) {
+      await this.abandon();
+      throw e;
+    }
+    await pruneRuns(this.deps, this.run.task).catch((e) =>
+      log("warn", "could not remove a task's older runs", { task: this.run.task, error: String(e) })
+    );
+    const shown = includeMaps ? answer as Lighter<T> : withoutMaps(answer);
+    return { run_id: this.id, ...shown };
+  }
+
+  /** Removes whatever was written of the run (after the parts under way have settled). */
+  async abandon(): Promise<void> {
+    await this.written.catch(() => {});
+    const header = this.header;
+    this.header = null; // removed once, however many callers give up on the run
+    if (header) await removeRun(this.deps, { ...header, layout: this.layout }).catch(() => {});
+  }
+
+  /** Queues a write after those handed over before it (a failure skips the rest; `keep` reports it). */
+  private then(write: () => Promise<void>): void {
+    this.written = this.written.then(write);
+    this.written.catch(() => {}); // reported by keep, or ignored by abandon
+  }
+
+  /** Writes maps as text chunks, their layout recorded first (one header write for them all). */
+  private async putMaps(maps: MapPart[]): Promise<void> {
+    if (!maps.length) return;
+    const from = this.layout.maps.length, texts = maps.map((m) => sliceText(m.text));
+    const added = maps.map((m, j) => ({ name: m.name, format: m.format, chunks: texts[j].length }));
+    const chunks = texts.flatMap((parts, j) =>
+      parts.map((text, i) => ({ _id: mapChunk(this.id, from + j, i), text }))
+    );
+    await this.put({ ...this.layout, maps: [...this.layout.maps, ...added] }, chunks);
+  }
+
+  /** Writes predictions packed in columns (packPredictions). */
+  private async putPredictions(preds: StoredPrediction[]): Promise<void> {
+    const flags = preds.some((p) => typeof p.flipped === "boolean");
+    const packed = await packPredictions(preds, flags);
+    const layout = { ...this.layout, preds: { count: preds.length, chunks: packed.length, flags } };
+    await this.put(layout, packed.map((p, i) => ({ _id: predChunk(this.id, i), ...p })));
+  }
+
+  /** Records `layout` in the header (written "writing" the first time), then writes `chunks` of the run. */
+  private async put(layout: Layout, chunks: Doc[]): Promise<void> {
+    const { store, config } = this.deps, runs = runsRef(config.TESSERA_DB);
+    this.layout = layout;
+    if (this.header) await store.patch(runs, this.id, { layout });
+    else {
+      this.header = this.headerOf(layout);
+      await store.put(runs, this.header);
+    }
+    for (let i = 0; i < chunks.length; i += CHUNK_BATCH) {
+      const part = chunks.slice(i, i + CHUNK_BATCH).map((c) => ({ ...c, run_id: this.id }));
+      await store.insertMany(chunksRef(config.TESSERA_DB), part, { fresh: new Set(part.map((c) => c._id)) });
+    }
+  }
+
+  /** The header of the run in state "writing"; its summary comes with "complete". */
+  private headerOf(layout: Layout): RunHeader {
+    const { run } = this;
+    return {
+      _id: this.id,
+      task: run.task,
+      database: run.source.db,
+      collection: run.source.collection,
+      kind: run.kind,
+      state: "writing",
+      created_at: new Date().toISOString(),
+      requested_by: run.requestedBy ?? null,
+      generation: run.source.generation,
+      mapping: run.mapping,
+      summary: {},
+      layout,
+    };
+  }
 }
 
 /** Removes a run: marked "deleting" (no longer listed or read), its chunks deleted, then its header. */

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { type StoreApp, storeTest } from "../support/stores.ts";
 import { jsonBody } from "../support/app.ts";
-import { keepRun, listRuns, RUNS_KEPT } from "../../services/spatial/runs.ts";
+import { keepRun, listRuns, RUNS_KEPT, RunWriter } from "../../services/spatial/runs.ts";
 import type { Store } from "../../store/store.ts";
 
 /** 40 individuals in two regions, each with coordinates, a label, a prediction and a probability. */
@@ -55,6 +55,16 @@ const MAP_KEY = /(^|\.)([a-z_]+_html|[a-z_]+_image|threshold_chart_[a-z]+)$/;
 const fromBase64 = (s: string) => Uint8Array.from(atob(s), (ch) => ch.charCodeAt(0));
 
 const settings = { equal_opp: false, n_worlds: 20 };
+
+/** The whole mapping of these documents, as a run records it. */
+const MAPPING = {
+  lat: "lat",
+  lon: "lon",
+  y_true: "y_true",
+  y_pred: "y_pred",
+  region_ids: "region_ids",
+  y_pred_prob: "y_pred_prob",
+};
 
 storeTest("runs: each answer has a run_id; the list, the stored answers and the map URLs", async (t) => {
   await withTask(t);
@@ -242,14 +252,7 @@ storeTest("runs: a run whose chunks could not all be written never lists, and is
     kind: "audit" as const,
     task: "runs",
     source: { db: t.db, collection: "runs", generation: null },
-    mapping: {
-      lat: "lat",
-      lon: "lon",
-      y_true: "y_true",
-      y_pred: "y_pred",
-      region_ids: "region_ids",
-      y_pred_prob: "y_pred_prob",
-    },
+    mapping: MAPPING,
   };
   const chunks = { db: t.config.TESSERA_DB, collection: "spatial_run_chunks" };
   const before = await t.store.count(chunks);
@@ -264,3 +267,57 @@ storeTest("runs: a run whose chunks could not all be written never lists, and is
   assert.deepEqual(listed.map((r) => r.run_id), [answer.run_id]);
   assert.equal((await ok(await get(t, "runs"))).length, 1);
 });
+
+storeTest(
+  "runs: a run written a part at a time leaves nothing when the request gives up on it or a part fails",
+  async (t) => {
+    await withTask(t);
+    const relabel = await ok(await post(t, "mitigate/relabel", { ...settings, approx: false }));
+    const { run_id: _id, ...answer } = relabel;
+    const run = {
+      kind: "relabel" as const,
+      task: "runs",
+      source: { db: t.db, collection: "runs", generation: null },
+      mapping: MAPPING,
+    };
+    const tessera = t.config.TESSERA_DB;
+    const counts = async () => [
+      await t.store.count({ db: tessera, collection: "spatial_runs" }),
+      await t.store.count({ db: tessera, collection: "spatial_run_chunks" }),
+    ];
+    const before = await counts();
+    const deps = { store: t.store, config: t.config };
+
+    // the before-audit's maps and the predictions handed over, then the request fails: all removed
+    const abandoned = new RunWriter(deps, run);
+    abandoned.writeMaps(answer.audit_before_mitigation, "audit_before_mitigation.");
+    abandoned.writePredictions(answer.mitigated_preds);
+    await abandoned.abandon();
+    await abandoned.abandon(); // a second caller giving up changes nothing
+    assert.deepEqual(await counts(), before);
+
+    // a part handed over fails to write in the background: keeping the run reports it and cleans up
+    const failing = new RunWriter({ store: failingStore(t.store, 2, false), config: t.config }, run);
+    failing.writeMaps({ large_map_html: "<p>x</p>".repeat(125_000) }, "");
+    failing.writePredictions(answer.mitigated_preds);
+    await assert.rejects(
+      failing.keep({ ...answer, large_map_html: "<p>x</p>".repeat(125_000) }),
+      /went away/,
+    );
+    assert.deepEqual(await counts(), before);
+
+    // written a part at a time, the run reads back as the whole answer
+    const parts = new RunWriter(deps, run);
+    parts.writeMaps(answer.audit_before_mitigation, "audit_before_mitigation.");
+    parts.writePredictions(answer.mitigated_preds);
+    const kept = await parts.keep(answer);
+    const { run: stored, ...back } = await ok(await get(t, `runs/${kept.run_id}`));
+    assert.deepEqual(back, { run_id: kept.run_id, ...answer });
+    assert.equal(stored.summary.n_predictions, 40);
+    // the same maps as the route's run of the same answer, the before-audit's first (written first)
+    const listed = await ok(await get(t, "runs"));
+    assert.deepEqual(listed.map((r: { run_id: string }) => r.run_id), [kept.run_id, relabel.run_id]);
+    assert.deepEqual(new Set(stored.maps), new Set(listed[1].maps));
+    assert.ok(stored.maps[0].startsWith("audit_before_mitigation."));
+  },
+);
