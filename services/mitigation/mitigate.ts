@@ -365,22 +365,26 @@ export async function mitigateByThreshold(
   const data = await taskIndividuals(deps, input, { prob: true }, clock);
   const { ind, mapping } = data;
   const part = regionsPart(data, input, "everyone");
-  const everyone = await clock.time("prepare", async () => {
-    const kept = deps.prepared?.peek<Scoped>(data.dataset, part);
-    if (kept) return kept;
-    const built = await pool.run("spatial.regions", { ind, polygons: input.polygons });
-    deps.prepared?.put(data.dataset, part, { value: built, bytes: scopedBytes(built) });
-    return built;
-  });
+  // the split beside the regions of every individual (kept with the prepared dataset): two workers at once
+  const [split, everyone] = await clock.time("prepare", () =>
+    beside(
+      () =>
+        thresholdParts(pool, {
+          yPred: ind.yPred,
+          yTrue: ind.yTrue,
+          trainRatio: input.trainRatio,
+          stratified: input.stratified,
+          randomState: input.randomState,
+        }),
+      async () => {
+        const kept = deps.prepared?.peek<Scoped>(data.dataset, part);
+        if (kept) return kept;
+        const built = await pool.run("spatial.regions", { ind, polygons: input.polygons });
+        deps.prepared?.put(data.dataset, part, { value: built, bytes: scopedBytes(built) });
+        return built;
+      },
+    ));
   const regions = everyone.regions;
-  const split = await clock.time("prepare", () =>
-    thresholdParts(pool, {
-      yPred: ind.yPred,
-      yTrue: ind.yTrue,
-      trainRatio: input.trainRatio,
-      stratified: input.stratified,
-      randomState: input.randomState,
-    }));
   // the audits are of the test part, over the same regions as the fit (their region lists are not needed)
   const test = subsetIndividuals({ ...ind, regionIds: null }, split.test);
   const common = sharedMapSettings(deps, input);
