@@ -9,17 +9,6 @@ export const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout
 /** Items per slice: a slice of simple per-item work stays within a few milliseconds. */
 export const SLICE = 20_000;
 
-/** `Array.from({ length: n }, fn)`, built a slice at a time with a turn of the event loop between slices. */
-export async function mapInTurns<T>(n: number, fn: (i: number) => T, slice = SLICE): Promise<T[]> {
-  const out = new Array<T>(n);
-  for (let from = 0; from < n; from += slice) {
-    if (from) await nextTurn();
-    const to = Math.min(n, from + slice);
-    for (let i = from; i < to; i++) out[i] = fn(i);
-  }
-  return out;
-}
-
 /**
  * The UTF-8 text of `bytes` split at its NUL bytes (`decode(bytes).split("\0")`), `chunk` bytes decoded at a
  * time with a turn of the event loop between chunks: text made in a worker comes over as bytes moved, not

@@ -1,8 +1,9 @@
 /**
  * A JSON answer written in pieces: JSON.stringify of a mitigation's answer (a line per individual) takes
  * hundreds of milliseconds at 200,000 individuals, all of it on the event loop. Here the body is a stream
- * that serialises about a megabyte per pull, large arrays cut between elements, with a turn of the event
- * loop before each pull. The text is JSON.stringify's, byte for byte.
+ * that serialises about a megabyte per pull, large arrays cut between elements (and lists that make their
+ * elements a slice at a time, such as a mitigation's predictions, read a slice at a time), with a turn of
+ * the event loop before each pull. The text is JSON.stringify's, byte for byte.
  */
 import type { Context } from "hono";
 import { nextTurn } from "../../core/turns.ts";
@@ -15,9 +16,20 @@ const PULL_CHARS = 1 << 20;
 const plain = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
 
+/** A list that makes its elements a slice at a time, whose JSON text (its toJSON's) is that of them all. */
+interface SlicedList {
+  readonly length: number;
+  slice(from: number, to: number): unknown[];
+  toJSON(): unknown[];
+}
+
+const sliced = (v: unknown): v is SlicedList =>
+  typeof v === "object" && v !== null && typeof (v as SlicedList).toJSON === "function" &&
+  typeof (v as SlicedList).slice === "function" && typeof (v as SlicedList).length === "number";
+
 /** The JSON text of `value` in pieces: plain objects and arrays opened up to `depth` levels. */
 export function* jsonPieces(value: unknown, depth = 3): Generator<string> {
-  if (Array.isArray(value) && depth > 0) {
+  if ((Array.isArray(value) || sliced(value)) && depth > 0) {
     yield "[";
     for (let at = 0; at < value.length; at += ELEMENTS) {
       const part = JSON.stringify(value.slice(at, at + ELEMENTS));

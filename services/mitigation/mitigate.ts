@@ -16,7 +16,7 @@ import type { SolverStatusCode } from "../../core/spatial/mitigate/status.ts";
 import type { ThresholdInput } from "../../core/spatial/mitigate/threshold_mitigation.ts";
 import { scopeOf } from "../../core/spatial/load.ts";
 import { gather, subsetIndividuals } from "../../core/spatial/subset.ts";
-import { beside, mapInTurns } from "../../core/turns.ts";
+import { beside } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import type { SpatialAuditReply } from "../../workers/spatial.ts";
@@ -40,6 +40,7 @@ import {
 import { PhaseClock, type Phases } from "../spatial/phases.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
 import { type RunAnswer, type RunSource, RunWriter } from "../spatial/runs.ts";
+import { PredictionLines } from "./prediction_lines.ts";
 
 /**
  * The settings of a relabel request: the audit's, the solver's under core's names, and flip_order
@@ -88,7 +89,7 @@ export interface MitigationAnswer {
   solver_seconds: number;
   audit_before_mitigation: AuditPayload;
   audit_after_mitigation: AuditPayload;
-  mitigated_preds: FinalPrediction[];
+  mitigated_preds: PredictionLines;
   flips_map_html: string;
   flips_map_image: string;
   phases: Phases;
@@ -104,14 +105,6 @@ export interface ThresholdAnswer extends MitigationAnswer {
   test_size: number;
 }
 
-/** One line of `mitigated_preds`: an individual the mitigation judged, its final prediction. */
-export interface FinalPrediction {
-  idx: number;
-  doc_id: string;
-  y_pred: number;
-  flipped: boolean;
-}
-
 /** One line of `n_flips_per_region`. */
 export interface RegionFlipCount {
   idx: number;
@@ -123,28 +116,16 @@ export interface RegionFlipCount {
 
 /**
  * The final predictions of the individuals at `positions` (ascending collection positions; null: every
- * one): relabel judges every individual (out of an equal-opportunity scope nobody flips, so they keep
- * y_pred), threshold the test part. Built a slice at a time: a million lines must not hold the event loop.
+ * one), as lines of `mitigated_preds`: relabel judges every individual (out of an equal-opportunity scope
+ * nobody flips, so they keep y_pred), threshold the test part. Handed to the run's writer at once.
  */
-function finalPreds(
-  ind: Individuals,
-  positions: ArrayLike<number> | null,
-  preds: Uint8Array,
-): Promise<FinalPrediction[]> {
-  return mapInTurns(positions?.length ?? ind.n, (j) => {
-    const i = positions ? positions[j] : j;
-    return { idx: i, doc_id: ind.docIds[i], y_pred: preds[i], flipped: preds[i] !== ind.yPred[i] };
-  });
-}
-
-/** The final predictions (`finalPreds`), handed to the run's writer as soon as they are built. */
-async function writtenPredictions(
+function writtenPredictions(
   writer: RunWriter,
   ind: Individuals,
   positions: ArrayLike<number> | null,
   preds: Uint8Array,
-): Promise<FinalPrediction[]> {
-  const lines = await finalPreds(ind, positions, preds);
+): PredictionLines {
+  const lines = new PredictionLines(ind.docIds, positions, preds, ind.yPred);
   writer.writePredictions(lines);
   return lines;
 }
@@ -327,10 +308,12 @@ export async function mitigateByRelabel(
             plan: prepared.plan,
           })),
     );
-    const [preds, afterAudit] = await beside(
-      () => writtenPredictions(writer, ind, null, r.mitigatedPreds),
-      () => auditOf(pool, ind, input, clock, { yPred: r.mitigatedPreds, prepared, basePlan: prepared.plan }),
-    );
+    const preds = writtenPredictions(writer, ind, null, r.mitigatedPreds);
+    const afterAudit = await auditOf(pool, ind, input, clock, {
+      yPred: r.mitigatedPreds,
+      prepared,
+      basePlan: prepared.plan,
+    });
     const after = { ...afterAudit, regions };
     const [mapsAfter, flips] = await clock.time("maps", () =>
       Promise.all([
@@ -434,10 +417,12 @@ export async function mitigateByThreshold(
           })),
     );
     const testPreds = gather(r.mitigatedPreds, r.test)!;
-    const [preds, after] = await beside(
-      () => writtenPredictions(writer, ind, r.test, r.mitigatedPreds),
-      () => auditOf(pool, test, input, clock, { prepared, yPred: testPreds, basePlan: before.plan }),
-    );
+    const preds = writtenPredictions(writer, ind, r.test, r.mitigatedPreds);
+    const after = await auditOf(pool, test, input, clock, {
+      prepared,
+      yPred: testPreds,
+      basePlan: before.plan,
+    });
     const [mapsAfter, flips, charts] = await clock.time("maps", () =>
       Promise.all([
         auditMaps(pool, test, shown(after), testPreds, {

@@ -66,7 +66,8 @@ export function mapFormat(field: string): MapFormat | null {
 /** An answer whose map fields (at its top level and inside its audits) may be left out. */
 export type Lighter<T> =
   & {
-    [K in keyof T as K extends MapField ? never : K]: T[K] extends readonly unknown[] ? T[K]
+    [K in keyof T as K extends MapField ? never : K]: T[K] extends readonly unknown[] | { toJSON(): unknown }
+      ? T[K]
       : T[K] extends object ? Lighter<T[K]>
       : T[K];
   }
@@ -100,6 +101,18 @@ export interface StoredPrediction {
   y_pred: number;
   flipped?: boolean;
 }
+
+/** An array of lines, or a list that makes them a slice at a time (services/mitigation/prediction_lines.ts). */
+export interface Lines<T> {
+  readonly length: number;
+  slice(from: number, to: number): T[];
+}
+
+/** Whether `v` is an array or a list of lines made a slice at a time. */
+const isLines = (v: unknown): v is Lines<unknown> =>
+  Array.isArray(v) ||
+  (typeof v === "object" && v !== null && typeof (v as Lines<unknown>).slice === "function" &&
+    typeof (v as Lines<unknown>).length === "number");
 
 /** How a run's chunks are laid out: each part's number of chunks. */
 interface Layout {
@@ -138,7 +151,7 @@ export interface RunEntry {
 const runsRef = (tesseraDb: string): CollectionRef => ({ db: tesseraDb, collection: "spatial_runs" });
 const chunksRef = (tesseraDb: string): CollectionRef => ({ db: tesseraDb, collection: "spatial_run_chunks" });
 
-const answerChunk = (id: string, i: number) => `${id}:a:${i}`;
+const answerChunkId = (id: string, i: number) => `${id}:a:${i}`;
 const mapChunk = (id: string, k: number, i: number) => `${id}:m${k}:${i}`;
 const predChunk = (id: string, i: number) => `${id}:p:${i}`;
 
@@ -146,7 +159,7 @@ const predChunk = (id: string, i: number) => `${id}:p:${i}`;
 function chunkIds(h: RunHeader): string[] {
   const n = (k: number, f: (i: number) => string) => Array.from({ length: k }, (_, i) => f(i));
   return [
-    ...n(h.layout.answer, (i) => answerChunk(h._id, i)),
+    ...n(h.layout.answer, (i) => answerChunkId(h._id, i)),
     ...h.layout.maps.flatMap((m, k) => n(m.chunks, (i) => mapChunk(h._id, k, i))),
     ...n(h.layout.preds?.chunks ?? 0, (i) => predChunk(h._id, i)),
   ];
@@ -155,12 +168,16 @@ function chunkIds(h: RunHeader): string[] {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** A plain object (an answer's part), not an array or an instance of a class (such as PredictionLines). */
+const isPlain = (v: unknown): v is Record<string, unknown> =>
+  isRecord(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+
 /** The answer without its map fields, at its top level and inside its audits. */
 export function withoutMaps<T extends object>(answer: T): Lighter<T> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(answer)) {
     if (typeof v === "string" && mapFormat(k)) continue;
-    out[k] = isRecord(v) ? withoutMaps(v) : v;
+    out[k] = isPlain(v) ? withoutMaps(v) : v;
   }
   return out as Lighter<T>;
 }
@@ -194,7 +211,7 @@ function mapPart(prefix: string, k: string, v: unknown): MapPart | null {
 /** The answer split into what the chunks hold: its rest (maps and predictions nulled), its maps, its predictions. */
 function splitAnswer(answer: object) {
   const maps: MapPart[] = [];
-  let preds: StoredPrediction[] | null = null;
+  let preds: Lines<StoredPrediction> | null = null;
   const strip = (obj: Record<string, unknown>, prefix: string, top: boolean) => {
     const rest: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(obj)) {
@@ -202,15 +219,15 @@ function splitAnswer(answer: object) {
       if (map) {
         maps.push(map);
         rest[k] = null;
-      } else if (top && k === "mitigated_preds" && Array.isArray(v)) {
-        preds = v as StoredPrediction[];
+      } else if (top && k === "mitigated_preds" && isLines(v)) {
+        preds = v as Lines<StoredPrediction>;
         rest[k] = null;
-      } else rest[k] = top && isRecord(v) ? strip(v, `${k}.`, false) : v;
+      } else rest[k] = top && isPlain(v) ? strip(v, `${k}.`, false) : v;
     }
     return rest;
   };
   const rest = strip(answer as Record<string, unknown>, "", true);
-  return { rest, maps, preds: preds as StoredPrediction[] | null };
+  return { rest, maps, preds: preds as Lines<StoredPrediction> | null };
 }
 
 /** Cuts text into chunks of at most TEXT_UNITS units, never between the two halves of a surrogate pair. */
@@ -226,31 +243,41 @@ export function sliceText(text: string): string[] {
   return out.length ? out : [""];
 }
 
+/** How a run's predictions are cut into chunks: where each chunk starts, and whether lines carry `flipped`. */
+export interface PredictionCuts {
+  starts: number[];
+  flags: boolean;
+}
+
 /**
- * Predictions in columns, as many to a chunk as stay under PRED_BYTES however V8 stores their ids; a
- * turn of the event loop every SLICE predictions (a million of them must not hold it).
+ * As many predictions to a chunk as stay under PRED_BYTES however V8 stores their ids, found by one pass
+ * over the lines, SLICE at a time with a turn of the event loop between (a million must not hold it).
  */
-export async function packPredictions(preds: StoredPrediction[], flags: boolean) {
-  const out: { ids: string[]; idx: number[]; y: number[]; f?: boolean[] }[] = [];
-  let cur = { ids: [] as string[], idx: [] as number[], y: [] as number[], f: [] as boolean[] };
-  let bytes = 0;
-  for (let k = 0; k < preds.length; k++) {
-    if (k && k % SLICE === 0) await nextTurn();
-    const p = preds[k];
-    const size = 2 * p.doc_id.length + 24;
-    if (cur.ids.length && bytes + size > PRED_BYTES) {
-      out.push(flags ? cur : { ids: cur.ids, idx: cur.idx, y: cur.y });
-      cur = { ids: [], idx: [], y: [], f: [] };
-      bytes = 0;
+export async function predictionCuts(preds: Lines<StoredPrediction>): Promise<PredictionCuts> {
+  const starts: number[] = [];
+  let bytes = 0, flags = false;
+  for (let from = 0; from < preds.length; from += SLICE) {
+    if (from) await nextTurn();
+    const part = preds.slice(from, from + SLICE);
+    for (let k = 0; k < part.length; k++) {
+      const size = 2 * part[k].doc_id.length + 24;
+      if (!starts.length || bytes + size > PRED_BYTES) (starts.push(from + k), bytes = 0);
+      bytes += size;
+      flags ||= typeof part[k].flipped === "boolean";
     }
-    cur.ids.push(p.doc_id);
-    cur.idx.push(p.idx);
-    cur.y.push(p.y_pred);
-    cur.f.push(p.flipped === true);
-    bytes += size;
   }
-  if (cur.ids.length) out.push(flags ? cur : { ids: cur.ids, idx: cur.idx, y: cur.y });
-  return out;
+  return { starts, flags };
+}
+
+/** Chunk c of the predictions as stored: its lines' columns (`f` only when lines carry `flipped`). */
+export function predictionChunk(preds: Lines<StoredPrediction>, cuts: PredictionCuts, c: number) {
+  const lines = preds.slice(cuts.starts[c], cuts.starts[c + 1] ?? preds.length);
+  const chunk = {
+    ids: lines.map((p) => p.doc_id),
+    idx: lines.map((p) => p.idx),
+    y: lines.map((p) => p.y_pred),
+  };
+  return cuts.flags ? { ...chunk, f: lines.map((p) => p.flipped === true) } : chunk;
 }
 
 /** The short summary a run list shows. */
@@ -292,7 +319,7 @@ export class RunWriter {
   /** The parts handed over, written in order; rejects with the first failure. */
   private written: Promise<void> = Promise.resolve();
   /** The predictions handed over, so `keep` knows the answer's are written. */
-  private preds: StoredPrediction[] | null = null;
+  private preds: Lines<StoredPrediction> | null = null;
 
   constructor(private deps: RunDeps, private run: RunContext) {}
 
@@ -303,7 +330,7 @@ export class RunWriter {
   }
 
   /** Writes the answer's `mitigated_preds`, the very array the answer will hold. */
-  writePredictions(preds: StoredPrediction[]): void {
+  writePredictions(preds: Lines<StoredPrediction>): void {
     this.preds = preds;
     this.then(() => this.putPredictions(preds));
   }
@@ -325,8 +352,8 @@ export class RunWriter {
         if (preds) await this.putPredictions(preds);
       }
       const texts = sliceText(JSON.stringify({ answer: rest, request: this.run.request ?? null }));
-      const answerChunks = texts.map((text, i) => ({ _id: answerChunk(this.id, i), text }));
-      await this.put({ ...this.layout, answer: texts.length }, answerChunks);
+      const answerChunk = (i: number) => ({ _id: answerChunkId(this.id, i), text: texts[i] });
+      await this.put({ ...this.layout, answer: texts.length }, texts.length, answerChunk);
       const summary = summaryOf(this.run.kind, rest, preds?.length ?? null);
       await store.patch(runsRef(config.TESSERA_DB), this.id, { state: "complete", summary });
     } catch (e) {
@@ -362,19 +389,33 @@ export class RunWriter {
     const chunks = texts.flatMap((parts, j) =>
       parts.map((text, i) => ({ _id: mapChunk(this.id, from + j, i), text }))
     );
-    await this.put({ ...this.layout, maps: [...this.layout.maps, ...added] }, chunks);
+    await this.put(
+      { ...this.layout, maps: [...this.layout.maps, ...added] },
+      chunks.length,
+      (i) => chunks[i],
+    );
   }
 
-  /** Writes predictions packed in columns (packPredictions). */
-  private async putPredictions(preds: StoredPrediction[]): Promise<void> {
-    const flags = preds.some((p) => typeof p.flipped === "boolean");
-    const packed = await packPredictions(preds, flags);
-    const layout = { ...this.layout, preds: { count: preds.length, chunks: packed.length, flags } };
-    await this.put(layout, packed.map((p, i) => ({ _id: predChunk(this.id, i), ...p })));
+  /**
+   * Writes predictions packed in columns, CHUNK_BATCH chunks made at a time (all of them at once would
+   * outlive the young generation: see services/mitigation/prediction_lines.ts).
+   */
+  private async putPredictions(preds: Lines<StoredPrediction>): Promise<void> {
+    const cuts = await predictionCuts(preds);
+    const count = cuts.starts.length;
+    const layout = { ...this.layout, preds: { count: preds.length, chunks: count, flags: cuts.flags } };
+    await this.put(
+      layout,
+      count,
+      (c) => ({ _id: predChunk(this.id, c), ...predictionChunk(preds, cuts, c) }),
+    );
   }
 
-  /** Records `layout` in the header (written "writing" the first time), then writes `chunks` of the run. */
-  private async put(layout: Layout, chunks: Doc[]): Promise<void> {
+  /**
+   * Records `layout` in the header (written "writing" the first time), then writes the run's chunks
+   * `chunk(0)` … `chunk(count - 1)`, made CHUNK_BATCH at a time.
+   */
+  private async put(layout: Layout, count: number, chunk: (i: number) => Doc): Promise<void> {
     const { store, config } = this.deps, runs = runsRef(config.TESSERA_DB);
     this.layout = layout;
     if (this.header) await store.patch(runs, this.id, { layout });
@@ -382,8 +423,11 @@ export class RunWriter {
       this.header = this.headerOf(layout);
       await store.put(runs, this.header);
     }
-    for (let i = 0; i < chunks.length; i += CHUNK_BATCH) {
-      const part = chunks.slice(i, i + CHUNK_BATCH).map((c) => ({ ...c, run_id: this.id }));
+    for (let i = 0; i < count; i += CHUNK_BATCH) {
+      const part = Array.from({ length: Math.min(CHUNK_BATCH, count - i) }, (_, j) => ({
+        ...chunk(i + j),
+        run_id: this.id,
+      }));
       await store.insertMany(chunksRef(config.TESSERA_DB), part, { fresh: new Set(part.map((c) => c._id)) });
     }
   }
@@ -528,7 +572,7 @@ export async function getRun(
   includeMaps = true,
 ): Promise<StoredRun> {
   const h = await taskRun(deps, task, runId);
-  const ids = Array.from({ length: h.layout.answer }, (_, i) => answerChunk(h._id, i));
+  const ids = Array.from({ length: h.layout.answer }, (_, i) => answerChunkId(h._id, i));
   const { answer, request } = JSON.parse(joined(await readChunks(deps, h, ids)));
   for (const [k, m] of h.layout.maps.entries()) {
     const path = m.name.split(".");

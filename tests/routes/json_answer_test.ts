@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { jsonPieces, jsonStream } from "../../routes/http/json_answer.ts";
-import { mapInTurns } from "../../core/turns.ts";
 
 Deno.test("json answer: the pieces join to JSON.stringify's text for any JSON-like value", () => {
   const value = fc.oneof(fc.jsonValue(), fc.object(), fc.array(fc.record({ a: fc.option(fc.integer()) })));
@@ -21,13 +20,4 @@ Deno.test("json answer: a 100,000-line answer streams as the same text, in sever
   for await (const chunk of res.body!) (chunks++, text += decoder.decode(chunk, { stream: true }));
   assert.equal(text, JSON.stringify(value));
   assert.ok(chunks > 1, `${chunks} chunk(s)`);
-});
-
-Deno.test("mapInTurns: Array.from's result, and timers run between its slices", async () => {
-  let ticks = 0;
-  const timer = setInterval(() => ticks++, 0);
-  const out = await mapInTurns(50_000, (i) => i * 2, 1000);
-  clearInterval(timer);
-  assert.deepEqual(out, Array.from({ length: 50_000 }, (_, i) => i * 2));
-  assert.ok(ticks > 0);
 });
