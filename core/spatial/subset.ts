@@ -24,10 +24,13 @@ export function gather<T extends Float64Array | Int32Array | Uint8Array>(
   return out;
 }
 
-/** The individuals at `positions` (ascending), as their own Individuals in that order. */
+/**
+ * The individuals at `positions` (ascending), as their own Individuals in that order; without document
+ * ids when `ind` comes without them (a caller that reads none leaves them out: a threshold's test part).
+ */
 export function subsetIndividuals(ind: Individuals, positions: Int32Array): Individuals {
-  const docIds = new Array<string>(positions.length);
-  for (let j = 0; j < positions.length; j++) docIds[j] = ind.docIds[positions[j]];
+  const docIds = ind.docIds.length ? new Array<string>(positions.length) : [];
+  for (let j = 0; j < docIds.length; j++) docIds[j] = ind.docIds[positions[j]];
   return {
     n: positions.length,
     docIds,

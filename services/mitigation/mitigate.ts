@@ -368,8 +368,9 @@ export async function mitigateByThreshold(
       },
     ));
   const regions = everyone.regions;
-  // the audits are of the test part, over the same regions as the fit (their region lists are not needed)
-  const test = subsetIndividuals({ ...ind, regionIds: null }, split.test);
+  // the audits are of the test part, over the same regions as the fit (their region lists are not needed,
+  // nor their document ids: the lines of mitigated_preds read the collection's)
+  const test = subsetIndividuals({ ...ind, regionIds: null, docIds: [] }, split.test);
   const common = sharedMapSettings(deps, input);
   // the run is written as its parts come (see mitigateByRelabel)
   const writer = mitigationRun(deps, input, "threshold", data);

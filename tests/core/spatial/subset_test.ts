@@ -25,6 +25,10 @@ Deno.test("subsetIndividuals: every column of the individuals at the positions, 
   // b: [7, 8], d: [9], e: [8, 7]
   assert.deepEqual([...part.regionIds!.start], [0, 2, 3, 5]);
   assert.deepEqual([...part.regionIds!.ids], [7, 8, 9, 8, 7]);
+  // individuals without their document ids give a part without them
+  const anonymous = subsetIndividuals({ ...ind, docIds: [] }, Int32Array.from([1, 3, 4]));
+  assert.deepEqual(anonymous.docIds, []);
+  assert.deepEqual([...anonymous.yPred], [0, 1, 0]);
 });
 
 Deno.test("restrictRegions: members renumbered to their index among the positions; every region kept", () => {
