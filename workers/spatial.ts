@@ -80,6 +80,15 @@ export function worldRanges(W: number, parts: number): [number, number][] {
   return out;
 }
 
+/**
+ * The regions of every individual (a threshold mitigation's fit) in a worker of `pool`: only what forms
+ * them goes (document ids serve only the message of a region id beyond the polygon list).
+ */
+export function regionsOfEveryone(pool: WorkerPool, ind: Individuals, polygons: Ring[] | null) {
+  const docIds = polygons && ind.regionIds ? ind.docIds : [];
+  return pool.run("spatial.regions", { ind: { ...ind, docIds, yTrue: null, prob: null }, polygons });
+}
+
 /** Scope, regions (unless `prepared`) and the Monte Carlo plan of a request, in shared memory, in a worker. */
 export function prepareAudit(
   pool: WorkerPool,

@@ -19,7 +19,7 @@ import { gather, subsetIndividuals } from "../../core/spatial/subset.ts";
 import { beside } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
-import type { SpatialAuditReply } from "../../workers/spatial.ts";
+import { regionsOfEveryone, type SpatialAuditReply } from "../../workers/spatial.ts";
 import { mitigateRelabel, mitigateThreshold, thresholdParts } from "../../workers/mitigate.ts";
 import {
   auditMaps,
@@ -362,7 +362,7 @@ export async function mitigateByThreshold(
       async () => {
         const kept = deps.prepared?.peek<Scoped>(data.dataset, part);
         if (kept) return kept;
-        const built = await pool.run("spatial.regions", { ind, polygons: input.polygons });
+        const built = await regionsOfEveryone(pool, ind, input.polygons);
         deps.prepared?.put(data.dataset, part, { value: built, bytes: scopedBytes(built) });
         return built;
       },

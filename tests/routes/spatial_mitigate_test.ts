@@ -337,3 +337,21 @@ storeTest(
     assert.match(detail.msg, /no individuals in scope in the training part/);
   },
 );
+
+storeTest("threshold: a region id beyond the polygon list is a 422 naming the document", async (t) => {
+  const rows = withProb.map((d, i) => (i === 13 ? { ...d, region_ids: [1, 4] } : d));
+  const ids = await t.store.insertMany({ db: t.db, collection: "beyond" }, rows);
+  await makeTask(t, "beyond");
+  const square = [[0, 0], [1, 0], [1, 1], [0, 1]];
+  const res = await t.app.request(
+    "/api/spatial-hitl/task/beyond/mitigate/threshold",
+    jsonBody("POST", { equal_opp: false, n_worlds: 20, region: [{ polygon: square }, { polygon: square }] }),
+  );
+  assert.equal(res.status, 422, await res.clone().text());
+  const detail = (await res.json()).detail[0];
+  assert.deepEqual(detail.loc, ["body", "region"]);
+  assert.equal(
+    detail.msg,
+    `region id 4 of document ${ids[13]} (position 13) is beyond the polygon list (2 polygons, ids 0..1)`,
+  );
+});
