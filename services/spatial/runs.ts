@@ -14,8 +14,8 @@
  * chunks, then marks it "complete": a crash midway never leaves a run that lists. A run may be written a
  * part at a time as its answer is computed (`RunWriter`: a mitigation's before-audit maps while the solver
  * runs, its predictions while the after-audit runs); the header's layout grows before each part's chunks
- * are written, so leftovers can always be found. Removing marks the header "deleting" first, deletes the chunks,
- * then the header. Each save also finishes the removal of any run of its task that a crash left
+ * are written, so leftovers can always be found. Removing marks the header "deleting" first, deletes the
+ * chunks, then the header. Each save also finishes the removal of any run of its task that a crash left
  * "deleting", or "writing" for longer than STALE_MS.
  */
 import { nextTurn, SLICE } from "../../core/turns.ts";
@@ -30,8 +30,11 @@ import { type TaskCollection, taskCollection } from "./task_collection.ts";
 
 /** Complete runs a task keeps; saving one more removes the oldest. */
 export const RUNS_KEPT = 20;
-/** A run still "writing" after this long was left by a crash (a save takes seconds). */
-const STALE_MS = 60 * 60 * 1000;
+/**
+ * A run still "writing" after this long was left by a crash: a mitigation writes its run from before its
+ * solver starts to its answer, and its work_limit is an hour at most.
+ */
+const STALE_MS = 6 * 60 * 60 * 1000;
 /**
  * UTF-16 units per text chunk. V8 serialises a string at one or two bytes a unit (two when the string, or
  * the string it is a slice of, holds any character beyond Latin-1), so a chunk stays under KV's 64 KB.
@@ -334,7 +337,7 @@ export class RunWriter {
     this.then(() => this.putMaps(maps));
   }
 
-  /** Writes the answer's `mitigated_preds`, the very array the answer will hold. */
+  /** Writes the answer's `mitigated_preds`: the very list the answer will hold (`keep` writes it no more). */
   writePredictions(preds: Lines<StoredPrediction>): void {
     this.preds = preds;
     this.then(() => this.putPredictions(preds));
@@ -346,7 +349,6 @@ export class RunWriter {
    * removes what was written.
    */
   async keep<T extends object>(answer: T, includeMaps = true): Promise<RunAnswer<T>> {
-    const { store, config } = this.deps;
     try {
       await this.written;
       const { rest, maps, preds } = splitAnswer(answer);
@@ -360,7 +362,7 @@ export class RunWriter {
       const answerChunk = (i: number) => ({ _id: answerChunkId(this.id, i), text: texts[i] });
       await this.put({ ...this.layout, answer: texts.length }, texts.length, answerChunk);
       const summary = summaryOf(this.run.kind, rest, preds?.length ?? null);
-      await store.patch(runsRef(config.TESSERA_DB), this.id, { state: "complete", summary });
+      await this.patchHeader({ state: "complete", summary });
     } catch (e) {
       await this.abandon();
       throw e;
@@ -423,7 +425,7 @@ export class RunWriter {
   private async put(layout: Layout, count: number, chunk: (i: number) => Doc): Promise<void> {
     const { store, config } = this.deps, runs = runsRef(config.TESSERA_DB);
     this.layout = layout;
-    if (this.header) await store.patch(runs, this.id, { layout });
+    if (this.header) await this.patchHeader({ layout });
     else {
       this.header = this.headerOf(layout);
       await store.put(runs, this.header);
@@ -434,6 +436,14 @@ export class RunWriter {
         run_id: this.id,
       }));
       await store.insertMany(chunksRef(config.TESSERA_DB), part, { fresh: new Set(part.map((c) => c._id)) });
+    }
+  }
+
+  /** Sets fields of the run's header, which must still be there. */
+  private async patchHeader(set: Partial<RunHeader>): Promise<void> {
+    const { store, config } = this.deps;
+    if (!await store.patch(runsRef(config.TESSERA_DB), this.id, set)) {
+      throw new Error(`run ${this.id} was removed while it was written`);
     }
   }
 

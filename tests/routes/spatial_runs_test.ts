@@ -306,6 +306,21 @@ storeTest(
     );
     assert.deepEqual(await counts(), before);
 
+    // the header removed meanwhile (another run's save found it stale): keeping it fails, and cleans up
+    const removed = new RunWriter(deps, run);
+    removed.writeMaps(answer.audit_before_mitigation, "audit_before_mitigation.");
+    removed.writePredictions(answer.mitigated_preds);
+    for (
+      let i = 0;
+      i < 100 && !(await t.store.get({ db: tessera, collection: "spatial_runs" }, removed.id));
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await t.store.delete({ db: tessera, collection: "spatial_runs" }, removed.id);
+    await assert.rejects(removed.keep(answer), /was removed while it was written/);
+    assert.deepEqual(await counts(), before);
+
     // written a part at a time, the run reads back as the whole answer
     const parts = new RunWriter(deps, run);
     parts.writeMaps(answer.audit_before_mitigation, "audit_before_mitigation.");
