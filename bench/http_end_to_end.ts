@@ -9,7 +9,8 @@
  *   audit       POST /api/spatial-hitl/task/{name}/audit, n_worlds 1000, rng fast, include_maps true:
  *               cold (the first), then warm twice (the same again)
  *   relabel     POST .../mitigate/relabel, approx, default budget and tolerance (n_worlds, rng as the audit)
- *   threshold   POST .../mitigate/threshold, defaults (n_worlds, rng as the audit)
+ *   threshold   POST .../mitigate/threshold, defaults (n_worlds, rng as the audit), twice: the first
+ *               builds the regions of every individual, the second finds them kept
  *   corr        POST /api/correlations/analyze?dataset-id={name}, Pearson, Spearman and Kendall: cold, warm
  *   wide        (with --n ≥ 1,000,000, or --wide ROWS) a separate ROWS × 20 numeric dataset
  *               (bench/valuation_data.ts): its import, then correlations cold and warm
@@ -719,13 +720,14 @@ async function main() {
         );
       }
     }
-    if (want("threshold")) {
+    // twice: the first builds the regions of every individual, the second finds them kept (warm)
+    for (const label of want("threshold") ? ["threshold", "threshold again"] : []) {
       const tok = await token();
-      const a = await step("threshold", post(tok, `${task}/mitigate/threshold`, mitigationBody));
+      const a = await step(label, post(tok, `${task}/mitigate/threshold`, mitigationBody));
       if (a) {
         const j = jsonOf(a);
         mitigationRun ||= String(j.run_id);
-        solverNote("threshold", j);
+        solverNote(label, j);
         log(
           `  ${j.solver_status_message}, ${j.n_flips} flips (test part ${j.test_size}), significant ${
             (j.audit_before_mitigation as Record<string, unknown>)?.total_signif_regions
