@@ -1,15 +1,17 @@
 /**
  * The mitigations over the worker pool (tasks "mitigate.relabel", "mitigate.threshold" and the
- * threshold's "mitigate.split" of workers/tasks.ts): the solver (HiGHS' solve() is synchronous) and the
- * exact searches are seconds of CPU, so they never run on the event loop. Callers use
- * `mitigateRelabel(pool, input)`, `thresholdParts(pool, input)` and `mitigateThreshold(pool, input)`: the
- * pool copies the inputs (it transfers only when asked), so the
+ * threshold's "mitigate.split" and "mitigate.fit" of workers/tasks.ts): the solver (HiGHS' solve() is
+ * synchronous) and the exact searches are seconds of CPU, so they never run on the event loop. Callers use
+ * `mitigateRelabel(pool, input)`, `thresholdParts(pool, input)`, `thresholdFitOf(pool, input)` and
+ * `mitigateThreshold(pool, input)`: the pool copies the inputs (it transfers only when asked), so the
  * caller keeps its columns for the audits after; the pool's timeout sits above work_limit (the solver
  * stops itself at work_limit; the timeout only catches a runaway worker).
  */
 import type { WorkerPool } from "./pool.ts";
 import type { RelabelInput, RelabelResult } from "../core/spatial/mitigate/relabel.ts";
 import type {
+  ThresholdFit,
+  thresholdFit,
   ThresholdInput,
   ThresholdResult,
   thresholdSplit,
@@ -32,6 +34,14 @@ export function thresholdParts(
   input: Parameters<typeof thresholdSplit>[0],
 ): Promise<TrainTest> {
   return pool.run("mitigate.split", input);
+}
+
+/** What "mitigate.fit" reads: `thresholdFit`'s input, the split's training positions and the row count. */
+export type FitInput = Parameters<typeof thresholdFit>[0] & { train: Int32Array; n: number };
+
+/** The training part's fit of a split (`thresholdFit`), in shared memory, in a worker of `pool`. */
+export function thresholdFitOf(pool: WorkerPool, input: FitInput): Promise<ThresholdFit> {
+  return pool.run("mitigate.fit", input);
 }
 
 /** The threshold mitigation of a request, in a worker of `pool`. */

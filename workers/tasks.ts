@@ -14,10 +14,13 @@ import { DATASET_TASKS } from "./dataset_reads.ts";
 import { WARM_UP_TASKS } from "./warm_up.ts";
 import { relabel, type RelabelInput } from "../core/spatial/mitigate/relabel.ts";
 import {
+  thresholdFit,
   type ThresholdInput,
   thresholdMitigation,
   thresholdSplit,
 } from "../core/spatial/mitigate/threshold_mitigation.ts";
+import { toShared } from "../core/memory.ts";
+import type { FitInput } from "./mitigate.ts";
 
 export const TASKS = {
   ...SPATIAL_TASKS, // "spatial.regions", "spatial.prepare", "spatial.hulls", "spatial.restrict", "spatial.worlds"
@@ -26,6 +29,8 @@ export const TASKS = {
   "mitigate.relabel": (p: RelabelInput) => relabel(p),
   "mitigate.threshold": (p: ThresholdInput) => thresholdMitigation(p),
   "mitigate.split": (p: Parameters<typeof thresholdSplit>[0]) => thresholdSplit(p),
+  // shared: the service keeps it for the next threshold of the same split
+  "mitigate.fit": (p: FitInput) => toShared(thresholdFit(p, p.train, p.n)),
   ...ANNOTATE_TASKS, // "annotate.run"
   ...VALUATION_TASKS, // "valuation.correlation_*", "valuation.importance_*"
   ...CLEANING_TASKS, // "cleaning.run"

@@ -13,14 +13,21 @@ import { InvalidInputError } from "../../core/errors.ts";
 import type { MitigationOutcome } from "../../core/spatial/mitigate/outcome.ts";
 import type { RelabelInput } from "../../core/spatial/mitigate/relabel.ts";
 import type { SolverStatusCode } from "../../core/spatial/mitigate/status.ts";
-import type { ThresholdInput } from "../../core/spatial/mitigate/threshold_mitigation.ts";
+import type { ThresholdFit, ThresholdInput } from "../../core/spatial/mitigate/threshold_mitigation.ts";
+import type { TrainTest } from "../../core/spatial/mitigate/train_test_split.ts";
+import { typedBytes } from "../datasets/prepared.ts";
 import { scopeOf } from "../../core/spatial/load.ts";
 import { gather, subsetIndividuals } from "../../core/spatial/subset.ts";
 import { beside } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import { regionsOfEveryone, type SpatialAuditReply } from "../../workers/spatial.ts";
-import { mitigateRelabel, mitigateThreshold, thresholdParts } from "../../workers/mitigate.ts";
+import {
+  mitigateRelabel,
+  mitigateThreshold,
+  thresholdFitOf,
+  thresholdParts,
+} from "../../workers/mitigate.ts";
 import {
   auditMaps,
   auditOf,
@@ -348,11 +355,15 @@ export async function mitigateByThreshold(
   const data = await taskIndividuals(deps, input, { prob: true }, clock);
   const { ind, mapping } = data;
   const part = regionsPart(data, input, "everyone");
+  // the split and the training part's fit, kept with the prepared dataset for the next request of this split
+  const fitPart =
+    `${part}|fit|${input.trainRatio}|${input.stratified}|${input.randomState}|${input.equalOpp}`;
+  const keptFit = deps.prepared?.peek<{ split: TrainTest; fit: ThresholdFit }>(data.dataset, fitPart);
   // the split beside the regions of every individual (kept with the prepared dataset): two workers at once
   const [split, everyone] = await clock.time("prepare", () =>
     beside(
-      () =>
-        thresholdParts(pool, {
+      async () =>
+        keptFit?.split ?? await thresholdParts(pool, {
           yPred: ind.yPred,
           yTrue: ind.yTrue,
           trainRatio: input.trainRatio,
@@ -399,24 +410,37 @@ export async function mitigateByThreshold(
     });
   };
   return await writingRun(writer, async () => {
-    const [{ prepared, before, shown, settings, payload }, r] = await beside(
-      beforeWork,
-      () =>
-        clock.time("solve", () =>
-          mitigateThreshold(pool, {
-            yPred: ind.yPred,
-            yTrue: ind.yTrue,
-            prob: ind.prob!,
-            regions,
-            equalOpp: input.equalOpp,
-            ...solverSettings(input),
-            defaultBoundary: input.defaultBoundary,
-            trainRatio: input.trainRatio,
-            stratified: input.stratified,
-            randomState: input.randomState,
-            split,
-          })),
-    );
+    const [{ prepared, before, shown, settings, payload }, r] = await beside(beforeWork, async () => {
+      // the fit then the solver, on one worker, while the before-audit takes the other
+      const fit = keptFit?.fit ?? await clock.time("prepare", async () => {
+        const fitInput = {
+          yTrue: ind.yTrue,
+          regions,
+          equalOpp: input.equalOpp,
+          train: split.train,
+          n: ind.n,
+        };
+        const built = await thresholdFitOf(pool, fitInput);
+        const bytes = typedBytes(built) + typedBytes(split);
+        deps.prepared?.put(data.dataset, fitPart, { value: { split, fit: built }, bytes });
+        return built;
+      });
+      return await clock.time("solve", () =>
+        mitigateThreshold(pool, {
+          yPred: ind.yPred,
+          yTrue: ind.yTrue,
+          prob: ind.prob!,
+          regions,
+          equalOpp: input.equalOpp,
+          ...solverSettings(input),
+          defaultBoundary: input.defaultBoundary,
+          trainRatio: input.trainRatio,
+          stratified: input.stratified,
+          randomState: input.randomState,
+          split,
+          fit,
+        }));
+    });
     const testPreds = gather(r.mitigatedPreds, r.test)!;
     const preds = writtenPredictions(writer, ind, r.test, r.mitigatedPreds);
     const after = await auditOf(pool, test, input, clock, {

@@ -42,10 +42,17 @@ const ndjson = (body: string): RequestInit => ({
 /** Another instance of Tessera over the same store, with its own cache of PREPARED_CACHE_MB. */
 function instance(t: StoreApp, cacheMb: number) {
   const pool = servicePool(1);
+  // the tasks asked of its pool, by name
+  const tasks = new Map<string, number>();
+  const run = pool.run.bind(pool);
+  pool.run = ((task: string, ...rest: unknown[]) => {
+    tasks.set(task, (tasks.get(task) ?? 0) + 1);
+    return (run as (...a: unknown[]) => unknown)(task, ...rest);
+  }) as typeof pool.run;
   const prepared = new PreparedDatasets(cacheMb);
   const config = { ...t.config, PREPARED_CACHE_MB: cacheMb };
   const app = createApp({ config, store: t.store, pool, verifier: null, prepared });
-  return { app, prepared, close: () => pool.close() };
+  return { app, prepared, tasks, close: () => pool.close() };
 }
 
 /** An answer without what differs between two runs of the same request (its id, its timings). */
@@ -85,6 +92,11 @@ storeTest(
         const warm = await comparable(await keeping.app.request(url, jsonBody("POST", body)));
         assert.deepEqual(cold, fresh, `${name}: cold`);
         assert.deepEqual(warm, fresh, `${name}: warm`);
+      }
+      // the second threshold of the same split found the regions of everyone and the fit kept
+      for (const task of ["spatial.regions", "mitigate.split", "mitigate.fit"]) {
+        assert.equal(keeping.tasks.get(task), 1, task);
+        assert.equal(none.tasks.get(task), 1, task);
       }
       const stats = keeping.prepared.stats();
       assert.ok(stats.entries >= 3, JSON.stringify(stats)); // the columns twice (needs differ), two region sets

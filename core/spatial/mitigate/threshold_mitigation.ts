@@ -16,6 +16,7 @@ import type { Regions } from "../types.ts";
 import { regionsDelta } from "./flips.ts";
 import { type MitigationOutcome, mitigationOutcome } from "./outcome.ts";
 import { buildProblem, membership } from "./problem.ts";
+import { type Signatures, signatures } from "../signatures.ts";
 import { solveProblem } from "./relabel.ts";
 import { type TrainTest, trainTestSplit } from "./train_test_split.ts";
 import { hasSolution } from "./status.ts";
@@ -42,6 +43,43 @@ export interface ThresholdInput {
   randomState: number;
   /** The parts `thresholdSplit` makes of these settings, when the caller made them already. */
   split?: TrainTest;
+  /** What `thresholdFit` makes of that split, when the caller made (or kept) it already. */
+  fit?: ThresholdFit;
+}
+
+/**
+ * What the fit reads of the training part: its individuals in scope (ascending positions), the regions
+ * seen through them, and their membership signatures (the problem's units). It depends on the regions,
+ * the split and the scope only, so a service keeps it for the next request of the same split.
+ */
+export interface ThresholdFit {
+  trainScope: Int32Array;
+  trainRegions: Regions;
+  signatures: Signatures;
+}
+
+/** The positions of `part` in scope: under equal opportunity those with y_true = 1 (a 422 without y_true). */
+function inScope(input: Pick<ThresholdInput, "yTrue" | "equalOpp">, part: Int32Array): Int32Array {
+  if (!input.equalOpp) return part;
+  const yTrue = input.yTrue;
+  if (!yTrue) {
+    throw new InvalidInputError("equal_opp needs y_true for every individual", ["body", "equal_opp"]);
+  }
+  return part.filter((i) => yTrue[i] === 1);
+}
+
+/** The training part of `train` (a split's positions) as the fit reads it; 422s for an empty scope. */
+export function thresholdFit(
+  input: Pick<ThresholdInput, "yTrue" | "regions" | "equalOpp">,
+  train: Int32Array,
+  n: number,
+): ThresholdFit {
+  const trainScope = inScope(input, train);
+  if (trainScope.length === 0) {
+    throw new InvalidInputError("no individuals in scope in the training part", ["body", "train_ratio"]);
+  }
+  const trainRegions = restrictRegions(input.regions, trainScope, n);
+  return { trainScope, trainRegions, signatures: signatures(trainScope.length, trainRegions.members) };
 }
 
 /** The train/test split of a threshold mitigation: by y_true (else y_pred) when stratified. */
@@ -102,17 +140,10 @@ export async function thresholdMitigation(input: ThresholdInput): Promise<Thresh
   const t0ms = performance.now();
   const { yPred, yTrue, prob, regions, defaultBoundary: t0 } = input, n = yPred.length;
   checkProbabilities(prob, n, t0);
-  if (input.equalOpp && !yTrue) {
-    throw new InvalidInputError("equal_opp needs y_true for every individual", ["body", "equal_opp"]);
-  }
   const { train, test } = input.split ?? thresholdSplit(input);
-  const inScope = (i: number) => !input.equalOpp || yTrue![i] === 1;
-  const trainScope = train.filter(inScope), testScope = test.filter(inScope);
-  if (trainScope.length === 0) {
-    throw new InvalidInputError("no individuals in scope in the training part", ["body", "train_ratio"]);
-  }
-  const trainRegions = restrictRegions(regions, trainScope, n);
-  const pr = buildProblem(Uint8Array.from(trainScope, (i) => yPred[i]), trainRegions, input);
+  const { trainScope, trainRegions, signatures } = input.fit ?? thresholdFit(input, train, n);
+  const testScope = inScope(input, test);
+  const pr = buildProblem(Uint8Array.from(trainScope, (i) => yPred[i]), trainRegions, input, signatures);
   const sol = await solveProblem(pr, input.approx, input.workLimitSeconds);
   const R = regions.members.length;
   const solved = sol.unitDelta !== null && hasSolution(sol.status);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Rng } from "../../../../core/random.ts";
 import {
+  thresholdFit,
   type ThresholdInput,
   thresholdMitigation,
   thresholdSplit,
@@ -81,6 +82,12 @@ for (const approx of [true, false]) {
     assert.deepEqual([split.train, split.test], [r.train, r.test]);
     const given = await thresholdMitigation({ ...input, split });
     assert.deepEqual({ ...given, seconds: null }, { ...r, seconds: null });
+    // and the training part's fit made (or kept) by the caller: every training individual is in scope
+    const fit = thresholdFit(input, split.train, input.yPred.length);
+    assert.deepEqual(fit.trainScope, split.train);
+    assert.equal(fit.trainRegions.members.reduce((s, m) => s + m.length, 0), split.train.length);
+    const fitted = await thresholdMitigation({ ...input, split, fit });
+    assert.deepEqual({ ...fitted, seconds: null }, { ...r, seconds: null });
   });
 }
 
