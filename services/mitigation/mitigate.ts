@@ -1,8 +1,8 @@
 /**
  * The two mitigations of spec 2 (`mitigate/relabel`, `mitigate/threshold`) as one use case each:
  * mitigate in a worker while the audit before it and its maps run beside the solver, audit again over the
- * same regions with the before-audit's colour cap, draw the maps, note the mitigation on the task
- * document, and answer with both audits and the flips.
+ * same regions with the before-audit's colour cap, draw the maps, keep the run (written a part at a time as
+ * the parts come), note the mitigation on the task document, and answer with both audits and the flips.
  */
 import { auditCap } from "../../core/spatial/maps/map_value.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
@@ -343,8 +343,8 @@ export async function mitigateByRelabel(
 /**
  * Fits per-region decision thresholds on y_pred_prob over a training part and applies them to the test
  * part, whose audits before and after the reviewer sees. The regions of the fit, over every individual,
- * are kept with the prepared dataset. The split comes first, so the test part's before-audit and its maps
- * run beside the solver.
+ * are kept with the prepared dataset, and so are the split and its training part's fit, per split. The
+ * split comes first, so the test part's before-audit and its maps run beside the fit and the solver.
  */
 export async function mitigateByThreshold(
   deps: SpatialDeps,
