@@ -51,41 +51,47 @@ async function flipsMaps(p: AuditMapsPayload): Promise<{ flips_map_html: string;
   };
 }
 
-export interface ThresholdChartsPayload {
-  /** The test part's audits before and after: bars take their colours from `before`. */
+export interface ThresholdChartPayload {
+  /** The test part's audit before: a bar takes its colour from its region's standing there. */
   before: AuditResult;
-  after: AuditResult;
-  /** Per region idx: the threshold after mitigation. */
-  thresholds: number[];
+  /** Per region idx: the threshold after mitigation; null for the chart before (t0 everywhere). */
+  thresholds: number[] | null;
+  /** The audit after, whose significant regions are outlined; null for the chart before. */
+  after: AuditResult | null;
   defaultBoundary: number;
-  /** The before-audit's colour cap (points); the charts' colours are categories and do not use it. */
-  cap: number;
   /** The audits compare true-positive rates (equal opportunity): the legend says so. */
   equalOpp?: boolean;
 }
 
+/** `value` for every region of an audit, by region idx. */
+function everywhere(audit: AuditResult, value: number): number[] {
+  const size = audit.stats.reduce((most, st) => Math.max(most, st.idx + 1), 0);
+  return new Array(size).fill(value);
+}
+
 /**
- * Threshold charts before (t0 everywhere) and after. In both, a bar's colour is its region's standing
+ * One threshold chart: before (t0 everywhere) or after. In both, a bar's colour is its region's standing
  * before mitigation (significant above or below the overall rate, or not significant), so a region keeps
- * its colour; the after chart outlines the regions still significant after mitigation.
+ * its colour; the after chart outlines the regions still significant after mitigation. One task a chart,
+ * so the one before is drawn beside the solver.
  */
-async function thresholdCharts(p: ThresholdChartsPayload) {
+function thresholdChart(p: ThresholdChartPayload): Promise<string> {
   const common = {
     reference: p.defaultBoundary,
     xLabel: "region",
     yLabel: "decision threshold",
     equalOpp: p.equalOpp,
   };
-  return {
-    threshold_chart_before: await barChartPng(
-      thresholdBars(p.before, p.thresholds.map(() => p.defaultBoundary)),
+  if (p.thresholds === null) {
+    return barChartPng(
+      thresholdBars(p.before, everywhere(p.before, p.defaultBoundary)),
       { ...common, title: "Thresholds before mitigation (default boundary everywhere)" },
-    ),
-    threshold_chart_after: await barChartPng(
-      thresholdBars(p.before, p.thresholds, p.after),
-      { ...common, title: "Thresholds after mitigation", outlineLabel: "still significant after mitigation" },
-    ),
-  };
+    );
+  }
+  return barChartPng(
+    thresholdBars(p.before, p.thresholds, p.after),
+    { ...common, title: "Thresholds after mitigation", outlineLabel: "still significant after mitigation" },
+  );
 }
 
 /** A square ring of side `d` from its south-west corner. */
@@ -147,5 +153,5 @@ export const MAP_TASKS = {
   "maps.fair": fairMaps,
   "maps.distribution": distributionMaps,
   "maps.flips": flipsMaps,
-  "maps.thresholds": thresholdCharts,
+  "maps.threshold_chart": thresholdChart,
 };

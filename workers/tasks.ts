@@ -24,7 +24,7 @@ import type { FitInput } from "./mitigate.ts";
 
 export const TASKS = {
   ...SPATIAL_TASKS, // "spatial.regions", "spatial.prepare", "spatial.hulls", "spatial.restrict", "spatial.worlds"
-  ...MAP_TASKS, // "maps.fair", "maps.distribution", "maps.flips", "maps.thresholds"
+  ...MAP_TASKS, // "maps.fair", "maps.distribution", "maps.flips", "maps.threshold_chart"
   // the mitigations, called through workers/mitigate.ts
   "mitigate.relabel": (p: RelabelInput) => relabel(p),
   "mitigate.threshold": (p: ThresholdInput) => thresholdMitigation(p),

@@ -385,6 +385,7 @@ export async function mitigateByThreshold(
   const common = sharedMapSettings(deps, input);
   // the run is written as its parts come (see mitigateByRelabel)
   const writer = mitigationRun(deps, input, "threshold", data);
+  const chartSettings = { defaultBoundary: input.defaultBoundary, equalOpp: input.equalOpp };
   const beforeWork = async () => {
     const scope = scopeOf(test, input.equalOpp);
     const prepared = await clock.time("prepare", async () => ({
@@ -403,44 +404,57 @@ export async function mitigateByThreshold(
       const settings = { ...common, cap: auditCap(before.audit), capped };
       const shown = (a: SpatialAuditReply) => ({ ...a, regions: { ...a.regions, polygons: drawn.polygons } });
       const title = `Test part before: ${name}`;
-      const maps = await auditMaps(pool, test, shown(before), test.yPred, { ...settings, title });
+      const [maps, chartBefore] = await Promise.all([
+        auditMaps(pool, test, shown(before), test.yPred, { ...settings, title }),
+        // the chart before needs no solution either: t0 everywhere
+        pool.run("maps.threshold_chart", {
+          ...chartSettings,
+          before: before.audit,
+          thresholds: null,
+          after: null,
+        }),
+      ]);
       const payload = auditPayload(before, maps);
       writer.writeMaps(payload, "audit_before_mitigation.");
-      return { prepared, before, shown, settings, payload };
+      writer.writeMaps({ threshold_chart_before: chartBefore }, "");
+      return { prepared, before, shown, settings, payload, chartBefore };
     });
   };
   return await writingRun(writer, async () => {
-    const [{ prepared, before, shown, settings, payload }, r] = await beside(beforeWork, async () => {
-      // the fit then the solver, on one worker, while the before-audit takes the other
-      const fit = keptFit?.fit ?? await clock.time("prepare", async () => {
-        const fitInput = {
-          yTrue: ind.yTrue,
-          regions,
-          equalOpp: input.equalOpp,
-          train: split.train,
-          n: ind.n,
-        };
-        const built = await thresholdFitOf(pool, fitInput);
-        const bytes = typedBytes(built) + typedBytes(split);
-        deps.prepared?.put(data.dataset, fitPart, { value: { split, fit: built }, bytes });
-        return built;
-      });
-      return await clock.time("solve", () =>
-        mitigateThreshold(pool, {
-          yPred: ind.yPred,
-          yTrue: ind.yTrue,
-          prob: ind.prob!,
-          regions,
-          equalOpp: input.equalOpp,
-          ...solverSettings(input),
-          defaultBoundary: input.defaultBoundary,
-          trainRatio: input.trainRatio,
-          stratified: input.stratified,
-          randomState: input.randomState,
-          split,
-          fit,
-        }));
-    });
+    const [{ prepared, before, shown, settings, payload, chartBefore }, r] = await beside(
+      beforeWork,
+      async () => {
+        // the fit then the solver, on one worker, while the before-audit takes the other
+        const fit = keptFit?.fit ?? await clock.time("prepare", async () => {
+          const fitInput = {
+            yTrue: ind.yTrue,
+            regions,
+            equalOpp: input.equalOpp,
+            train: split.train,
+            n: ind.n,
+          };
+          const built = await thresholdFitOf(pool, fitInput);
+          const bytes = typedBytes(built) + typedBytes(split);
+          deps.prepared?.put(data.dataset, fitPart, { value: { split, fit: built }, bytes });
+          return built;
+        });
+        return await clock.time("solve", () =>
+          mitigateThreshold(pool, {
+            yPred: ind.yPred,
+            yTrue: ind.yTrue,
+            prob: ind.prob!,
+            regions,
+            equalOpp: input.equalOpp,
+            ...solverSettings(input),
+            defaultBoundary: input.defaultBoundary,
+            trainRatio: input.trainRatio,
+            stratified: input.stratified,
+            randomState: input.randomState,
+            split,
+            fit,
+          }));
+      },
+    );
     const testPreds = gather(r.mitigatedPreds, r.test)!;
     const preds = writtenPredictions(writer, ind, r.test, r.mitigatedPreds);
     const after = await auditOf(pool, test, input, clock, {
@@ -448,7 +462,7 @@ export async function mitigateByThreshold(
       yPred: testPreds,
       basePlan: before.plan,
     });
-    const [mapsAfter, flips, charts] = await clock.time("maps", () =>
+    const [mapsAfter, flips, chartAfter] = await clock.time("maps", () =>
       Promise.all([
         auditMaps(pool, test, shown(after), testPreds, {
           ...settings,
@@ -458,13 +472,11 @@ export async function mitigateByThreshold(
           ...settings,
           title: `Flips: ${name}`,
         }),
-        pool.run("maps.thresholds", {
+        pool.run("maps.threshold_chart", {
+          ...chartSettings,
           before: before.audit,
-          after: after.audit,
           thresholds: r.newThresholds.map((t) => t.threshold),
-          defaultBoundary: input.defaultBoundary,
-          cap: settings.cap,
-          equalOpp: input.equalOpp,
+          after: after.audit,
         }),
       ]));
     return await keepMitigation(deps, input, { writer, kind: "threshold", mapping }, {
@@ -474,7 +486,8 @@ export async function mitigateByThreshold(
       mitigated_preds: preds,
       flip_order: null,
       ...flips,
-      ...charts,
+      threshold_chart_before: chartBefore,
+      threshold_chart_after: chartAfter,
       new_thresholds: r.newThresholds.map((t) => ({ ...t, region_id: regions.ids[t.idx] })),
       train_size: r.train.length,
       test_size: r.test.length,

@@ -70,6 +70,33 @@ function tickStep(max: number, count: number): number {
   return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
 }
 
+/**
+ * The bars as one path per run of neighbours drawn alike (same colour, same outline), in order: a chart
+ * of 3,000 regions as 3,000 elements took resvg half a second to parse and draw, as runs a tenth of it.
+ * A run's bars are subpaths of one fill, so where neighbours overlap (bars thinner than a pixel) the paint
+ * order across runs is the elements' order.
+ */
+function barPaths(
+  bars: ChartBar[],
+  corner: (i: number) => [number, number],
+  width: number,
+  base: number,
+): string {
+  let out = "";
+  for (let from = 0; from < bars.length;) {
+    const { category, outlined } = bars[from];
+    let d = "", to = from;
+    for (; to < bars.length && bars[to].category === category && !!bars[to].outlined === !!outlined; to++) {
+      const [x, y] = corner(to);
+      d += `M${x} ${y}h${width}V${base}h${-width}Z`;
+    }
+    const stroke = outlined ? ` stroke="#000" stroke-width="2"` : "";
+    out += `<path d="${d}" fill="${BAR_COLORS[category]}"${stroke}/>`;
+    from = to;
+  }
+  return out;
+}
+
 /** SVG of a bar chart (the source of barChartPng). */
 export function barChartSvg(bars: ChartBar[], options: ChartOptions): string {
   const finite = bars.map((b) => (Number.isFinite(b.value) ? b.value : 0));
@@ -86,12 +113,12 @@ export function barChartSvg(bars: ChartBar[], options: ChartOptions): string {
     body += `<line x1="${LEFT}" x2="${LEFT + w}" y1="${y}" y2="${y}" stroke="#e3e3e3"/>` +
       svgText(LEFT - 8, y + 4, fmt(v, step < 0.1 ? 2 : 1), 11, `text-anchor="end"`);
   }
-  bars.forEach((b, i) => {
-    const y = yOf(finite[i]);
-    const stroke = b.outlined ? `stroke="#000" stroke-width="2"` : "";
-    body += `<rect x="${LEFT + i * slot + gap / 2}" y="${y}" width="${Math.max(slot - gap, 0.5)}" ` +
-      `height="${TOP + h - y}" fill="${BAR_COLORS[b.category]}" ${stroke}/>`;
-  });
+  body += barPaths(
+    bars,
+    (i) => [LEFT + i * slot + gap / 2, yOf(finite[i])],
+    Math.max(slot - gap, 0.5),
+    TOP + h,
+  );
   const labelEvery = Math.max(1, Math.ceil(bars.length / 40));
   bars.forEach((b, i) => {
     if (i % labelEvery !== 0) return;

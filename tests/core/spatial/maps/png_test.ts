@@ -6,7 +6,7 @@ import {
   flipsMapPng,
   svgToPng,
 } from "../../../../core/spatial/maps/png.ts";
-import { BAR_COLORS, thresholdBars } from "../../../../core/spatial/maps/chart_svg.ts";
+import { BAR_COLORS, barChartSvg, thresholdBars } from "../../../../core/spatial/maps/chart_svg.ts";
 import {
   BASEMAP_STYLE,
   fairMapSvg,
@@ -207,6 +207,41 @@ Deno.test("thresholdBars: colours by the before audit, outlines by the audit aft
     false,
     false,
   ]);
+});
+
+Deno.test("barChartSvg: each run of neighbours drawn alike is one path of their bars, in order", () => {
+  const bar = (category: "above" | "below" | "none", outlined = false) => ({
+    label: 0,
+    value: 0.5,
+    category,
+    outlined,
+  });
+  const bars = [
+    bar("above"),
+    bar("above"),
+    bar("none"),
+    bar("none"),
+    bar("none"),
+    bar("none", true),
+    bar("above"),
+  ];
+  const paths = [
+    ...barChartSvg(bars, { reference: 0.5 }).matchAll(/<path d="([^"]*)" fill="([^"]*)"( stroke)?/g),
+  ];
+  assert.deepEqual(
+    paths.map((p) => [p[2], p[1].split("M").length - 1, p[3] !== undefined]),
+    [[BAR_COLORS.above, 2, false], [BAR_COLORS.none, 3, false], [BAR_COLORS.none, 1, true], [
+      BAR_COLORS.above,
+      1,
+      false,
+    ]],
+  );
+  // 7 slots of 710 / 7 px from x = 70, 15 % of each a gap; the plot spans y 78 to 422, so 0.5 of 1 is y = 250
+  const slot = 710 / 7;
+  const first = paths[0][1].split("M")[1].match(/^([\d.]+) ([\d.]+)h([\d.]+)V([\d.]+)h(-[\d.]+)Z$/)!.slice(1)
+    .map(Number);
+  const expected = [70 + slot * 0.075, 250, slot * 0.85, 422, -slot * 0.85];
+  first.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 1e-9, `${v} against ${expected[i]}`));
 });
 
 Deno.test("barChartPng: 800×500, bars in the three labelled colours, reference line drawn", async () => {
