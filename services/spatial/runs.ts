@@ -2,7 +2,7 @@
  * Kept runs: every audit, relabel and threshold answer is stored with its task, so that a reviewer can
  * list them, fetch one again, open one of its maps by URL, and write a run's final predictions back by
  * its id (services/mitigation/writeback.ts). A task keeps its last RUNS_KEPT runs; each new run removes
- * the older ones.
+ * the older ones, just after its answer.
  *
  * The embedded store refuses documents over 64 KB, and a run of a large collection holds megabytes of
  * maps and one prediction per individual. So a run is a header document (`spatial_runs`: what it is, its
@@ -317,7 +317,8 @@ function summaryOf(kind: RunKind, answer: Record<string, unknown>, preds: number
 /**
  * A run written a part at a time (see the module comment): `writeMaps` and `writePredictions` hand over
  * parts of the answer while the rest is computed, and write them in the background, one after another;
- * `keep` writes what is left once the answer is whole, marks the run complete and prunes its task's runs.
+ * `keep` writes what is left once the answer is whole, marks the run complete and starts the pruning of its
+ * task's runs.
  * A request that fails after handing over a part calls `abandon`, which removes what was written.
  */
 export class RunWriter {
@@ -344,7 +345,8 @@ export class RunWriter {
   }
 
   /**
-   * Writes the answer's parts not handed over, marks the run complete, prunes its task's runs, and gives
+   * Writes the answer's parts not handed over, marks the run complete, starts pruning its task's runs (done
+   * after the answer: pruneAfterAnswer), and gives
    * the answer its `run_id` (without the maps unless `includeMaps`: the run keeps them). Failing, it
    * removes what was written.
    */
@@ -367,9 +369,7 @@ export class RunWriter {
       await this.abandon();
       throw e;
     }
-    await pruneRuns(this.deps, this.run.task).catch((e) =>
-      log("warn", "could not remove a task's older runs", { task: this.run.task, error: String(e) })
-    );
+    pruneAfterAnswer(this.deps, this.run.task);
     const shown = includeMaps ? answer as Lighter<T> : withoutMaps(answer);
     return { run_id: this.id, ...shown };
   }
@@ -479,6 +479,26 @@ async function removeRun(deps: RunDeps, h: RunHeader): Promise<void> {
 const newestFirst = (a: RunHeader, b: RunHeader) =>
   b.created_at.localeCompare(a.created_at) || b._id.localeCompare(a._id);
 
+/** Prunes under way, each started by a run kept since the last `prunesSettled`. */
+const pruning = new Set<Promise<void>>();
+
+/**
+ * Prunes a task's runs after the answer rather than before it (at 206k a relabel's run is hundreds of
+ * chunks, and removing one took 50-130 ms the reviewer waited for). Meanwhile the list shows the newest
+ * RUNS_KEPT; a prune that fails or never runs (the process stopped) is finished by the task's next save.
+ */
+function pruneAfterAnswer(deps: RunDeps, task: string): void {
+  const done = pruneRuns(deps, task)
+    .catch((e) => log("warn", "could not remove a task's older runs", { task, error: String(e) }))
+    .finally(() => pruning.delete(done));
+  pruning.add(done);
+}
+
+/** Resolves once the prunes started so far are done: the server waits for them before closing the store. */
+export async function prunesSettled(): Promise<void> {
+  while (pruning.size) await Promise.all(pruning);
+}
+
 /** Keeps a task's last RUNS_KEPT complete runs and finishes what crashes left half written or removed. */
 async function pruneRuns(deps: RunDeps, task: string): Promise<void> {
   const all = (await deps.store.list(runsRef(deps.config.TESSERA_DB), { task })) as RunHeader[];
@@ -494,7 +514,8 @@ async function pruneRuns(deps: RunDeps, task: string): Promise<void> {
 export async function listRuns(deps: RunDeps, task: string): Promise<RunEntry[]> {
   await taskCollection(deps, task);
   const all = await deps.store.list(runsRef(deps.config.TESSERA_DB), { task, state: "complete" });
-  return (all as RunHeader[]).sort(newestFirst).map((h) => ({
+  // the newest RUNS_KEPT: the oldest may outlive its removal by a moment (pruneAfterAnswer)
+  return (all as RunHeader[]).sort(newestFirst).slice(0, RUNS_KEPT).map((h) => ({
     run_id: h._id,
     kind: h.kind,
     created_at: h.created_at,

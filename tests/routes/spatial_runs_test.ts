@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { type StoreApp, storeTest } from "../support/stores.ts";
 import { jsonBody } from "../support/app.ts";
-import { keepRun, listRuns, RUNS_KEPT, RunWriter } from "../../services/spatial/runs.ts";
+import { keepRun, listRuns, prunesSettled, RUNS_KEPT, RunWriter } from "../../services/spatial/runs.ts";
 import type { Store } from "../../store/store.ts";
 
 /** 40 individuals in two regions, each with coordinates, a label, a prediction and a probability. */
@@ -181,9 +181,12 @@ storeTest("runs: the 21st run of a task removes the first, header and chunks", a
     ids.push((await ok(await post(t, "audit", { ...settings, n_worlds: 1, include_maps: false }))).run_id);
     if (i === RUNS_KEPT - 1) assert.equal((await ok(await get(t, "runs"))).length, RUNS_KEPT);
   }
+  // at once, the list shows the newest RUNS_KEPT, whether or not the oldest is removed yet
   const list = await ok(await get(t, "runs"));
   assert.equal(list.length, RUNS_KEPT);
   assert.deepEqual(list.map((r: { run_id: string }) => r.run_id), ids.slice(1).reverse());
+  // the oldest is removed just after the answer
+  await prunesSettled();
   assert.equal((await get(t, `runs/${ids[0]}`)).status, 404);
   assert.equal((await get(t, `runs/${ids[0]}/maps/fair_map_html`)).status, 404);
   const tessera = t.config.TESSERA_DB;
@@ -194,6 +197,59 @@ storeTest("runs: the 21st run of a task removes the first, header and chunks", a
   const second = await ok(await get(t, `runs/${ids[1]}`));
   assert.match(second.fair_map_html, /<html/i);
 });
+
+storeTest(
+  "runs: while the oldest of RUNS_KEPT + 1 complete runs awaits its removal, the list omits it",
+  async (t) => {
+    await withTask(t);
+    // headers as a save leaves them, a second apart, before the pruning after the answer removed the oldest
+    const headers = Array.from({ length: RUNS_KEPT + 1 }, (_, i) => ({
+      _id: `run-${String(i).padStart(2, "0")}`,
+      task: "runs",
+      database: t.db,
+      collection: "runs",
+      kind: "audit",
+      state: "complete",
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      requested_by: null,
+      generation: null,
+      mapping: MAPPING,
+      summary: {},
+      layout: { answer: 0, maps: [], preds: null },
+    }));
+    await t.store.insertMany({ db: t.config.TESSERA_DB, collection: "spatial_runs" }, headers);
+    const listed = await ok(await get(t, "runs"));
+    assert.deepEqual(
+      listed.map((r: { run_id: string }) => r.run_id),
+      headers.slice(1).map((h) => h._id).reverse(),
+    );
+  },
+);
+
+storeTest(
+  "runs: a removal a crash left half done is finished just after the task's next answer",
+  async (t) => {
+    await withTask(t);
+    const runs = { db: t.config.TESSERA_DB, collection: "spatial_runs" };
+    const chunks = { db: t.config.TESSERA_DB, collection: "spatial_run_chunks" };
+    // a run marked "deleting" whose chunk and header a stopped process never removed
+    await t.store.put(runs, {
+      _id: "left",
+      task: "runs",
+      state: "deleting",
+      created_at: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+      layout: { answer: 1, maps: [], preds: null },
+    });
+    await t.store.put(chunks, { _id: "left:a:0", run_id: "left", text: "{}" });
+    const answer = await ok(await post(t, "audit", { ...settings, n_worlds: 1, include_maps: false }));
+    await prunesSettled();
+    assert.equal(await t.store.get(runs, "left"), null);
+    assert.equal(await t.store.get(chunks, "left:a:0"), null);
+    assert.deepEqual((await ok(await get(t, "runs"))).map((r: { run_id: string }) => r.run_id), [
+      answer.run_id,
+    ]);
+  },
+);
 
 storeTest(
   "runs: large maps and long ids are stored in chunks under the store's document limit",

@@ -5,6 +5,7 @@ import { KvStore } from "../../store/kv.ts";
 import type { Deps } from "../../routes/http/env.ts";
 import { servicePool } from "./pools.ts";
 import { setupAuth } from "../../routes/auth/auth.index.ts";
+import { prunesSettled } from "../../services/spatial/runs.ts";
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -32,6 +33,7 @@ async function build(
     store,
     config,
     async close() {
+      await prunesSettled(); // the runs' pruning, left running after an answer
       pool.close();
       await store.close();
       if (dir) await Deno.remove(dir, { recursive: true });

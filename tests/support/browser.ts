@@ -16,6 +16,7 @@ import { type Config, loadConfig } from "../../config.ts";
 import { KvStore } from "../../store/kv.ts";
 import { setupAuth } from "../../routes/auth/auth.index.ts";
 import { servicePool } from "./pools.ts";
+import { prunesSettled } from "../../services/spatial/runs.ts";
 
 export const USER = { username: "alice", password: "wonderland" };
 
@@ -53,6 +54,7 @@ export async function serveApp(env: Record<string, string> = {}): Promise<Served
     config,
     async close() {
       await server.shutdown();
+      await prunesSettled(); // the runs' pruning, left running after an answer
       pool.close();
       await store.close();
       await Deno.remove(dir, { recursive: true });

@@ -11,6 +11,7 @@ import { MongoStore } from "../../store/mongo.ts";
 import type { Store } from "../../store/store.ts";
 import { setupAuth } from "../../routes/auth/auth.index.ts";
 import { servicePool } from "./pools.ts";
+import { prunesSettled } from "../../services/spatial/runs.ts";
 
 const MONGO_URL = Deno.env.get("TEST_MONGO_URL");
 
@@ -47,6 +48,12 @@ async function build(store: Store, opts: StoreTestOptions, names: { tessera: str
   return { app, store, config, db: names.db, pool };
 }
 
+/** Waits for the work a test's requests left running after their answers, then stops the pool. */
+async function settle(t: { pool: { close(): void } }): Promise<void> {
+  await prunesSettled();
+  t.pool.close();
+}
+
 /** Registers `name [kv]` and `name [mongo]`, each running `fn` on a fresh app over that store. */
 export function storeTest(
   name: string,
@@ -58,7 +65,7 @@ export function storeTest(
     const store = await KvStore.open(`${dir}/t.kv`);
     try {
       const t = await build(store, opts, { tessera: "tessera", db: "testdb" });
-      await fn(t).finally(() => t.pool.close());
+      await fn(t).finally(() => settle(t));
     } finally {
       await store.close();
       await Deno.remove(dir, { recursive: true });
@@ -73,7 +80,7 @@ export function storeTest(
       const store = await MongoStore.connect(MONGO_URL!);
       try {
         const t = await build(store, opts, names);
-        await fn(t).finally(() => t.pool.close());
+        await fn(t).finally(() => settle(t));
       } finally {
         await store.close();
         const client = new MongoClient(MONGO_URL!);
