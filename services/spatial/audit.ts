@@ -104,15 +104,16 @@ export async function auditOf(
 
 /**
  * The name of the scope and regions of an audit of a task's individuals among the prepared dataset's
- * parts: they depend on the columns read, the scope (equal_opp, or everyone for the threshold's fit) and
- * the request's polygons.
+ * parts: they depend on the columns read, the scope (y_true = 1 for equal_opp, else every individual, as
+ * for the threshold's fit) and the request's polygons. An audit without equal_opp and a threshold's fit
+ * share one part, so the first threshold after such an audit builds no regions (nor hulls).
  */
 export function regionsPart(
   data: TaskData,
   settings: Pick<AuditSettings, "equalOpp" | "polygons">,
   scope: "audit" | "everyone" = "audit",
 ): string {
-  const who = scope === "everyone" ? "everyone" : settings.equalOpp ? "y_true=1" : "all";
+  const who = scope === "audit" && settings.equalOpp ? "y_true=1" : "all";
   return `${data.columns}|regions|${who}|${
     settings.polygons ? hashText(JSON.stringify(settings.polygons)) : "-"
   }`;

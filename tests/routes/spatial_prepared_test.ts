@@ -110,6 +110,27 @@ storeTest(
 );
 
 storeTest(
+  "prepared datasets: a threshold after an audit without equal_opp takes that audit's regions",
+  async (t) => {
+    await setUp(t);
+    const keeping = instance(t, 64), none = instance(t, 0);
+    const [auditUrl] = routes.audit, [url, body] = routes.threshold;
+    try {
+      // every individual is that audit's scope, as it is the threshold fit's
+      const audited = await keeping.app.request(auditUrl, jsonBody("POST", { ...audit, equal_opp: false }));
+      assert.equal(audited.status, 200, await audited.clone().text());
+      const kept = await comparable(await keeping.app.request(url, jsonBody("POST", body)));
+      assert.equal(keeping.tasks.get("spatial.regions"), undefined);
+      assert.deepEqual(kept, await comparable(await none.app.request(url, jsonBody("POST", body))));
+      assert.equal(none.tasks.get("spatial.regions"), 1);
+    } finally {
+      keeping.close();
+      none.close();
+    }
+  },
+);
+
+storeTest(
   "prepared datasets: another instance's import or write-back makes the rows be read again",
   async (t) => {
     await setUp(t);
