@@ -10,7 +10,7 @@
  */
 import { rankColumn, type Ranking } from "./ranks.ts";
 import { type Alloc, localAlloc } from "../memory.ts";
-import { centredRanks, spearmanPair } from "./spearman.ts";
+import { centredRanks, spearmanPair, SpearmanScratch } from "./spearman.ts";
 import { KendallScratch, kendallTauB } from "./kendall.ts";
 
 export type Method = "pearson" | "spearman" | "kendall";
@@ -171,9 +171,7 @@ export function pairCoefficients(
   const n = k ? cols[0].filled.length : 0;
   const ones = new Uint8Array(n).fill(1);
   const scratch = methods.includes("kendall") ? new KendallScratch(n) : null;
-  const reranked: [Float64Array, Float64Array] | null = methods.includes("spearman")
-    ? [new Float64Array(n), new Float64Array(n)]
-    : null;
+  const reranked = methods.includes("spearman") ? new SpearmanScratch(n) : null;
   const out: Matrices = {};
   for (const m of methods) {
     out[m] = new Float64Array(k * k).fill(NaN);

@@ -34,42 +34,16 @@ export interface SpearmanColumn {
 }
 
 /**
- * The dense ranks of the rows a pair leaves out of one column (present there, missing in the other),
- * sorted, and `first[b]` the index of the first one in bucket b or above (bucket = rank >> shift,
- * about sixteen buckets per left-out row, so most hold none), so the left-out rows below a rank are
- * found in a small table plus, rarely, a search within one bucket.
+ * How many of the rows a pair leaves out of one column (present there, missing in the other) rank below
+ * each dense rank: `below[v]` for v in [0, distinct], into `scratch` (at least distinct + 1 long), so
+ * the rows left out below a rank, and those tied with it (below[v + 1] − below[v]), are two reads.
  */
-interface LeftOut {
-  count: number;
-  sorted: Int32Array;
-  first: Int32Array;
-  shift: number;
-}
-
-/** The rows of `col` that the other column's gaps drop (those where `col` is present), as a `LeftOut`. */
-function leftOut(col: SpearmanColumn, otherGaps: Uint32Array): LeftOut {
+function leftOutBelow(col: SpearmanColumn, otherGaps: Uint32Array, scratch: Int32Array): Int32Array {
   const { rank, distinct } = col.ranking;
-  const ranks: number[] = [];
-  for (const r of otherGaps) if (col.present === null || col.present[r] === 1) ranks.push(rank[r]);
-  const sorted = Int32Array.from(ranks).sort();
-  let shift = 0;
-  while ((distinct >> shift) > 16 * Math.max(1, ranks.length)) shift++;
-  const first = new Int32Array((distinct >> shift) + 2);
-  for (let b = 0, i = 0; b < first.length; b++) {
-    while (i < sorted.length && sorted[i] >> shift < b) i++;
-    first[b] = i;
-  }
-  return { count: ranks.length, sorted, first, shift };
-}
-
-/** The first index in sorted[lo, hi) whose value is at least v (hi when none is). */
-function lowerBound(sorted: Int32Array, lo: number, hi: number, v: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  const below = scratch.subarray(0, distinct + 1).fill(0);
+  for (const r of otherGaps) if (col.present === null || col.present[r] === 1) below[rank[r] + 1]++;
+  for (let v = 1; v <= distinct; v++) below[v] += below[v - 1];
+  return below;
 }
 
 /**
@@ -79,25 +53,31 @@ function lowerBound(sorted: Int32Array, lo: number, hi: number, v: number): numb
  * ranks). Multiples of ½ throughout, so the shifted ranks are exact. Walking the sorted order instead
  * reads at random.
  */
-function recentre(col: SpearmanColumn, other: SpearmanColumn, out: Float64Array): Float64Array {
+function recentre(col: SpearmanColumn, other: SpearmanColumn, out: Float64Array, scratch: Int32Array) {
   const keep = other.present!;
-  const { count, sorted, first, shift } = leftOut(col, other.gaps!);
+  const below = leftOutBelow(col, other.gaps!, scratch), count = below[col.ranking.distinct];
   const { rank } = col.ranking, { centred, present } = col;
   for (let r = 0; r < out.length; r++) {
-    if (keep[r] === 0 || (present !== null && present[r] === 0)) {
-      out[r] = 0;
-      continue;
-    }
-    const v = rank[r], lo = first[v >> shift], hi = first[(v >> shift) + 1];
-    // Below v: `below` left-out rows; tied with it: upTo − below. A bucket of one rank needs no search.
-    let below = lo, upTo = hi;
-    if (shift > 0 && lo < hi) {
-      below = lowerBound(sorted, lo, hi, v);
-      upTo = lowerBound(sorted, below, hi, v + 1);
-    }
-    out[r] = centred[r] + (count - below - upTo) / 2;
+    const v = rank[r];
+    // left out below v: below[v]; up to and with v: below[v + 1]
+    const shifted = centred[r] + (count - below[v] - below[v + 1]) / 2;
+    out[r] = keep[r] === 0 || (present !== null && present[r] === 0) ? 0 : shifted;
   }
   return out;
+}
+
+/** Working memory of a worker's Spearman pairs, sized once for the row count. */
+export class SpearmanScratch {
+  /** The two columns' centred ranks over a pair's shared rows. */
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  /** Left-out rows below each rank (leftOutBelow); a column has at most n distinct values. */
+  readonly below: Int32Array;
+  constructor(n: number) {
+    this.x = new Float64Array(n);
+    this.y = new Float64Array(n);
+    this.below = new Int32Array(n + 1);
+  }
 }
 
 /** Rows summed exactly before their sum is added to the running total. */
@@ -106,15 +86,15 @@ const BLOCK = 1024;
 /**
  * Spearman's rho of two prepared columns over the rows both have (NaN when a side has no spread
  * there): Pearson of their centred ranks, each side ranked again over those rows when the other has
- * gaps (`scratch` holds the two re-ranked columns).
+ * gaps (in `scratch`).
  */
 export function spearmanPair(
   a: SpearmanColumn,
   b: SpearmanColumn,
-  scratch: [Float64Array, Float64Array],
+  scratch: SpearmanScratch,
 ): number {
-  const x = b.present ? recentre(a, b, scratch[0]) : a.centred;
-  const y = a.present ? recentre(b, a, scratch[1]) : b.centred;
+  const x = b.present ? recentre(a, b, scratch.x, scratch.below) : a.centred;
+  const y = a.present ? recentre(b, a, scratch.y, scratch.below) : b.centred;
   // Centred ranks are multiples of ½, so their products are exact and so is a sum of BLOCK of them
   // (below 2^53 for up to a few million rows): rounding is left to the few block sums.
   let cross = 0, ssX = 0, ssY = 0;
