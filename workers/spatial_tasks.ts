@@ -8,7 +8,7 @@ import { type AuditPlan, planAudit, planForLabels, simulateWorlds } from "../cor
 import { buildRegions, KMEANS_SEED, regionHulls } from "../core/spatial/regions.ts";
 import { scopeOf } from "../core/spatial/load.ts";
 import { restrictRegions } from "../core/spatial/subset.ts";
-import { toShared } from "../core/memory.ts";
+import { sharedAlloc, toShared } from "../core/memory.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
 
 /** What the prepare task needs: the audit's columns, and scope and regions when they were built before. */
@@ -57,7 +57,7 @@ function shareScoped(scope: Int32Array, regions: Regions): { scope: Int32Array; 
 export function scoped(p: PreparePayload) {
   const scope = p.prepared?.scope ?? scopeOf(p.ind, p.equalOpp);
   // k-means takes its fixed seed, not the request's: the seed moves the worlds, not the regions
-  const regions = p.prepared?.regions ?? buildRegions(p.ind, scope, p.polygons, KMEANS_SEED);
+  const regions = p.prepared?.regions ?? buildRegions(p.ind, scope, p.polygons, KMEANS_SEED, sharedAlloc);
   return { scope, regions, labels: Uint8Array.from(scope, (i) => p.ind.yPred[i]) };
 }
 
@@ -88,7 +88,7 @@ function hulls(p: HullsPayload) {
 function regionsOfAll(p: { ind: Individuals; polygons: Ring[] | null }) {
   const all = Int32Array.from({ length: p.ind.n }, (_, i) => i);
   // k-means takes its fixed seed, as in the audit
-  return shareScoped(all, buildRegions(p.ind, all, p.polygons, KMEANS_SEED));
+  return shareScoped(all, buildRegions(p.ind, all, p.polygons, KMEANS_SEED, sharedAlloc));
 }
 
 /**

@@ -7,6 +7,7 @@
  * its index instead of shifting the others (the reference's defect).
  */
 import { InvalidInputError } from "../errors.ts";
+import { type Alloc, localAlloc } from "../memory.ts";
 import { convexHull, convexHulls } from "./hull.ts";
 import { kmeans, mergeSmall } from "./kmeans.ts";
 import type { Individuals, RegionLists, Regions, Ring } from "./types.ts";
@@ -53,9 +54,10 @@ export function flattenRegionIds(lists: number[][]): RegionLists {
 
 /**
  * Member lists of R regions: membership t of an individual in scope lies in region `index[L.ids[t]]`
- * (repeats count once). `index` maps an id to its region, so no array the size of all memberships is made.
+ * (repeats count once). `index` maps an id to its region, so no array the size of all memberships is made
+ * beyond the lists, which are views of one buffer from `alloc`.
  */
-function fromLists(scope: Int32Array, L: RegionLists, index: Int32Array, R: number) {
+function fromLists(scope: Int32Array, L: RegionLists, index: Int32Array, R: number, alloc: Alloc) {
   const { start, ids } = L;
   const seen = new Int32Array(R).fill(-1), size = new Int32Array(R);
   for (let j = 0; j < scope.length; j++) {
@@ -64,7 +66,10 @@ function fromLists(scope: Int32Array, L: RegionLists, index: Int32Array, R: numb
       if (seen[r] !== j) (seen[r] = j, size[r]++);
     }
   }
-  const members = Array.from(size, (s) => new Int32Array(s)), fill = new Int32Array(R);
+  // one buffer for every list (shared, it reaches the workers without a copy)
+  const all = new Int32Array(alloc(4 * size.reduce((sum, s) => sum + s, 0)));
+  let at = 0;
+  const members = Array.from(size, (s) => all.subarray(at, at += s)), fill = new Int32Array(R);
   seen.fill(-1);
   for (let j = 0; j < scope.length; j++) {
     for (let t = start[scope[j]], end = start[scope[j] + 1]; t < end; t++) {
@@ -113,7 +118,13 @@ function indexIds(
 }
 
 /** Rule 1: the individuals' own region ids; with polygons, ids index the polygon list. */
-function byRegionIds(ind: Individuals, scope: Int32Array, L: RegionLists, polygons: Ring[] | null): Regions {
+function byRegionIds(
+  ind: Individuals,
+  scope: Int32Array,
+  L: RegionLists,
+  polygons: Ring[] | null,
+  alloc: Alloc,
+): Regions {
   if (polygons) {
     const P = polygons.length;
     for (const i of scope) {
@@ -129,14 +140,14 @@ function byRegionIds(ind: Individuals, scope: Int32Array, L: RegionLists, polygo
       }
     }
     const ids = Array.from({ length: P }, (_, r) => r);
-    const members = fromLists(scope, L, identity(P), P);
+    const members = fromLists(scope, L, identity(P), P, alloc);
     return { source: "region_ids", ids, members, polygons, unassigned: 0 };
   }
   const { ids, index, lists } = indexIds(scope, L);
   return {
     source: "region_ids",
     ids,
-    members: fromLists(scope, lists, index, ids.length),
+    members: fromLists(scope, lists, index, ids.length, alloc),
     polygons: null,
     unassigned: 0,
   };
@@ -213,13 +224,15 @@ export function regionHulls(
  * lists hold scope positions (0..scope.length-1). `seed` seeds k-means (KMEANS_SEED in the
  * service, a fixed seed; tests may vary it). Rule 2 counts the points that
  * fall in no polygon in `unassigned`: they stay in the audit (in N and P), in no region. Rule 1's regions
- * come without display polygons (regionHulls draws them when a map needs them).
+ * come without display polygons (regionHulls draws them when a map needs them), their member lists in one
+ * buffer from `alloc` (shared memory in the workers).
  */
 export function buildRegions(
   ind: Individuals,
   scope: Int32Array,
   polygons: Ring[] | null,
   seed: number,
+  alloc: Alloc = localAlloc,
 ): Regions {
   const lists = ind.regionIds;
   if (scope.length === 0) {
@@ -230,7 +243,7 @@ export function buildRegions(
   }
   const polys = polygons && polygons.length ? polygons : null;
   if (lists && scope.every((i) => lists.start[i + 1] > lists.start[i])) {
-    return byRegionIds(ind, scope, lists, polys);
+    return byRegionIds(ind, scope, lists, polys, alloc);
   }
   if (ind.lat && ind.lon) {
     const x = Float64Array.from(scope, (i) => ind.lon![i]), y = Float64Array.from(scope, (i) => ind.lat![i]);

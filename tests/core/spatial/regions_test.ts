@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { kmeans, mergeSmall } from "../../../core/spatial/kmeans.ts";
 import { InvalidInputError } from "../../../core/errors.ts";
 import { Rng } from "../../../core/random.ts";
+import { sharedAlloc } from "../../../core/memory.ts";
 import type { Individuals, Ring } from "../../../core/spatial/types.ts";
 
 function people(o: { lon?: number[]; lat?: number[]; regionIds?: number[][]; n?: number }): Individuals {
@@ -57,6 +58,18 @@ Deno.test("rule 2: overlapping polygons both count a point in their overlap; sco
   const r = buildRegions(ind, Int32Array.of(1, 2, 3), [square, big], 1);
   assert.deepEqual(lists(r.members), [[0, 1], [0, 1, 2]]);
   assert.equal(r.unassigned, 0);
+});
+
+Deno.test("rule 1: the member lists are views of one buffer from the allocator (shared in the workers)", () => {
+  const ind = people({ regionIds: [[7], [3, 7], [3], [12, 3, 3]] });
+  const r = buildRegions(ind, all(4), null, 1, sharedAlloc);
+  assert.deepEqual(lists(r.members), [[1, 2, 3], [0, 1], [3]]);
+  const buffer = r.members[0].buffer;
+  assert.ok(buffer instanceof SharedArrayBuffer);
+  assert.ok(r.members.every((m) => m.buffer === buffer));
+  // 6 memberships, the repeated 3 of the last individual counted once
+  assert.equal(buffer.byteLength, 4 * 6);
+  assert.deepEqual(r.members.map((m) => m.byteOffset), [0, 12, 20]);
 });
 
 Deno.test("rule 1: region ids, sorted and overlapping; with polygons they index the polygon list", () => {
