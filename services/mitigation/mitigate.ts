@@ -344,8 +344,8 @@ export async function mitigateByRelabel(
  * Fits per-region decision thresholds on y_pred_prob over a training part and applies them to the test
  * part, whose audits before and after the reviewer sees. The regions of the fit, over every individual,
  * are kept with the prepared dataset (those of an audit without equal_opp: regionsPart), and so are the
- * split and its training part's fit, per split. The
- * split comes first, so the test part's before-audit and its maps run beside the fit and the solver.
+ * split and its training part's fit, per split. The split comes first, so the test part's before-audit, its
+ * maps and its chart before run beside the fit and the solver.
  */
 export async function mitigateByThreshold(
   deps: SpatialDeps,
