@@ -318,8 +318,8 @@ function summaryOf(kind: RunKind, answer: Record<string, unknown>, preds: number
  * A run written a part at a time (see the module comment): `writeMaps` and `writePredictions` hand over
  * parts of the answer while the rest is computed, and write them in the background, one after another;
  * `keep` writes what is left once the answer is whole, marks the run complete and starts the pruning of its
- * task's runs.
- * A request that fails after handing over a part calls `abandon`, which removes what was written.
+ * task's runs. A request that fails after handing over a part calls `abandon`, which removes what was
+ * written.
  */
 export class RunWriter {
   readonly id = newId();
@@ -346,9 +346,8 @@ export class RunWriter {
 
   /**
    * Writes the answer's parts not handed over, marks the run complete, starts pruning its task's runs (done
-   * after the answer: pruneAfterAnswer), and gives
-   * the answer its `run_id` (without the maps unless `includeMaps`: the run keeps them). Failing, it
-   * removes what was written.
+   * after the answer: pruneAfterAnswer), and gives the answer its `run_id` (without the maps unless
+   * `includeMaps`: the run keeps them). Failing, it removes what was written.
    */
   async keep<T extends object>(answer: T, includeMaps = true): Promise<RunAnswer<T>> {
     try {
@@ -479,7 +478,7 @@ async function removeRun(deps: RunDeps, h: RunHeader): Promise<void> {
 const newestFirst = (a: RunHeader, b: RunHeader) =>
   b.created_at.localeCompare(a.created_at) || b._id.localeCompare(a._id);
 
-/** Prunes under way, each started by a run kept since the last `prunesSettled`. */
+/** The prunes under way (pruneAfterAnswer); each leaves the set when it is done. */
 const pruning = new Set<Promise<void>>();
 
 /**
