@@ -228,14 +228,10 @@ Deno.test("barChartSvg: each run of neighbours drawn alike is one path of their 
   const paths = [
     ...barChartSvg(bars, { reference: 0.5 }).matchAll(/<path d="([^"]*)" fill="([^"]*)"( stroke)?/g),
   ];
-  assert.deepEqual(
-    paths.map((p) => [p[2], p[1].split("M").length - 1, p[3] !== undefined]),
-    [[BAR_COLORS.above, 2, false], [BAR_COLORS.none, 3, false], [BAR_COLORS.none, 1, true], [
-      BAR_COLORS.above,
-      1,
-      false,
-    ]],
-  );
+  // [colour, bars, outlined] of each path
+  const runs = paths.map((p) => [p[2], p[1].split("M").length - 1, p[3] !== undefined]);
+  const { above, none } = BAR_COLORS;
+  assert.deepEqual(runs, [[above, 2, false], [none, 3, false], [none, 1, true], [above, 1, false]]);
   // 7 slots of 710 / 7 px from x = 70, 15 % of each a gap; the plot spans y 78 to 422, so 0.5 of 1 is y = 250
   const slot = 710 / 7;
   const first = paths[0][1].split("M")[1].match(/^([\d.]+) ([\d.]+)h([\d.]+)V([\d.]+)h(-[\d.]+)Z$/)!.slice(1)
