@@ -1,10 +1,10 @@
 /**
  * A mitigation's `mitigated_preds` held as columns (the collection's document ids, the positions judged,
  * the predictions before and after) and made into line objects a slice at a time, for the response
- * (routes/http/json_answer.ts) and for the run's chunks (predictionChunk in services/spatial/runs.ts). 200,000 line objects kept from
- * the solver's answer to the end of the response outlive the young generation, and the collections that
- * moved them held the event loop for 40 ms and more at 206k individuals; lines made a slice at a time die
- * young. Its JSON text (`toJSON`) is that of the whole array.
+ * (routes/http/json_answer.ts) and for the run's chunks (predictionChunk in services/spatial/runs.ts).
+ * 200,000 line objects kept from the solver's answer to the end of the response outlive the young
+ * generation, and the collections that moved them held the event loop for 40 ms and more at 206k
+ * individuals; lines made a slice at a time die young. Its JSON text (`toJSON`) is that of the whole array.
  */
 
 /** One line of `mitigated_preds`: an individual the mitigation judged, its final prediction. */
