@@ -7,7 +7,8 @@
  *   import      POST /api/datasets/bench/{name}?mode=create, the NDJSON body streamed from a file
  *   task        POST /api/tasks/documents pointing at that collection
  *   audit       POST /api/spatial-hitl/task/{name}/audit, n_worlds 1000, rng fast, include_maps true:
- *               cold (the first), then warm twice (the same again)
+ *               cold (the first), then warm twice (the same again: its worlds are kept too), then warm
+ *               with another seed (other worlds to draw, and other maps)
  *   relabel     POST .../mitigate/relabel, approx, default budget and tolerance (n_worlds, rng as the audit)
  *   threshold   POST .../mitigate/threshold, defaults (n_worlds, rng as the audit), twice: the first
  *               builds the regions of every individual, the second finds them kept
@@ -645,9 +646,13 @@ async function main() {
     const auditBody = { n_worlds: opts.worlds, rng: "fast", include_maps: true, equal_opp: equalOpp };
     let auditRun = "", ourSbi = NaN, ourT = NaN, ourSig = NaN;
     if (want("audit")) {
-      for (const label of ["audit cold", "audit warm 1", "audit warm 2"]) {
+      const audits: [string, number][] = [["audit cold", 42], ["audit warm 1", 42], ["audit warm 2", 42], [
+        "audit warm, seed 7",
+        7,
+      ]];
+      for (const [label, seed] of audits) {
         const tok = await token();
-        const a = await step(label, post(tok, `${task}/audit`, auditBody));
+        const a = await step(label, post(tok, `${task}/audit`, { ...auditBody, seed }));
         if (!a) continue;
         const j = jsonOf(a);
         auditRun ||= String(j.run_id);

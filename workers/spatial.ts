@@ -33,6 +33,19 @@ export interface SpatialAuditRequest {
    * labels then takes its signatures and remakes only the counts and samplers.
    */
   basePlan?: AuditPlan;
+  /** With `prepared`: the world maxima already drawn over these regions with this seed, W and rng. */
+  worlds?: WorldsMemo;
+}
+
+/**
+ * World maxima kept by the number of positives: under the null a world draws every label from
+ * Bernoulli(P/N) with the world's own stream, so its maximum depends on the regions, seed, W, rng and P
+ * alone (not on which individuals are positive). An audit asked again, or the audit after a mitigation
+ * that keeps the number of positives, finds its worlds drawn.
+ */
+export interface WorldsMemo {
+  get(positives: number): Float64Array | undefined;
+  put(positives: number, worldMax: Float64Array): void;
 }
 
 export interface SpatialAuditReply {
@@ -98,6 +111,24 @@ export function prepareAudit(
   return pool.run("spatial.prepare", preparePayload(req), opts);
 }
 
+/** The maxima of worlds 0..W-1 of a plan, each worker its range of them. */
+async function drawWorlds(
+  pool: WorkerPool,
+  req: SpatialAuditRequest,
+  plan: AuditPlan,
+  opts: { timeoutMs?: number },
+): Promise<Float64Array> {
+  const parts = await Promise.all(
+    worldRanges(req.nWorlds, pool.size).map(([w0, w1]) =>
+      pool.run("spatial.worlds", { plan, seed: req.seed, w0, w1 }, opts)
+    ),
+  );
+  const worldMax = new Float64Array(req.nWorlds);
+  let at = 0;
+  for (const part of parts) (worldMax.set(part, at), at += part.length);
+  return worldMax;
+}
+
 /** The audit of a request over every worker of the pool (see the module comment). */
 export async function spatialAudit(
   pool: WorkerPool,
@@ -110,14 +141,9 @@ export async function spatialAudit(
     ? { ...req.prepared, plan: req.plan }
     : await prepareAudit(pool, req, opts);
   const t1 = performance.now();
-  const parts = await Promise.all(
-    worldRanges(req.nWorlds, pool.size).map(([w0, w1]) =>
-      pool.run("spatial.worlds", { plan: prep.plan, seed: req.seed, w0, w1 }, opts)
-    ),
-  );
-  const worldMax = new Float64Array(req.nWorlds);
-  let at = 0;
-  for (const part of parts) (worldMax.set(part, at), at += part.length);
+  const known = req.prepared && req.worlds?.get(prep.plan.positives);
+  const worldMax = known ? known.slice() : await drawWorlds(pool, req, prep.plan, opts);
+  if (!known && req.prepared) req.worlds?.put(prep.plan.positives, worldMax.slice());
   const t2 = performance.now();
   const summary = summarizeAudit(prep.plan, prep.regions, worldMax, {
     signifLevel: req.signifLevel,

@@ -37,6 +37,7 @@ import {
   type MapSettings,
   mapsPayload,
   preparedAudit,
+  preparedWorlds,
   regionsPart,
   type Scoped,
   scopedBytes,
@@ -274,12 +275,15 @@ export async function mitigateByRelabel(
   const { ind, mapping } = data;
   const flipOrder = flipOrderOf(input.flipOrder, ind, mapping);
   const prepared = await preparedAudit(deps, data, input, clock);
+  // both audits draw their worlds over the prepared regions: the after-audit finds them drawn when the
+  // flips keep the number of positives (pr_constr 0, or no flip)
+  const worlds = preparedWorlds(deps, data, input);
   const common = sharedMapSettings(deps, input);
   // the run is written as its parts come: the before-audit's maps during the solver, the predictions
   // during the after-audit
   const writer = mitigationRun(deps, input, "relabel", data);
   const beforeWork = async () => {
-    const audited = await auditOf(pool, ind, input, clock, { prepared, plan: prepared.plan });
+    const audited = await auditOf(pool, ind, input, clock, { prepared, plan: prepared.plan, worlds });
     return await clock.time("maps", async () => {
       // the regions the before-audit's map draws are drawn in every map, so before and after compare
       const { regions, capped } = await withHulls(
@@ -320,6 +324,7 @@ export async function mitigateByRelabel(
       yPred: r.mitigatedPreds,
       prepared,
       basePlan: prepared.plan,
+      worlds,
     });
     const after = { ...afterAudit, regions };
     const [mapsAfter, flips] = await clock.time("maps", () =>

@@ -20,7 +20,12 @@ import type {
 import { requireNeeds } from "../../core/spatial/load.ts";
 import type { Store } from "../../store/store.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
-import { prepareAudit, spatialAudit, type SpatialAuditReply } from "../../workers/spatial.ts";
+import {
+  prepareAudit,
+  spatialAudit,
+  type SpatialAuditReply,
+  type WorldsMemo,
+} from "../../workers/spatial.ts";
 import type { AuditMaps, AuditMapsPayload } from "../../workers/maps.ts";
 import { loadColumns } from "./individuals.ts";
 import { taskCollection } from "./task_collection.ts";
@@ -84,7 +89,13 @@ export async function auditOf(
   ind: Individuals,
   settings: AuditSettings,
   clock: PhaseClock,
-  extra: { yPred?: Uint8Array; prepared?: Scoped; plan?: AuditPlan; basePlan?: AuditPlan } = {},
+  extra: {
+    yPred?: Uint8Array;
+    prepared?: Scoped;
+    plan?: AuditPlan;
+    basePlan?: AuditPlan;
+    worlds?: WorldsMemo;
+  } = {},
 ): Promise<SpatialAuditReply> {
   const reply = await spatialAudit(pool, {
     individuals: ind,
@@ -163,7 +174,28 @@ export async function preparedAudit(
   return built;
 }
 
-/** Audits the task's own predictions over its prepared scope, regions and plan (preparedAudit). */
+/**
+ * The world maxima of audits over a prepared dataset's scope and regions (`part`) with the request's
+ * seed, W and rng, kept beside them by number of positives (WorldsMemo); none without prepared datasets.
+ */
+export function preparedWorlds(
+  deps: SpatialDeps,
+  data: TaskData,
+  settings: AuditSettings,
+  part = regionsPart(data, settings),
+): WorldsMemo | undefined {
+  const { prepared } = deps;
+  if (!prepared) return undefined;
+  const name = (positives: number) =>
+    `${part}|worlds|${JSON.stringify([settings.rng, settings.seed, settings.nWorlds, positives])}`;
+  return {
+    get: (positives) => prepared.peek<Float64Array>(data.dataset, name(positives)),
+    put: (positives, worldMax) =>
+      prepared.put(data.dataset, name(positives), { value: worldMax, bytes: worldMax.byteLength + 64 }),
+  };
+}
+
+/** Audits the task's own predictions over its prepared scope, regions, plan and worlds (preparedAudit). */
 export async function auditTaskData(
   deps: SpatialDeps,
   data: TaskData,
@@ -171,7 +203,8 @@ export async function auditTaskData(
   clock: PhaseClock,
 ): Promise<SpatialAuditReply> {
   const prepared = await preparedAudit(deps, data, settings, clock);
-  return await auditOf(deps.pool, data.ind, settings, clock, { prepared, plan: prepared.plan });
+  const worlds = preparedWorlds(deps, data, settings);
+  return await auditOf(deps.pool, data.ind, settings, clock, { prepared, plan: prepared.plan, worlds });
 }
 
 /**

@@ -131,6 +131,46 @@ storeTest(
 );
 
 storeTest(
+  "prepared datasets: an audit asked again, and a relabel that keeps the positives, draw no worlds again",
+  async (t) => {
+    await setUp(t);
+    const keeping = instance(t, 64), none = instance(t, 0);
+    const [auditUrl, auditBody] = routes.audit, [relabelUrl] = routes.relabel;
+    // pr_constr 0: the flips to positive and to negative balance, so the number of positives stays
+    const relabelBody = { ...routes.relabel[1], pr_constr: 0 };
+    const worldsOf = (i: typeof keeping) => i.tasks.get("spatial.worlds") ?? 0;
+    try {
+      const fresh = await comparable(await none.app.request(auditUrl, jsonBody("POST", auditBody)));
+      const cold = await comparable(await keeping.app.request(auditUrl, jsonBody("POST", auditBody)));
+      assert.equal(worldsOf(keeping), 1); // one range of worlds per worker; the pool has one
+      const warm = await comparable(await keeping.app.request(auditUrl, jsonBody("POST", auditBody)));
+      assert.equal(worldsOf(keeping), 1, "the same audit again draws no worlds");
+      assert.deepEqual(cold, fresh);
+      assert.deepEqual(warm, fresh);
+      // another seed is other worlds
+      const seeded = { ...auditBody, seed: 4 };
+      await comparable(await keeping.app.request(auditUrl, jsonBody("POST", seeded)));
+      assert.equal(worldsOf(keeping), 2);
+
+      const drawn = worldsOf(none);
+      const relabeled = await comparable(await none.app.request(relabelUrl, jsonBody("POST", relabelBody)));
+      assert.equal(worldsOf(none) - drawn, 2, "without the cache: the worlds before and after");
+      const kept = await comparable(await keeping.app.request(relabelUrl, jsonBody("POST", relabelBody)));
+      assert.equal(worldsOf(keeping), 2, "both audits of the relabel found their worlds drawn");
+      assert.deepEqual(kept, relabeled);
+      const before = relabeled.audit_before_mitigation, after = relabeled.audit_after_mitigation;
+      assert.ok(relabeled.n_flips > 0, "flips that change the after-audit's statistics");
+      assert.equal(after.n_positives, before.n_positives);
+      assert.notDeepEqual(after.stats, before.stats);
+      assert.equal(after.signif_thresh, before.signif_thresh, "the same worlds, so the same threshold T");
+    } finally {
+      keeping.close();
+      none.close();
+    }
+  },
+);
+
+storeTest(
   "prepared datasets: another instance's import or write-back makes the rows be read again",
   async (t) => {
     await setUp(t);
