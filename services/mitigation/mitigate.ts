@@ -365,6 +365,10 @@ export async function mitigateByThreshold(
   const fitPart =
     `${part}|fit|${input.trainRatio}|${input.stratified}|${input.randomState}|${input.equalOpp}`;
   const keptFit = deps.prepared?.peek<{ split: TrainTest; fit: ThresholdFit }>(data.dataset, fitPart);
+  // the test part's audits over the same regions: the after-audit finds its worlds drawn when the
+  // thresholds keep the number of positives (no solution, or thresholds that balance), as does the
+  // before-audit of the next request of this split
+  const worlds = preparedWorlds(deps, data, input, `${fitPart}|test`);
   // the split beside the regions of every individual (kept with the prepared dataset): two workers at once
   const [split, everyone] = await clock.time("prepare", () =>
     beside(
@@ -402,7 +406,7 @@ export async function mitigateByThreshold(
         n: ind.n,
       }),
     }));
-    const before = await auditOf(pool, test, input, clock, { prepared });
+    const before = await auditOf(pool, test, input, clock, { prepared, worlds });
     return await clock.time("maps", async () => {
       // display polygons: hulls of the fit's regions (every individual), kept with them, for the regions
       // the test part's before-audit draws
@@ -467,6 +471,7 @@ export async function mitigateByThreshold(
       prepared,
       yPred: testPreds,
       basePlan: before.plan,
+      worlds,
     });
     const [mapsAfter, flips, chartAfter] = await clock.time("maps", () =>
       Promise.all([

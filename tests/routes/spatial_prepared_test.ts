@@ -89,7 +89,10 @@ storeTest(
       for (const [name, [url, body]] of Object.entries(routes)) {
         const fresh = await comparable(await none.app.request(url, jsonBody("POST", body)));
         const cold = await comparable(await keeping.app.request(url, jsonBody("POST", body)));
+        const drawn = keeping.tasks.get("spatial.worlds");
         const warm = await comparable(await keeping.app.request(url, jsonBody("POST", body)));
+        // the same request again: every audit in it finds its worlds drawn (the same numbers of positives)
+        assert.equal(keeping.tasks.get("spatial.worlds"), drawn, `${name}: warm draws no worlds`);
         assert.deepEqual(cold, fresh, `${name}: cold`);
         assert.deepEqual(warm, fresh, `${name}: warm`);
       }
