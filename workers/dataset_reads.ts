@@ -63,9 +63,11 @@ async function columnsOf(store: Store, read: ColumnsRead, alloc: Alloc = localAl
 
 /** Every field of `ref` as a frame in shared memory (the valuation's, core/stats/frame.ts). */
 async function frameOf(store: Store, ref: CollectionRef): Promise<Frame> {
-  const builder = new FrameBuilder();
+  // the count is the pack's (one read) where the store keeps column pages; any other read grows its columns
+  const expectedRows = await store.columnPages(ref) ? await store.count(ref) : 0;
+  const builder = new FrameBuilder({ expectedRows, alloc: sharedAlloc });
   await readInto(store, ref, builder);
-  return builder.finish(sharedAlloc);
+  return builder.finish();
 }
 
 /** Document ids joined by NUL (no id holds one: checked), or null when one does. */
