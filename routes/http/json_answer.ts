@@ -6,17 +6,15 @@
  * the event loop before each pull. The text is JSON.stringify's, byte for byte.
  */
 import type { Context } from "hono";
-import { nextTurn } from "../../core/turns.ts";
+import { nextTurn, TURN_MS } from "../../core/turns.ts";
 
 /** Elements of an array serialised together. */
 const ELEMENTS = 2000;
-/** Characters a pull enqueues at most (one piece may exceed it). */
-const PULL_CHARS = 1 << 20;
 /**
- * Milliseconds a pull goes on taking pieces: on two cores busy with workers a 1 MB pull took 40-60 ms of
- * wall time, and a turn costs ~2 ms, so a pull stops at whichever of the two limits comes first.
+ * Characters a pull enqueues at most (one piece may exceed it); it stops sooner after TURN_MS (on two cores
+ * busy with workers a 1 MB pull took 40-60 ms).
  */
-const PULL_MS = 8;
+const PULL_CHARS = 1 << 20;
 
 const plain = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
@@ -67,7 +65,7 @@ export function jsonStream(value: unknown, status: number): Response {
       await nextTurn();
       const start = performance.now();
       let text = "";
-      while (text.length < PULL_CHARS && (!text || performance.now() - start < PULL_MS)) {
+      while (text.length < PULL_CHARS && (!text || performance.now() - start < TURN_MS)) {
         const next = pieces.next();
         if (next.done) {
           if (text) controller.enqueue(encoder.encode(text));
