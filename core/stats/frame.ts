@@ -46,11 +46,11 @@ class Builder {
   seen = 0;
   onlyBoolean = true;
   /** Whether `values` is the column's final buffer (from `alloc`, as long as the rows expected). */
-  private final: boolean;
+  private final = false;
 
-  constructor(readonly name: string, expected: number, alloc: Alloc) {
-    this.final = expected > 0;
-    this.values = (this.final ? new Float64Array(alloc(8 * expected)) : new Float64Array(1024)).fill(NaN);
+  /** `expected`: rows the frame should have (0: unknown); `alloc` gives the final buffers. */
+  constructor(readonly name: string, private expected: number, private alloc: Alloc) {
+    this.values = new Float64Array(expected > 0 ? 0 : 1024).fill(NaN);
   }
 
   set(row: number, v: unknown): void {
@@ -111,7 +111,13 @@ class Builder {
   private grow(row: number): void {
     const cap = this.kind === "numeric" ? this.values.length : this.codes.length;
     if (row < cap) return;
-    this.final = false; // more rows than expected: copied into the final buffer at the end
+    if (this.kind === "numeric" && cap === 0 && row < this.expected) {
+      // the first number: the final buffer, allocated only for a column that has numbers
+      this.values = new Float64Array(this.alloc(8 * this.expected)).fill(NaN);
+      this.final = true;
+      return;
+    }
+    this.final = false; // more rows than expected: copied into a final buffer at the end
     let next = Math.max(1024, cap * 2);
     while (next <= row) next *= 2;
     if (this.kind === "numeric") {
