@@ -1,8 +1,8 @@
 /**
  * What a user waits for over HTTP, end to end, on the embedded store (Deno KV on a file): starts the
- * service as a child process (`main.ts --dev`, a fresh KV_PATH in a temporary directory, a free port on
- * 127.0.0.1, LOG_LEVEL=warn), gets a token from the local issuer (demo:demo, client tessera), and times,
- * each as one HTTP request from its first byte sent to its last byte received:
+ * service as a child process as `deno task dev` starts it (a fresh KV_PATH in a temporary directory, a free
+ * port on 127.0.0.1, LOG_LEVEL=warn), gets a token from the local issuer (demo:demo, client tessera), and
+ * times, each as one HTTP request from its first byte sent to its last byte received:
  *
  *   import      POST /api/datasets/bench/{name}?mode=create, the NDJSON body streamed from a file
  *   task        POST /api/tasks/documents pointing at that collection
@@ -57,6 +57,7 @@ import {
   writeColumnsNdjson,
 } from "./lar_like_case.ts";
 import { curlUpload, demoToken, hasCurl } from "./upload.ts";
+import { devTaskArgs, ROOT } from "./dev_task.ts";
 import { correlationColumns } from "./valuation_data.ts";
 
 const PROBE_NAME = "tessera-healthz-probe";
@@ -67,6 +68,8 @@ interface ProbeStats {
   maxMs: number;
   p99Ms: number;
   over50: number;
+  /** Seconds into the step at which each answer over 50 ms was asked (where to look in a profile). */
+  over50At: number[];
   failed: number;
   rssMaxMb: number;
 }
@@ -81,7 +84,7 @@ function probeWorker() {
     close(): void;
   };
   let base = "", statusFile = "", running = false;
-  let cur: { lat: number[]; failed: number; rssKb: number } | null = null;
+  let cur: { t0: number; lat: number[]; slowAt: number[]; failed: number; rssKb: number } | null = null;
   const vmRssKb = () => {
     try {
       const m = Deno.readTextFileSync(statusFile).match(/VmRSS:\s+(\d+) kB/);
@@ -101,6 +104,7 @@ function probeWorker() {
       maxMs: lat.length ? lat[lat.length - 1] : NaN,
       p99Ms: lat.length ? lat[Math.min(lat.length - 1, Math.floor(lat.length * 0.99))] : NaN,
       over50: lat.filter((x) => x > 50).length,
+      over50At: cur?.slowAt ?? [],
       failed: cur?.failed ?? 0,
       rssMaxMb: (cur?.rssKb ?? 0) / 1024,
     };
@@ -119,6 +123,7 @@ function probeWorker() {
       const ms = performance.now() - t0;
       if (cur) {
         cur.lat.push(ms);
+        if (ms > 50) cur.slowAt.push((t0 - cur.t0) / 1000);
         if (!ok) cur.failed++;
       }
       const wait = 10 - (performance.now() - t0);
@@ -134,7 +139,7 @@ function probeWorker() {
       running = true;
       loop();
     } else if (m.type === "begin") {
-      cur = { lat: [], failed: 0, rssKb: 0 };
+      cur = { t0: performance.now(), lat: [], slowAt: [], failed: 0, rssKb: 0 };
       sampleRss();
     } else if (m.type === "end") {
       self.postMessage({ id: m.id, stats: summary() });
@@ -222,7 +227,6 @@ function parseArgs(args: string[]) {
 
 // ---------------------------------------------------------------- small helpers
 
-const ROOT = new URL("..", import.meta.url).pathname;
 const sec = (ms: number) => (ms / 1000).toFixed(2);
 const mb = (bytes: number) => (bytes / 1048576).toFixed(1);
 const size = (bytes: number) => (bytes < 1048576 ? `${(bytes / 1024).toFixed(0)} KB` : `${mb(bytes)} MB`);
@@ -309,18 +313,7 @@ class Service {
   constructor(readonly dir: string, readonly port: number, env: Record<string, string>) {
     this.base = `http://127.0.0.1:${port}`;
     this.child = new Deno.Command(Deno.execPath(), {
-      // the permissions of `deno task dev`
-      args: [
-        "run",
-        "--allow-net",
-        "--allow-read",
-        "--allow-write",
-        "--allow-env",
-        "--allow-sys",
-        "--allow-run",
-        "main.ts",
-        "--dev",
-      ],
+      args: devTaskArgs(),
       cwd: ROOT,
       clearEnv: true,
       env: childEnv(env),
@@ -578,11 +571,13 @@ async function main() {
         probe: stats,
         reference: "",
       });
-      const probeLine =
-        `healthz max ${stats.probes ? stats.maxMs.toFixed(0) : "—"} ms (p99 ${stats.p99Ms.toFixed(0)} ms, ` +
+      const probeLine = `healthz max ${stats.probes ? stats.maxMs.toFixed(0) : "—"} ms ` +
+        `(p99 ${stats.p99Ms.toFixed(0)} ms, ` +
         `${stats.over50} of ${stats.probes} over 50 ms${
-          stats.failed ? `, ${stats.failed} failed` : ""
-        }), VmRSS max ${stats.rssMaxMb.toFixed(0)} MB`;
+          stats.over50At.length
+            ? `, asked at ${stats.over50At.map((t) => `+${t.toFixed(2)} s`).join(" ")}`
+            : ""
+        }${stats.failed ? `, ${stats.failed} failed` : ""}), VmRSS max ${stats.rssMaxMb.toFixed(0)} MB`;
       if (!ok) {
         const why = a ? `${a.status} ${a.text.slice(0, 600)}` : error;
         log(`${label}: REFUSED or failed: ${why}${svc.running ? "" : `\nservice log:\n${svc.errTail()}`}`);

@@ -1,8 +1,8 @@
 /**
  * The dataset import end to end over HTTP, with the default limits: generates N rows × 5 columns (lat,
  * lon, y_true, y_pred, region_ids: a JSON list of 107 ints on average; bench/import_data.ts), starts
- * Tessera (`main.ts --dev` on a throwaway KV file and a free loopback port, no other variable set), gets
- * a token from the local issuer (demo:demo, client tessera), and streams the file to
+ * Tessera as `deno task dev` starts it (on a throwaway KV file and a free loopback port, no other variable
+ * set), gets a token from the local issuer (demo:demo, client tessera), and streams the file to
  * `POST /api/datasets/bench/points?mode=create` with curl (`-T`: streamed from disk, its Content-Length
  * declared, as clients send files; `--client fetch`: Deno's fetch with a streamed, chunked body, which
  * costs Deno's own server far more, see curlUpload). Meanwhile a Web Worker GETs /healthz every 10 ms; the
@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import { type BenchFormat, benchPieces, writeBenchFile } from "./import_data.ts";
 import { KvStore } from "../store/kv.ts";
 import { curlUpload, demoToken } from "./upload.ts";
+import { devTaskArgs, ROOT } from "./dev_task.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -131,7 +132,8 @@ try {
 const port = freePort();
 const base = `http://127.0.0.1:${port}`;
 const server = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "--dev"],
+  args: devTaskArgs(),
+  cwd: ROOT,
   env: { PORT: String(port), KV_PATH: `${dir}/import.kv`, LOG_LEVEL: "warn" },
   stdout: "null",
   stderr: "inherit",

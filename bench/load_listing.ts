@@ -1,11 +1,13 @@
 /**
- * Load on the metadata endpoints, end to end over loopback: starts Tessera (`main.ts --dev`, demo data, a
+ * Load on the metadata endpoints, end to end over loopback: starts Tessera (as `deno task dev`: demo data, a
  * throwaway KV file, the rate limit raised), then for a bounded time keeps CONCURRENCY requests in flight
  * against each listed path with a bearer token, and prints requests per second, p50/p99/max latency and
  * the statuses seen. Traffic goes to 127.0.0.1 only, and the loop stops by itself.
  *
  *   deno run -A bench/load_listing.ts [SECONDS_PER_PATH=10] [CONCURRENCY=32]
  */
+import { devTaskArgs, ROOT } from "./dev_task.ts";
+
 const SECONDS = Number(Deno.args[0] ?? 10);
 const CONCURRENCY = Number(Deno.args[1] ?? 32);
 const PATHS = ["/healthz", "/api/tasks/documents", "/dataset", "/get-new-jobs/"];
@@ -22,7 +24,8 @@ const port = freePort();
 const base = `http://127.0.0.1:${port}`;
 const dir = await Deno.makeTempDir();
 const server = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "--dev"],
+  args: devTaskArgs(),
+  cwd: ROOT,
   env: {
     PORT: String(port),
     KV_PATH: `${dir}/load.kv`,
