@@ -13,5 +13,4 @@ USER deno
 # Liveness with what the image has (no curl or wget): deno itself fetches /healthz on the container's port.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
   CMD ["deno", "eval", "const r = await fetch('http://127.0.0.1:' + (Deno.env.get('PORT') || '8000') + '/healthz', { signal: AbortSignal.timeout(5000) }); Deno.exit(r.ok ? 0 : 1);"]
-# --no-memory-reducer: V8's idle-time compaction held the event loop 50-60 ms (docs/architecture.md)
-CMD ["run", "--v8-flags=--no-memory-reducer", "--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-sys", "main.ts"]
+CMD ["run", "--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-sys", "main.ts"]
