@@ -1,9 +1,9 @@
 /**
  * A dataset read in a worker: the worker opens the store for itself (once per location, kept while it
  * lives), reads the rows (column pages where the store keeps them) and builds typed columns there, so the
- * event loop decodes no row. Columns come back in shared memory; document ids come as the bytes of one
- * NUL-joined text, moved (where a million small strings would be a million copies), and are split here a
- * chunk at a time. The callers' side is `readColumns` / `readFrame`:
+ * event loop decodes no row. Columns come back in shared memory; document ids come packed (a few long
+ * strings and where each id ends: core/spatial/doc_ids.ts), never as a million small strings. The callers'
+ * side is `readColumns` / `readFrame`:
  * where the pool runs inline or the store cannot be opened twice (an in-memory or the platform's KV),
  * they read on the caller's store instead, with the same answer.
  */
@@ -15,7 +15,7 @@ import { type Alloc, localAlloc, sharedAlloc } from "../core/memory.ts";
 import type { CollectionRef, Doc, Store, StoreLocation } from "../store/store.ts";
 import type { ColumnPage } from "../core/column_pages.ts";
 import { openLocation } from "../store/open.ts";
-import { splitNulInTurns } from "../core/turns.ts";
+import { packIds } from "../core/spatial/doc_ids.ts";
 
 /** Documents per batch a read takes from the store. */
 const BATCH = 5000;
@@ -70,18 +70,15 @@ async function frameOf(store: Store, ref: CollectionRef): Promise<Frame> {
   return builder.finish();
 }
 
-/** Document ids joined by NUL (no id holds one: checked), or null when one does. */
-const SEP = "\u0000";
-
 /**
  * Worker task "dataset.columns": the columns in shared memory (kept, they then go to every worker without
- * a copy), and their document ids as the UTF-8 bytes of one NUL-joined text, moved rather than copied.
+ * a copy), and their document ids packed (core/spatial/doc_ids.ts): a few long strings copied and where each
+ * id ends, moved, rather than a million strings for the event loop's heap to make and keep.
  */
 async function columnsTask(p: ColumnsRead & { location: StoreLocation }) {
   const loaded = await columnsOf(await storeAt(p.location), p, sharedAlloc);
   const ids = loaded.ind.docIds;
-  const joined = ids.some((id) => id.includes(SEP)) ? null : new TextEncoder().encode(ids.join(SEP));
-  return { ...loaded, ind: { ...loaded.ind, docIds: joined === null ? ids : [] }, joined };
+  return { ...loaded, ind: { ...loaded.ind, docIds: Array.isArray(ids) ? packIds(ids) : ids } };
 }
 
 /** Entries for workers/tasks.ts. */
@@ -97,10 +94,7 @@ const inWorker = (pool: WorkerPool, store: Store) => !pool.inline && store.locat
 /** The audit's columns of `read.ref`, read in a worker when one can open the store. */
 export async function readColumns(pool: WorkerPool, store: Store, read: ColumnsRead): Promise<LoadedColumns> {
   if (!inWorker(pool, store)) return await columnsOf(store, read);
-  const { joined, ...loaded } = await pool.run("dataset.columns", { ...read, location: store.location! });
-  if (joined === null) return loaded;
-  const docIds = loaded.ind.n ? await splitNulInTurns(joined) : [];
-  return { ...loaded, ind: { ...loaded.ind, docIds } };
+  return await pool.run("dataset.columns", { ...read, location: store.location! });
 }
 
 /** Every column of `ref` as a frame in shared memory, read in a worker when one can open the store. */

@@ -11,6 +11,7 @@ import { type Alloc, localAlloc } from "../memory.ts";
 import { convexHull, convexHulls } from "./hull.ts";
 import { kmeans, mergeSmall } from "./kmeans.ts";
 import type { Individuals, RegionLists, Regions, Ring } from "./types.ts";
+import { docIdAt } from "./doc_ids.ts";
 
 export type { RegionLists };
 
@@ -134,7 +135,9 @@ function byRegionIds(
         const id = L.ids[t];
         if (!(Number.isInteger(id) && id >= 0 && id < P)) {
           throw new InvalidInputError(
-            `region id ${id} of document ${ind.docIds[i] ?? "?"} (position ${i}) is beyond the polygon ` +
+            `region id ${id} of document ${
+              docIdAt(ind.docIds, i) ?? "?"
+            } (position ${i}) is beyond the polygon ` +
               `list (${P} polygons, ids 0..${P - 1})`,
             ["body", "region"],
           );

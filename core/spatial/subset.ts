@@ -1,5 +1,6 @@
 /** Parts of an audit's data: some individuals, and regions seen through a subset of positions. */
 import type { Individuals, RegionLists, Regions } from "./types.ts";
+import { docIdAt, docIdCount } from "./doc_ids.ts";
 
 /** The region lists of the individuals at `positions`, in that order. */
 function subsetLists(L: RegionLists, positions: Int32Array): RegionLists {
@@ -29,8 +30,8 @@ export function gather<T extends Float64Array | Int32Array | Uint8Array>(
  * ids when `ind` comes without them (a caller that reads none leaves them out: a threshold's test part).
  */
 export function subsetIndividuals(ind: Individuals, positions: Int32Array): Individuals {
-  const docIds = ind.docIds.length ? new Array<string>(positions.length) : [];
-  for (let j = 0; j < docIds.length; j++) docIds[j] = ind.docIds[positions[j]];
+  const docIds = docIdCount(ind.docIds) ? new Array<string>(positions.length) : [];
+  for (let j = 0; j < docIds.length; j++) docIds[j] = docIdAt(ind.docIds, positions[j])!;
   return {
     n: positions.length,
     docIds,

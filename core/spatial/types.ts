@@ -2,12 +2,13 @@
  * The data of a spatial audit as core sees it: typed columns built once from the collection
  * (docs/spatial-fairness.md "How an audit runs"), regions as member lists, and the audit's result.
  */
+import type { DocIds } from "./doc_ids.ts";
 
 /** One column per slot of the field mapping; `idx` of a reply is the position in these arrays. */
 export interface Individuals {
   n: number;
-  /** Document ids, in the collection's insertion order. */
-  docIds: string[];
+  /** Document ids, in the collection's insertion order (read with docIdAt: a list, or packed). */
+  docIds: DocIds;
   yPred: Uint8Array;
   yTrue: Uint8Array | null;
   lat: Float64Array | null;

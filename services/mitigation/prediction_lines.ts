@@ -6,6 +6,7 @@
  * generation, and the collections that moved them held the event loop for 40 ms and more at 206k
  * individuals; lines made a slice at a time die young. Its JSON text (`toJSON`) is that of the whole array.
  */
+import { docIdAt, type DocIds } from "../../core/spatial/doc_ids.ts";
 
 /** One line of `mitigated_preds`: an individual the mitigation judged, its final prediction. */
 export interface FinalPrediction {
@@ -21,7 +22,7 @@ export class PredictionLines {
    * with its prediction in `preds` and whether it differs from `before` (the mapped y_pred).
    */
   constructor(
-    private readonly docIds: readonly string[],
+    private readonly docIds: DocIds,
     private readonly positions: ArrayLike<number> | null,
     private readonly preds: Uint8Array,
     private readonly before: Uint8Array,
@@ -38,7 +39,7 @@ export class PredictionLines {
       const i = this.positions ? this.positions[j] : j;
       out.push({
         idx: i,
-        doc_id: this.docIds[i],
+        doc_id: docIdAt(this.docIds, i)!,
         y_pred: this.preds[i],
         flipped: this.preds[i] !== this.before[i],
       });

@@ -18,6 +18,7 @@ import type {
   RngMode,
 } from "../../core/spatial/types.ts";
 import { requireNeeds } from "../../core/spatial/load.ts";
+import { docIdsBytes } from "../../core/spatial/doc_ids.ts";
 import type { Store } from "../../store/store.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import {
@@ -360,9 +361,8 @@ export async function taskIndividuals(
   const loaded = await clock.time("load", () =>
     keptOrBuilt(deps.prepared, dataset, columns, async () => {
       const value = await loadColumns(deps, ref, input.mapping);
-      // document ids: about 40 bytes each beyond their characters
-      const ids = value.ind.docIds.reduce((sum, id) => sum + 40 + id.length, 0);
-      return { value, bytes: typedBytes(value.ind) + ids };
+      const { docIds, ...typed } = value.ind;
+      return { value, bytes: typedBytes(typed) + docIdsBytes(docIds) };
     }));
   const ind = requireNeeds(loaded, { yTrue: input.equalOpp, prob: needs.prob });
   return { ind, mapping: loaded.mapping, source: { ...dataset.ref, generation }, dataset, columns };
