@@ -1,5 +1,5 @@
 /**
- * How the benchmarks start the service: as `deno task dev` does (deno.json), V8 flags and permissions
+ * How the benchmarks start the service: as `deno task dev` does (deno.json), its flags and permissions
  * included, from the repository's root, so a figure is that of the service a user starts.
  */
 
