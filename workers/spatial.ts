@@ -141,9 +141,10 @@ export async function spatialAudit(
     ? { ...req.prepared, plan: req.plan }
     : await prepareAudit(pool, req, opts);
   const t1 = performance.now();
-  const known = req.prepared && req.worlds?.get(prep.plan.positives);
+  // the memo holds worlds over prepared regions only
+  const memo = req.prepared ? req.worlds : undefined, known = memo?.get(prep.plan.positives);
   const worldMax = known ? known.slice() : await drawWorlds(pool, req, prep.plan, opts);
-  if (!known && req.prepared) req.worlds?.put(prep.plan.positives, worldMax.slice());
+  if (!known) memo?.put(prep.plan.positives, worldMax.slice());
   const t2 = performance.now();
   const summary = summarizeAudit(prep.plan, prep.regions, worldMax, {
     signifLevel: req.signifLevel,

@@ -134,10 +134,9 @@ function byRegionIds(
       for (let t = L.start[i]; t < L.start[i + 1]; t++) {
         const id = L.ids[t];
         if (!(Number.isInteger(id) && id >= 0 && id < P)) {
+          const doc = docIdAt(ind.docIds, i) ?? "?";
           throw new InvalidInputError(
-            `region id ${id} of document ${
-              docIdAt(ind.docIds, i) ?? "?"
-            } (position ${i}) is beyond the polygon ` +
+            `region id ${id} of document ${doc} (position ${i}) is beyond the polygon ` +
               `list (${P} polygons, ids 0..${P - 1})`,
             ["body", "region"],
           );

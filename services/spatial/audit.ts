@@ -25,6 +25,7 @@ import {
   prepareAudit,
   spatialAudit,
   type SpatialAuditReply,
+  type SpatialAuditRequest,
   type WorldsMemo,
 } from "../../workers/spatial.ts";
 import type { AuditMaps, AuditMapsPayload } from "../../workers/maps.ts";
@@ -90,13 +91,7 @@ export async function auditOf(
   ind: Individuals,
   settings: AuditSettings,
   clock: PhaseClock,
-  extra: {
-    yPred?: Uint8Array;
-    prepared?: Scoped;
-    plan?: AuditPlan;
-    basePlan?: AuditPlan;
-    worlds?: WorldsMemo;
-  } = {},
+  extra: Pick<SpatialAuditRequest, "yPred" | "prepared" | "plan" | "basePlan" | "worlds"> = {},
 ): Promise<SpatialAuditReply> {
   const reply = await spatialAudit(pool, {
     individuals: ind,
