@@ -44,7 +44,7 @@ try {
   await correlateOnPool(pool, columns.slice(0, 2).map((c) => c.subarray(0, 1000)), ALL); // start the workers
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const m = await correlateOnPool(pool, columns, ALL);
+  const { matrices: m } = await correlateOnPool(pool, columns, ALL);
   const cpu = process.cpuUsage(cpu0);
   console.log(
     `${rows} rows × ${k} columns, all three methods, ${workers} workers: ${seconds(t0)} s wall, ` +

@@ -15,6 +15,7 @@ import {
   pairOrder,
   type PreparedColumn,
 } from "../core/stats/correlation.ts";
+import type { Ranking } from "../core/stats/ranks.ts";
 import type { Frame } from "../core/stats/frame.ts";
 import type { Design, PrepareOptions } from "../core/learn/prepare.ts";
 import { compareModels, type Comparison } from "../core/learn/compare.ts";
@@ -22,15 +23,28 @@ import type { ModelName } from "../core/learn/models.ts";
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
-/** The correlation matrices of `columns` (NaN = gap), both steps spread over every worker. */
+/** The columns' rankings (null: a constant column, or none made), in shared memory: kept between requests. */
+export type Rankings = (Ranking | null)[];
+
+/** The matrices, and the rankings they were computed from (for a later request on the same columns). */
+export interface Correlated {
+  matrices: Matrices;
+  rankings: Rankings;
+}
+
+/**
+ * The correlation matrices of `columns` (NaN = gap), both steps spread over every worker. `kept`: the
+ * columns' rankings from an earlier request on the very same columns, so no column is sorted again.
+ */
 export async function correlateOnPool(
   pool: WorkerPool,
   columns: Float64Array[],
   methods: Method[],
-): Promise<Matrices> {
+  kept?: Rankings,
+): Promise<Correlated> {
   const parts = Math.max(1, Math.min(pool.size, columns.length));
   const counter = () => new Int32Array(new SharedArrayBuffer(4));
-  const payload = { columns: toShared(columns), methods, next: counter() };
+  const payload = { columns: toShared(columns), methods, rankings: kept ?? null, next: counter() };
   const prepared: PreparedColumn[] = new Array(columns.length);
   const claimed = await Promise.all(
     range(parts).map(() => pool.run("valuation.correlation_prepare", payload)),
@@ -40,7 +54,7 @@ export async function correlateOnPool(
   const results = await Promise.all(
     range(parts).map(() => pool.run("valuation.correlation_pairs", pairs)),
   );
-  return mergeShares(results);
+  return { matrices: mergeShares(results), rankings: prepared.map((c) => c.ranking) };
 }
 
 export interface ImportanceRun {

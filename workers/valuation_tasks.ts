@@ -12,6 +12,7 @@ import {
   prepareColumn,
   type PreparedColumn,
 } from "../core/stats/correlation.ts";
+import type { Ranking } from "../core/stats/ranks.ts";
 import type { Frame } from "../core/stats/frame.ts";
 import { type Design, prepare, type PrepareOptions } from "../core/learn/prepare.ts";
 import { problemOf } from "../core/learn/compare.ts";
@@ -42,11 +43,18 @@ function* claim(order: ArrayLike<number>, next: Int32Array): Generator<number> {
 /** Entries for workers/tasks.ts. */
 export const VALUATION_TASKS = {
   "valuation.correlation_prepare": (
-    { columns, methods, next }: { columns: Float64Array[]; methods: Method[]; next: Int32Array },
+    { columns, methods, rankings, next }: {
+      columns: Float64Array[];
+      methods: Method[];
+      /** Rankings kept from an earlier request on these columns, or null. */
+      rankings: (Ranking | null)[] | null;
+      next: Int32Array;
+    },
   ) => {
     const out: Claimed[] = [];
     for (const index of claim(range(columns.length), next)) {
-      out.push({ index, column: toShared(prepareColumn(columns[index], methods, sharedAlloc)) });
+      const column = prepareColumn(columns[index], methods, sharedAlloc, rankings?.[index] ?? null);
+      out.push({ index, column: toShared(column) });
     }
     return out;
   },

@@ -38,11 +38,15 @@ export interface PreparedColumn {
   centred: Float64Array | null;
 }
 
-/** One column's sort, ranks and standardisation, the per-column half of the work, done once. */
+/**
+ * One column's sort, ranks and standardisation, the per-column half of the work, done once. `ranking`:
+ * the column's ranking when one is kept from an earlier request (the costliest part: a radix sort).
+ */
 export function prepareColumn(
   values: Float64Array,
   methods: readonly Method[],
   alloc: Alloc = localAlloc,
+  ranking: Ranking | null = null,
 ): PreparedColumn {
   const n = values.length;
   let gaps = 0;
@@ -76,7 +80,9 @@ export function prepareColumn(
       } else out.gaps[g++] = r;
     }
   } else if (methods.includes("pearson")) out.z = standardise(values, new Float64Array(alloc(8 * n)));
-  if (methods.includes("spearman") || methods.includes("kendall")) out.ranking = rankColumn(values, alloc);
+  if (methods.includes("spearman") || methods.includes("kendall")) {
+    out.ranking = ranking ?? rankColumn(values, alloc);
+  }
   if (methods.includes("spearman")) {
     out.centred = centredRanks(out.ranking!, new Float64Array(alloc(8 * n)));
   }

@@ -9,7 +9,7 @@ import { NotFoundError } from "../../core/errors.ts";
 import type { Frame } from "../../core/stats/frame.ts";
 import { readFrame } from "../../workers/dataset_reads.ts";
 import { findDataset, versionOf } from "../datasets/registry.ts";
-import { keptOrBuilt, type PreparedDatasets, typedBytes } from "../datasets/prepared.ts";
+import { type DatasetKey, keptOrBuilt, type PreparedDatasets, typedBytes } from "../datasets/prepared.ts";
 
 /** What a valuation reads and runs on: the store, Tessera's own database, the worker pool. */
 export interface ValuationDeps {
@@ -20,6 +20,12 @@ export interface ValuationDeps {
   prepared?: PreparedDatasets;
 }
 
+/** A dataset's frame, and the key its prepared parts are kept under (for what is derived from the frame). */
+export interface LoadedFrame {
+  frame: Frame;
+  key: DatasetKey;
+}
+
 /**
  * Streams the dataset into a frame whose columns every worker reads without a copy, or takes the frame
  * kept with the prepared dataset (never changed by its readers); NotFoundError when unregistered.
@@ -27,15 +33,17 @@ export interface ValuationDeps {
 export async function loadDatasetFrame(
   { store, config, pool, prepared }: ValuationDeps,
   datasetId: string,
-): Promise<Frame> {
+): Promise<LoadedFrame> {
   const rec = await findDataset(store, config.TESSERA_DB, datasetId);
   if (!rec) throw new NotFoundError(`no dataset '${datasetId}'`);
   const ref = { db: rec.database, collection: rec.collection };
-  return await keptOrBuilt(prepared, { ref, version: versionOf(rec, ref).content }, "frame", async () => {
+  const key = { ref, version: versionOf(rec, ref).content };
+  const frame = await keptOrBuilt(prepared, key, "frame", async () => {
     const frame = await readFrame(pool, store, ref);
     // categories and names: about 40 bytes a string beyond the typed columns
     return { value: frame, bytes: typedBytes(frame) + 40 * frame.rows };
   });
+  return { frame, key };
 }
 
 /** A frame's `[rows, columns]`, the `dataset_shape` of both answers. */

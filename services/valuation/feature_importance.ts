@@ -52,7 +52,7 @@ export async function analyzeFeatureImportance(
   const t0 = performance.now();
   const asked = input.models;
   const models = asked?.length ? MODEL_NAMES.filter((m) => asked.includes(m)) : MODEL_NAMES;
-  const frame = await loadDatasetFrame(deps, input.datasetId);
+  const { frame } = await loadDatasetFrame(deps, input.datasetId);
   const target = input.target ?? await defaultTarget(deps, input.datasetId);
   const { comparison } = await featureImportanceOnPool(deps.pool, frame, {
     target,

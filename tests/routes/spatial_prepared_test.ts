@@ -247,7 +247,16 @@ storeTest(
       assert.deepEqual(await json(await post(keeping.app)), fresh);
       const hits = keeping.prepared.stats().hits;
       assert.deepEqual(await json(await post(keeping.app)), fresh);
-      assert.equal(keeping.prepared.stats().hits, hits + 1);
+      // the frame and the columns' rankings were both kept
+      assert.equal(keeping.prepared.stats().hits, hits + 2);
+      // Spearman alone, from the rankings Kendall's request kept, as without them
+      const spearman = (app: typeof keeping.app) =>
+        app.request(url, jsonBody("POST", { include_pearson: false, include_spearman: true }));
+      const alone = await json(await spearman(keeping.app));
+      assert.equal(keeping.prepared.stats().hits, hits + 4);
+      assert.deepEqual(alone, await json(await spearman(none.app)));
+      assert.equal(alone.kendall, null);
+      assert.equal(alone.spearman.y_pred.y_pred, 1);
       const replaced = await t.app.request(`/api/datasets/${t.db}/people?mode=replace`, ndjson(rows(true)));
       assert.equal(replaced.status, 200);
       const after = await json(await post(keeping.app));

@@ -94,8 +94,8 @@ Deno.test("inline pool: the same answers as the worker pool (audit, relabel, cor
 
     const columns = correlationColumns(800, 5, 2);
     assert.deepEqual(
-      await correlateOnPool(inline, columns, ["pearson", "kendall"]),
-      await correlateOnPool(workers, columns, ["pearson", "kendall"]),
+      (await correlateOnPool(inline, columns, ["pearson", "kendall"])).matrices,
+      (await correlateOnPool(workers, columns, ["pearson", "kendall"])).matrices,
     );
   } finally {
     workers.close();
