@@ -80,7 +80,9 @@ export interface HullsPayload {
 
 /** Worker task "spatial.hulls": rule 1's display polygons, the convex hulls of the members (for maps). */
 function hulls(p: HullsPayload) {
-  const lon = Float64Array.from(p.scope, (i) => p.lon[i]), lat = Float64Array.from(p.scope, (i) => p.lat[i]);
+  const n = p.scope.length, lon = new Float64Array(n), lat = new Float64Array(n);
+  // a loop: Float64Array.from with a function took 38 ms over an audit's 100,000 positions
+  for (let j = 0; j < n; j++) (lon[j] = p.lon[p.scope[j]], lat[j] = p.lat[p.scope[j]]);
   return regionHulls(lon, lat, p.members);
 }
 

@@ -34,37 +34,25 @@ export function convexHull(x: Float64Array, y: Float64Array, idx: Int32Array | n
 
 /**
  * The convex hulls of many point sets over the same points (every region of an audit), each as
- * convexHull gives it, one vertex per distinct point. The points are ranked by (x, y) once, equal points
- * sharing a rank, so a set is reduced to its distinct points at once (individuals often share a place),
- * the points strictly inside the octagon of its eight extremes are dropped, and the rest sorted as
- * integers (a typed sort) before the chain.
+ * convexHull gives it, one vertex per distinct point (individuals often share a place): the points
+ * strictly inside the octagon of a set's eight extremes are dropped, and the few left sorted by (x, y),
+ * rid of repeats, and chained. A set costs one pass over its members, whatever the other points:
+ * ranking every point of an audit first (100,000 of them) cost more than the 500 hulls a map draws.
  */
 export function convexHulls(x: Float64Array, y: Float64Array, sets: Int32Array[]): Ring[] {
-  const { rank, px, py } = rankPoints(x, y);
-  const seen = new Int32Array(px.length).fill(-1);
-  return sets.map((set, s) => {
-    if (set.length === 0) return [];
-    const distinct = new Int32Array(set.length);
-    let u = 0;
-    for (const i of set) {
-      const r = rank[i];
-      if (seen[r] !== s) (seen[r] = s, distinct[u++] = r);
-    }
-    return chainHull(px, py, outsideOctagon(px, py, distinct.subarray(0, u)).sort());
-  });
+  return sets.map((set) => (set.length ? distinctHull(x, y, set) : []));
 }
 
-/** Each point's rank in (x, y) order, equal points one rank, and the coordinates of each rank. */
-function rankPoints(x: Float64Array, y: Float64Array) {
-  const order = Int32Array.from({ length: x.length }, (_, i) => i);
-  order.sort((a, b) => x[a] - x[b] || y[a] - y[b]);
-  const rank = new Int32Array(x.length), px: number[] = [], py: number[] = [];
+/** The hull of one non-empty set over its distinct points (see convexHulls). */
+function distinctHull(x: Float64Array, y: Float64Array, set: Int32Array): Ring {
+  // a copy: the set may be the caller's (a region's member list) when nothing is inside
+  const order = outsideOctagon(x, y, set).slice().sort((a, b) => x[a] - x[b] || y[a] - y[b]);
+  const px = new Float64Array(order.length), py = new Float64Array(order.length);
+  let u = 0;
   for (const i of order) {
-    const last = px.length - 1;
-    if (last < 0 || px[last] !== x[i] || py[last] !== y[i]) (px.push(x[i]), py.push(y[i]));
-    rank[i] = px.length - 1;
+    if (u === 0 || px[u - 1] !== x[i] || py[u - 1] !== y[i]) (px[u] = x[i], py[u] = y[i], u++);
   }
-  return { rank, px: Float64Array.from(px), py: Float64Array.from(py) };
+  return chainHull(px, py, Int32Array.from({ length: u }, (_, k) => k));
 }
 
 /** The points of `set` not strictly inside the octagon of its extremes (those can be hull vertices). */

@@ -166,18 +166,32 @@ Deno.test("convex hull: a square with inner points and a duplicate, counter-cloc
   ]);
 });
 
+/** One vertex per distinct point: convexHull keeps a set's repeated point twice ([[0, 0], [0, 0]]). */
+const distinct = (ring: Ring) =>
+  ring.filter((p, k) => !ring.slice(0, k).some((q) => q[0] === p[0] && q[1] === p[1]));
+
 Deno.test("convex hulls of many sets equal each set's own hull (duplicates, collinear points, any order)", () => {
   // points on a small integer grid: many duplicates and collinear runs, the hard cases of a hull
   const point = fc.tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 6 }));
   const sets = fc.array(fc.array(fc.nat(39), { maxLength: 40 }), { minLength: 1, maxLength: 6 });
   fc.assert(fc.property(fc.array(point, { minLength: 40, maxLength: 40 }), sets, (pts, idx) => {
     const x = Float64Array.from(pts, (p) => p[0]), y = Float64Array.from(pts, (p) => p[1]);
-    // one vertex per distinct point: convexHull keeps a set's repeated point twice ([[0, 0], [0, 0]])
-    const distinct = (ring: Ring) =>
-      ring.filter((p, k) => !ring.slice(0, k).some((q) => q[0] === p[0] && q[1] === p[1]));
     const each = idx.map((s) => distinct(convexHull(x, y, s)));
     assert.deepEqual(convexHulls(x, y, idx.map((s) => Int32Array.from(s))), each);
   }));
+  // hundreds of points, signed, fractional, repeated, and -0 beside 0 (one place: one vertex)
+  const coord = fc.oneof(fc.integer({ min: -3, max: 3 }).map((v) => v / 2), fc.constant(-0));
+  const many = fc.array(fc.tuple(coord, coord), { minLength: 600, maxLength: 700 });
+  const bigSets = fc.array(fc.array(fc.nat(599), { maxLength: 300 }), { minLength: 1, maxLength: 4 });
+  fc.assert(
+    fc.property(many, bigSets, (pts, idx) => {
+      const x = Float64Array.from(pts, (p) => p[0]), y = Float64Array.from(pts, (p) => p[1]);
+      const key = (ring: Ring) => ring.map(([a, b]) => `${a + 0},${b + 0}`);
+      const each = idx.map((s) => key(distinct(convexHull(x, y, s))));
+      assert.deepEqual(convexHulls(x, y, idx.map((s) => Int32Array.from(s))).map(key), each);
+    }),
+    { numRuns: 60 },
+  );
 });
 
 Deno.test("region ids flattened as the loader keeps them; a partial list falls back to coordinates", () => {
