@@ -7,7 +7,7 @@
 import { type AuditPlan, planAudit, planForLabels, simulateWorlds } from "../core/spatial/audit.ts";
 import { buildRegions, KMEANS_SEED, regionHulls } from "../core/spatial/regions.ts";
 import { scopeOf } from "../core/spatial/load.ts";
-import { restrictRegions } from "../core/spatial/subset.ts";
+import { gather, restrictRegions } from "../core/spatial/subset.ts";
 import { sharedAlloc, toShared } from "../core/memory.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
 
@@ -58,7 +58,7 @@ export function scoped(p: PreparePayload) {
   const scope = p.prepared?.scope ?? scopeOf(p.ind, p.equalOpp);
   // k-means takes its fixed seed, not the request's: the seed moves the worlds, not the regions
   const regions = p.prepared?.regions ?? buildRegions(p.ind, scope, p.polygons, KMEANS_SEED, sharedAlloc);
-  return { scope, regions, labels: Uint8Array.from(scope, (i) => p.ind.yPred[i]) };
+  return { scope, regions, labels: gather(p.ind.yPred, scope)! };
 }
 
 /** Worker task "spatial.prepare": scope and regions (shared), and a shared plan. */
@@ -80,10 +80,7 @@ export interface HullsPayload {
 
 /** Worker task "spatial.hulls": rule 1's display polygons, the convex hulls of the members (for maps). */
 function hulls(p: HullsPayload) {
-  const n = p.scope.length, lon = new Float64Array(n), lat = new Float64Array(n);
-  // a loop: Float64Array.from with a function took 38 ms over an audit's 100,000 positions
-  for (let j = 0; j < n; j++) (lon[j] = p.lon[p.scope[j]], lat[j] = p.lat[p.scope[j]]);
-  return regionHulls(lon, lat, p.members);
+  return regionHulls(gather(p.lon, p.scope)!, gather(p.lat, p.scope)!, p.members);
 }
 
 /** Worker task "spatial.regions": scope and regions over every individual (the threshold mitigation's fit). */

@@ -12,6 +12,7 @@ import { convexHull, convexHulls } from "./hull.ts";
 import { kmeans, mergeSmall } from "./kmeans.ts";
 import type { Individuals, RegionLists, Regions, Ring } from "./types.ts";
 import { docIdAt } from "./doc_ids.ts";
+import { gather } from "./subset.ts";
 
 export type { RegionLists };
 
@@ -250,7 +251,7 @@ export function buildRegions(
     return byRegionIds(ind, scope, lists, polys, alloc);
   }
   if (ind.lat && ind.lon) {
-    const x = Float64Array.from(scope, (i) => ind.lon![i]), y = Float64Array.from(scope, (i) => ind.lat![i]);
+    const x = gather(ind.lon, scope)!, y = gather(ind.lat, scope)!;
     if (x.every(Number.isFinite) && y.every(Number.isFinite)) {
       return polys ? byPolygons(x, y, polys) : byClusters(x, y, seed);
     }

@@ -10,6 +10,7 @@
 import { type AuditPlan, planSignatures } from "../plan.ts";
 import { xlogxTable } from "../statistic.ts";
 import type { Regions } from "../types.ts";
+import { gather } from "../subset.ts";
 import { solveApprox } from "./approx.ts";
 import { solveExactDisjoint } from "./exact_disjoint.ts";
 import { groupsOf } from "./exact_fixed_rate.ts";
@@ -115,7 +116,7 @@ export async function relabel(input: RelabelInput): Promise<RelabelResult> {
       ["body", "flip_order"],
     );
   }
-  const labels = Uint8Array.from(scope, (i) => yPred[i]);
+  const labels = gather(yPred, scope)!;
   const known = input.plan?.n === scope.length ? planSignatures(input.plan, input.regions) : undefined;
   const pr = buildProblem(labels, input.regions, { budget: input.budget, prTol: input.prTol }, known);
   const sol = await solveProblem(pr, input.approx, input.workLimitSeconds);
@@ -126,7 +127,7 @@ export async function relabel(input: RelabelInput): Promise<RelabelResult> {
     counts = unitFlipCounts(pr, sol.unitDelta);
     const choice = {
       order: flipOrder,
-      prob: prob && flipOrder === "uncertainty" ? Float64Array.from(scope, (i) => prob[i]) : null,
+      prob: flipOrder === "uncertainty" ? gather(prob, scope) : null,
       seed: input.seed ?? 0,
     };
     flipped = Int32Array.from(chooseMembers(pr, counts, choice), (j) => scope[j]);

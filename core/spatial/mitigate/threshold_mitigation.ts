@@ -11,7 +11,7 @@
  */
 import { InvalidInputError } from "../../errors.ts";
 import { Rng } from "../../random.ts";
-import { restrictRegions } from "../subset.ts";
+import { gather, restrictRegions } from "../subset.ts";
 import type { Regions } from "../types.ts";
 import { regionsDelta } from "./flips.ts";
 import { type MitigationOutcome, mitigationOutcome } from "./outcome.ts";
@@ -143,7 +143,7 @@ export async function thresholdMitigation(input: ThresholdInput): Promise<Thresh
   const { train, test } = input.split ?? thresholdSplit(input);
   const { trainScope, trainRegions, signatures } = input.fit ?? thresholdFit(input, train, n);
   const testScope = inScope(input, test);
-  const pr = buildProblem(Uint8Array.from(trainScope, (i) => yPred[i]), trainRegions, input, signatures);
+  const pr = buildProblem(gather(yPred, trainScope)!, trainRegions, input, signatures);
   const sol = await solveProblem(pr, input.approx, input.workLimitSeconds);
   const R = regions.members.length;
   const solved = sol.unitDelta !== null && hasSolution(sol.status);
