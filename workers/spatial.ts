@@ -10,6 +10,8 @@ import type { WorkerPool } from "./pool.ts";
 import type { Prepared, PreparePayload } from "./spatial_tasks.ts";
 import { type AuditOutput, type AuditPlan, checkAuditParams, summarizeAudit } from "../core/spatial/audit.ts";
 import { LANES } from "../core/spatial/plan.ts";
+import { memberBuffer } from "../core/spatial/regions.ts";
+import { sharedAlloc } from "../core/memory.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
 
 export interface SpatialAuditRequest {
@@ -102,13 +104,51 @@ export function regionsOfEveryone(pool: WorkerPool, ind: Individuals, polygons: 
   return pool.run("spatial.regions", { ind: { ...ind, docIds, yTrue: null, prob: null }, polygons });
 }
 
-/** Scope, regions (unless `prepared`) and the Monte Carlo plan of a request, in shared memory, in a worker. */
-export function prepareAudit(
+/**
+ * Scope, regions (unless `prepared`) and the Monte Carlo plan of a request, in shared memory. Rule 1's
+ * member lists (region ids without polygons) are made by every worker, each over a part of the scope
+ * (buildMembers); the rest, and every other rule, by one worker.
+ */
+export async function prepareAudit(
   pool: WorkerPool,
   req: SpatialAuditRequest,
   opts: { timeoutMs?: number } = {},
 ): Promise<Prepared> {
-  return pool.run("spatial.prepare", preparePayload(req), opts);
+  const prepared = req.prepared ?? (pool.size > 1 ? await buildMembers(pool, req, opts) : null);
+  return await pool.run("spatial.prepare", preparePayload({ ...req, prepared: prepared ?? undefined }), opts);
+}
+
+/**
+ * Scope and rule 1's regions over every worker: one finds the scope and the regions' ids and cuts the
+ * scope into parts of about as many memberships; each worker counts its part's members of each region,
+ * the lists' one shared buffer is laid out from the counts, and each fills its part's places: the lists
+ * buildRegions makes in one thread. Null when another rule applies.
+ */
+async function buildMembers(
+  pool: WorkerPool,
+  req: SpatialAuditRequest,
+  opts: { timeoutMs?: number },
+): Promise<{ scope: Int32Array; regions: Regions } | null> {
+  const { individuals: ind, equalOpp, polygons } = req;
+  if (!ind.regionIds) return null;
+  const made = await pool.run("spatial.members", {
+    ind: { ...ind, docIds: [], yPred: new Uint8Array(0), lat: null, lon: null, prob: null },
+    equalOpp,
+    polygons,
+    parts: pool.size,
+  }, opts);
+  if (!made) return null;
+  const { source, cuts } = made;
+  const parts = cuts.slice(1).map((to, k) => ({ source, from: cuts[k], to }));
+  const sizes = await Promise.all(parts.map((part) => pool.run("spatial.count_members", part, opts)));
+  const { all, next, members } = memberBuffer(sizes, sharedAlloc);
+  await Promise.all(
+    parts.map((part, k) => pool.run("spatial.fill_members", { ...part, all, next: next[k] }, opts)),
+  );
+  return {
+    scope: source.scope,
+    regions: { source: "region_ids", ids: source.ids, members, polygons: null, unassigned: 0 },
+  };
 }
 
 /** The maxima of worlds 0..W-1 of a plan, each worker its range of them. */

@@ -5,7 +5,16 @@
  * mitigation's). The caller's side, spreading an audit over the pool, is workers/spatial.ts.
  */
 import { type AuditPlan, planAudit, planForLabels, simulateWorlds } from "../core/spatial/audit.ts";
-import { buildRegions, KMEANS_SEED, regionHulls } from "../core/spatial/regions.ts";
+import {
+  buildRegions,
+  countMembers,
+  fillMembers,
+  KMEANS_SEED,
+  memberCuts,
+  type MemberSource,
+  memberSource,
+  regionHulls,
+} from "../core/spatial/regions.ts";
 import { scopeOf } from "../core/spatial/load.ts";
 import { gather, restrictRegions } from "../core/spatial/subset.ts";
 import { sharedAlloc, toShared } from "../core/memory.ts";
@@ -98,10 +107,30 @@ function restrict(p: { regions: Regions; positions: Int32Array; n: number }) {
   return shareRegions(restrictRegions(p.regions, p.positions, p.n));
 }
 
+/**
+ * Worker task "spatial.members": rule 1's member source of an audit's scope (memberSource), in shared
+ * memory, with the scope cut into `parts` of about as many memberships; null when another rule applies.
+ */
+function memberSourceOf(p: { ind: Individuals; equalOpp: boolean; polygons: Ring[] | null; parts: number }) {
+  const source = memberSource(p.ind, scopeOf(p.ind, p.equalOpp), p.polygons);
+  return source && { source: toShared(source), cuts: memberCuts(source, p.parts) };
+}
+
+/** What a part of the member lists' making reads: the source, and its positions [from, to). */
+export interface MembersPart {
+  source: MemberSource;
+  from: number;
+  to: number;
+}
+
 /** Entries for workers/tasks.ts. */
 export const SPATIAL_TASKS = {
   "spatial.regions": regionsOfAll,
   "spatial.prepare": prepare,
+  "spatial.members": memberSourceOf,
+  "spatial.count_members": (p: MembersPart) => countMembers(p.source, p.from, p.to),
+  "spatial.fill_members": (p: MembersPart & { all: Int32Array; next: Int32Array }) =>
+    fillMembers(p.source, p.from, p.to, p.all, p.next),
   "spatial.hulls": hulls,
   "spatial.restrict": restrict,
   "spatial.worlds": (p: { plan: AuditPlan; seed: number; w0: number; w1: number }) =>

@@ -60,28 +60,105 @@ export function flattenRegionIds(lists: number[][]): RegionLists {
  * beyond the lists, which are views of one buffer from `alloc`.
  */
 function fromLists(scope: Int32Array, L: RegionLists, index: Int32Array, R: number, alloc: Alloc) {
-  const { start, ids } = L;
+  const size = countMembers({ scope, lists: L, index, R }, 0, scope.length);
+  const { all, next, members } = memberBuffer([size], alloc);
+  fillMembers({ scope, lists: L, index, R }, 0, scope.length, all, next[0]);
+  return members;
+}
+
+/** What rule 1's member lists are made from: the scope, the region ids, each id's region index. */
+export interface MemberSource {
+  scope: Int32Array;
+  lists: RegionLists;
+  index: Int32Array;
+  /** Regions. */
+  R: number;
+}
+
+/** Per region, how many of scope positions [from, to) are its members (an id repeated counts once). */
+export function countMembers({ scope, lists, index, R }: MemberSource, from: number, to: number): Int32Array {
+  const { start, ids } = lists;
   const seen = new Int32Array(R).fill(-1), size = new Int32Array(R);
-  for (let j = 0; j < scope.length; j++) {
+  for (let j = from; j < to; j++) {
     for (let t = start[scope[j]], end = start[scope[j] + 1]; t < end; t++) {
       const r = index[ids[t]];
       if (seen[r] !== j) (seen[r] = j, size[r]++);
     }
   }
-  // one buffer for every list (shared, it reaches the workers without a copy), filled through one array of
-  // next places rather than through a list object per region (quicker with thousands of regions)
-  const all = new Int32Array(alloc(4 * size.reduce((sum, s) => sum + s, 0)));
-  const next = new Int32Array(R);
-  for (let r = 1; r < R; r++) next[r] = next[r - 1] + size[r - 1];
-  const members = Array.from(size, (s, r) => all.subarray(next[r], next[r] + s));
-  seen.fill(-1);
-  for (let j = 0; j < scope.length; j++) {
+  return size;
+}
+
+/**
+ * One buffer for every member list (shared, it reaches the workers without a copy), from the counts of
+ * consecutive parts of the scope: region r's list holds part 0's members, then part 1's...; `next[k][r]`
+ * is where part k writes its first member of r. Filled through one array of next places per part rather
+ * than through a list object per region (quicker with thousands of regions).
+ */
+export function memberBuffer(sizes: Int32Array[], alloc: Alloc) {
+  const R = sizes[0].length, next = sizes.map(() => new Int32Array(R));
+  let at = 0;
+  const from = new Int32Array(R + 1);
+  for (let r = 0; r < R; r++) {
+    from[r] = at;
+    for (let k = 0; k < sizes.length; k++) (next[k][r] = at, at += sizes[k][r]);
+  }
+  from[R] = at;
+  const all = new Int32Array(alloc(4 * at));
+  const members = Array.from({ length: R }, (_, r) => all.subarray(from[r], from[r + 1]));
+  return { all, next, members };
+}
+
+/** Writes the members among scope positions [from, to) into `all`, region r's at `next[r]` onward. */
+export function fillMembers(
+  { scope, lists, index, R }: MemberSource,
+  from: number,
+  to: number,
+  all: Int32Array,
+  next: Int32Array,
+): void {
+  const { start, ids } = lists;
+  const seen = new Int32Array(R).fill(-1);
+  for (let j = from; j < to; j++) {
     for (let t = start[scope[j]], end = start[scope[j] + 1]; t < end; t++) {
       const r = index[ids[t]];
       if (seen[r] !== j) (seen[r] = j, all[next[r]++] = j);
     }
   }
-  return members;
+}
+
+/** Rule 1 applies: every individual in scope has at least one region id. */
+const everyoneHasIds = (lists: RegionLists | null, scope: Int32Array) =>
+  lists !== null && scope.every((i) => lists.start[i + 1] > lists.start[i]);
+
+/**
+ * What rule 1's member lists are made from when no polygons come with the ids (the usual case at scale),
+ * so that several workers can make them, each over a part of the scope (countMembers, memberBuffer,
+ * fillMembers: the lists buildRegions makes); null when another rule forms the regions, or the scope is
+ * empty (buildRegions then says why).
+ */
+export function memberSource(
+  ind: Individuals,
+  scope: Int32Array,
+  polygons: Ring[] | null,
+): (MemberSource & { ids: number[] }) | null {
+  if (polygons?.length || scope.length === 0 || !everyoneHasIds(ind.regionIds, scope)) return null;
+  const { ids, index, lists } = indexIds(scope, ind.regionIds!);
+  return { scope, lists, index, R: ids.length, ids };
+}
+
+/** Where to cut the scope into `parts` consecutive parts of about as many memberships each. */
+export function memberCuts({ scope, lists }: Pick<MemberSource, "scope" | "lists">, parts: number): number[] {
+  const { start } = lists;
+  let total = 0;
+  for (let j = 0; j < scope.length; j++) total += start[scope[j] + 1] - start[scope[j]];
+  const cuts = [0];
+  for (let j = 0, seen = 0; j < scope.length && cuts.length < parts; j++) {
+    seen += start[scope[j] + 1] - start[scope[j]];
+    if (seen >= (total * cuts.length) / parts) cuts.push(j + 1);
+  }
+  while (cuts.length < parts) cuts.push(scope.length);
+  cuts.push(scope.length);
+  return cuts;
 }
 
 /** 0, 1, ..., n - 1: the index of ids that are already region indices. */
@@ -247,9 +324,7 @@ export function buildRegions(
     );
   }
   const polys = polygons && polygons.length ? polygons : null;
-  if (lists && scope.every((i) => lists.start[i + 1] > lists.start[i])) {
-    return byRegionIds(ind, scope, lists, polys, alloc);
-  }
+  if (everyoneHasIds(lists, scope)) return byRegionIds(ind, scope, lists!, polys, alloc);
   if (ind.lat && ind.lon) {
     const x = gather(ind.lon, scope)!, y = gather(ind.lat, scope)!;
     if (x.every(Number.isFinite) && y.every(Number.isFinite)) {

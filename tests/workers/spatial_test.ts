@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { TestPool as WorkerPool } from "../support/pools.ts";
 import { spatialAudit, worldRanges } from "../../workers/spatial.ts";
 import { runAudit } from "../../core/spatial/audit.ts";
-import { buildRegions, KMEANS_SEED } from "../../core/spatial/regions.ts";
+import { buildRegions, flattenRegionIds, KMEANS_SEED } from "../../core/spatial/regions.ts";
 import { InvalidInputError } from "../../core/errors.ts";
 import { Rng } from "../../core/random.ts";
 import type { Individuals } from "../../core/spatial/types.ts";
@@ -99,6 +99,50 @@ Deno.test("spatialAudit over 2 workers equals runAudit in one thread; the caller
       }),
       (e: Error) => e instanceof InvalidInputError && /neither regions nor coordinates/.test(e.message),
     );
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("spatialAudit over 2 workers with region ids: the member lists made in parts equal one thread's", async () => {
+  const pool = new WorkerPool(url, 2);
+  try {
+    // 3,000 individuals, 1 to 4 overlapping ids each out of 40 (repeats too), some ids sparse
+    const rng = new Rng(11);
+    const lists = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        Array.from({ length: 1 + (i % 4) }, () => Math.floor(rng.next() * 40) * (i % 7 === 0 ? 1 : 1000)),
+    );
+    const ind = { ...demo(3000), regionIds: flattenRegionIds(lists) };
+    for (const equalOpp of [true, false]) {
+      const req = {
+        individuals: ind,
+        equalOpp,
+        polygons: null,
+        nWorlds: 50,
+        signifLevel: 0.05,
+        seed: 2,
+        rng: "fast" as const,
+      };
+      const got = await spatialAudit(pool, req);
+      const scope = equalOpp
+        ? Int32Array.from(Array.from(ind.yTrue!).flatMap((t, i) => (t === 1 ? [i] : [])))
+        : Int32Array.from({ length: 3000 }, (_, i) => i);
+      const regions = buildRegions(ind, scope, null, KMEANS_SEED);
+      assert.equal(regions.source, "region_ids");
+      assert.deepEqual(Array.from(got.scope), Array.from(scope));
+      assert.deepEqual(got.regions.ids, regions.ids);
+      assert.deepEqual(
+        got.regions.members.map((m) => Array.from(m)),
+        regions.members.map((m) => Array.from(m)),
+      );
+      assert.ok(got.regions.members.every((m) => m.buffer instanceof SharedArrayBuffer));
+      const labels = Uint8Array.from(scope, (i) => ind.yPred[i]);
+      const want = runAudit({ labels, regions, nWorlds: 50, signifLevel: 0.05, seed: 2, rng: "fast" });
+      assert.deepEqual(got.audit.stats, want.stats);
+      assert.deepEqual(Array.from(got.audit.world_max), Array.from(want.world_max));
+    }
   } finally {
     pool.close();
   }

@@ -1,11 +1,21 @@
 import assert from "node:assert/strict";
-import { buildRegions, clusterCount, flattenRegionIds, pointInRing } from "../../../core/spatial/regions.ts";
+import {
+  buildRegions,
+  clusterCount,
+  countMembers,
+  fillMembers,
+  flattenRegionIds,
+  memberBuffer,
+  memberCuts,
+  memberSource,
+  pointInRing,
+} from "../../../core/spatial/regions.ts";
 import { convexHull, convexHulls } from "../../../core/spatial/hull.ts";
 import fc from "fast-check";
 import { kmeans, mergeSmall } from "../../../core/spatial/kmeans.ts";
 import { InvalidInputError } from "../../../core/errors.ts";
 import { Rng } from "../../../core/random.ts";
-import { sharedAlloc } from "../../../core/memory.ts";
+import { localAlloc, sharedAlloc } from "../../../core/memory.ts";
 import type { Individuals, Ring } from "../../../core/spatial/types.ts";
 
 function people(o: { lon?: number[]; lat?: number[]; regionIds?: number[][]; n?: number }): Individuals {
@@ -206,4 +216,50 @@ Deno.test("region ids flattened as the loader keeps them; a partial list falls b
   assert.throws(() => buildRegions(partial, all(4), null, 1), /neither regions nor coordinates/);
   // Out of scope, the missing list does not matter.
   assert.deepEqual(buildRegions(partial, Int32Array.of(0, 1, 3), null, 1).ids, [3, 7]);
+});
+
+Deno.test("rule 1's member lists made in parts of the scope equal buildRegions' (repeats, sparse ids, any cut)", () => {
+  // up to 40 individuals with 1 to 5 ids each (repeats allowed), small ids or sparse ones (the Map path)
+  const idLists = fc.array(fc.array(fc.nat(6), { minLength: 1, maxLength: 5 }), {
+    minLength: 1,
+    maxLength: 40,
+  });
+  fc.assert(
+    fc.property(
+      idLists,
+      fc.boolean(),
+      fc.integer({ min: 1, max: 4 }),
+      fc.nat(),
+      (ids, sparse, parts, pick) => {
+        const ind = people({ regionIds: ids.map((l) => l.map((id) => (sparse ? id * 1e9 + 7 : id))) });
+        // any scope of at least one position (a bit of `pick` per position)
+        const scope = all(ids.length).filter((i) => ((pick >> (i % 30)) & 1) === 0 || i === 0);
+        const source = memberSource(ind, scope, null)!;
+        const cuts = memberCuts(source, parts);
+        assert.equal(cuts.length, parts + 1);
+        const sizes = cuts.slice(1).map((to, k) => countMembers(source, cuts[k], to));
+        const { all: buffer, next, members } = memberBuffer(sizes, localAlloc);
+        cuts.slice(1).forEach((to, k) => fillMembers(source, cuts[k], to, buffer, next[k]));
+        const whole = buildRegions(ind, scope, null, 1);
+        assert.deepEqual(source.ids, whole.ids);
+        assert.deepEqual(lists(members), lists(whole.members));
+      },
+    ),
+  );
+  // other rules: polygons with the ids, an individual without ids; and an empty scope
+  const ind = people({ regionIds: [[1], []] });
+  assert.equal(memberSource(ind, Int32Array.of(0), [[[0, 0], [1, 0], [0, 1]]]), null);
+  assert.equal(memberSource(ind, Int32Array.of(0, 1), null), null);
+  assert.equal(memberSource(ind, Int32Array.of(), null), null);
+  assert.notEqual(memberSource(ind, Int32Array.of(0), null), null);
+});
+
+Deno.test("memberCuts: parts of about as many memberships, in scope order", () => {
+  // memberships per position: 1, 1, 6, 1, 1 (10 in all)
+  const source = { scope: all(5), lists: flattenRegionIds([[0], [0], [0, 1, 2, 3, 4, 5], [0], [0]]) };
+  assert.deepEqual(memberCuts(source, 1), [0, 5]);
+  // halves: position 2 brings the count to 8, the first past 5
+  assert.deepEqual(memberCuts(source, 2), [0, 3, 5]);
+  // thirds: 8 passes 3.3 at position 2, 9 passes 6.7 at position 3
+  assert.deepEqual(memberCuts(source, 3), [0, 3, 4, 5]);
 });
