@@ -11,7 +11,10 @@ import type { Prepared, PreparePayload } from "./spatial_tasks.ts";
 import { type AuditOutput, type AuditPlan, checkAuditParams, summarizeAudit } from "../core/spatial/audit.ts";
 import { LANES } from "../core/spatial/plan.ts";
 import { memberBuffer } from "../core/spatial/regions.ts";
-import { sharedAlloc } from "../core/memory.ts";
+import { scoredRegions } from "../core/spatial/plan.ts";
+import type { Signatures } from "../core/spatial/signatures.ts";
+import { balancedCuts, csrLayout } from "../core/spatial/csr.ts";
+import { sharedAlloc, toShared } from "../core/memory.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
 
 export interface SpatialAuditRequest {
@@ -114,8 +117,44 @@ export async function prepareAudit(
   req: SpatialAuditRequest,
   opts: { timeoutMs?: number } = {},
 ): Promise<Prepared> {
-  const prepared = req.prepared ?? (pool.size > 1 ? await buildMembers(pool, req, opts) : null);
-  return await pool.run("spatial.prepare", preparePayload({ ...req, prepared: prepared ?? undefined }), opts);
+  const built = !req.prepared && pool.size > 1 ? await buildMembers(pool, req, opts) : null;
+  const prepared = req.prepared ?? built ?? undefined, payload = preparePayload({ ...req, prepared });
+  // signatures over every worker too, unless the plan takes a base plan's (`base`) or one worker builds all
+  if (prepared && !payload.base && pool.size > 1) {
+    const scored = scoredRegions(prepared.regions, prepared.scope.length);
+    payload.signatures = await buildSignatures(pool, prepared.scope.length, scored, prepared.regions, opts);
+  }
+  return await pool.run("spatial.prepare", payload, opts);
+}
+
+/**
+ * The signatures of the scored regions over every worker (core/spatial/signatures.ts): each refines the
+ * classes by a run of the regions of about as many memberships, one joins the runs' classes, then each
+ * counts and writes its regions into the signatures' lists (csr.ts): what `signatures` makes in one thread.
+ */
+async function buildSignatures(
+  pool: WorkerPool,
+  n: number,
+  scored: Int32Array,
+  regions: Regions,
+  opts: { timeoutMs?: number },
+): Promise<Signatures> {
+  const members = Array.from(scored, (r) => regions.members[r]);
+  const cuts = balancedCuts(members.map((m) => m.length), pool.size);
+  const runs = cuts.slice(1).map((to, k) => ({ n, members, from: cuts[k], to }));
+  const classes = await Promise.all(runs.map((run) => pool.run("spatial.refine_classes", run, opts)));
+  const { of, count } = await pool.run("spatial.join_classes", { n, runs: classes }, opts);
+  const nSig = count.length;
+  const sizes = await Promise.all(
+    runs.map((run) => pool.run("spatial.count_signature_regions", { ...run, of, nSig }, opts)),
+  );
+  const { all: regs, start: regStart, next } = csrLayout(sizes, sharedAlloc);
+  await Promise.all(
+    runs.map((run, k) =>
+      pool.run("spatial.fill_signature_regions", { ...run, of, regs, next: next[k] }, opts)
+    ),
+  );
+  return { count, of, regStart: toShared(regStart), regs };
 }
 
 /**

@@ -12,6 +12,7 @@ import { convexHull, convexHulls } from "./hull.ts";
 import { kmeans, mergeSmall } from "./kmeans.ts";
 import type { Individuals, RegionLists, Regions, Ring } from "./types.ts";
 import { docIdAt } from "./doc_ids.ts";
+import { balancedCuts, csrLayout } from "./csr.ts";
 import { gather } from "./subset.ts";
 
 export type { RegionLists };
@@ -89,22 +90,13 @@ export function countMembers({ scope, lists, index, R }: MemberSource, from: num
 }
 
 /**
- * One buffer for every member list (shared, it reaches the workers without a copy), from the counts of
- * consecutive parts of the scope: region r's list holds part 0's members, then part 1's...; `next[k][r]`
- * is where part k writes its first member of r. Filled through one array of next places per part rather
- * than through a list object per region (quicker with thousands of regions).
+ * One buffer for every member list (shared, it reaches the workers without a copy) from the counts of
+ * consecutive parts of the scope (csr.ts): region r's list holds part 0's members, then part 1's...;
+ * `next[k][r]` is where part k writes its first member of r.
  */
 export function memberBuffer(sizes: Int32Array[], alloc: Alloc) {
-  const R = sizes[0].length, next = sizes.map(() => new Int32Array(R));
-  let at = 0;
-  const from = new Int32Array(R + 1);
-  for (let r = 0; r < R; r++) {
-    from[r] = at;
-    for (let k = 0; k < sizes.length; k++) (next[k][r] = at, at += sizes[k][r]);
-  }
-  from[R] = at;
-  const all = new Int32Array(alloc(4 * at));
-  const members = Array.from({ length: R }, (_, r) => all.subarray(from[r], from[r + 1]));
+  const { all, start, next } = csrLayout(sizes, alloc);
+  const members = Array.from({ length: start.length - 1 }, (_, r) => all.subarray(start[r], start[r + 1]));
   return { all, next, members };
 }
 
@@ -148,17 +140,9 @@ export function memberSource(
 
 /** Where to cut the scope into `parts` consecutive parts of about as many memberships each. */
 export function memberCuts({ scope, lists }: Pick<MemberSource, "scope" | "lists">, parts: number): number[] {
-  const { start } = lists;
-  let total = 0;
-  for (let j = 0; j < scope.length; j++) total += start[scope[j] + 1] - start[scope[j]];
-  const cuts = [0];
-  for (let j = 0, seen = 0; j < scope.length && cuts.length < parts; j++) {
-    seen += start[scope[j] + 1] - start[scope[j]];
-    if (seen >= (total * cuts.length) / parts) cuts.push(j + 1);
-  }
-  while (cuts.length < parts) cuts.push(scope.length);
-  cuts.push(scope.length);
-  return cuts;
+  const { start } = lists, weights = new Int32Array(scope.length);
+  for (let j = 0; j < scope.length; j++) weights[j] = start[scope[j] + 1] - start[scope[j]];
+  return balancedCuts(weights, parts);
 }
 
 /** 0, 1, ..., n - 1: the index of ids that are already region indices. */
