@@ -11,10 +11,7 @@ import type { Prepared, PreparePayload } from "./spatial_tasks.ts";
 import { type AuditOutput, type AuditPlan, checkAuditParams, summarizeAudit } from "../core/spatial/audit.ts";
 import { LANES } from "../core/spatial/plan.ts";
 import { memberBuffer } from "../core/spatial/regions.ts";
-import { scoredRegions } from "../core/spatial/plan.ts";
-import type { Signatures } from "../core/spatial/signatures.ts";
-import { balancedCuts, csrLayout } from "../core/spatial/csr.ts";
-import { sharedAlloc, toShared } from "../core/memory.ts";
+import { sharedAlloc } from "../core/memory.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
 
 export interface SpatialAuditRequest {
@@ -99,12 +96,21 @@ export function worldRanges(W: number, parts: number): [number, number][] {
 }
 
 /**
- * The regions of every individual (a threshold mitigation's fit) in a worker of `pool`: only what forms
- * them goes (document ids serve only the message of a region id beyond the polygon list).
+ * The regions of every individual (a threshold mitigation's fit): rule 1's member lists over every worker
+ * (buildMembers), other rules in a worker of `pool`, where only what forms them goes (document ids serve
+ * only the message of a region id beyond the polygon list).
  */
-export function regionsOfEveryone(pool: WorkerPool, ind: Individuals, polygons: Ring[] | null) {
+export async function regionsOfEveryone(
+  pool: WorkerPool,
+  ind: Individuals,
+  polygons: Ring[] | null,
+): Promise<{ scope: Int32Array; regions: Regions }> {
+  const built = pool.size > 1
+    ? await buildMembers(pool, { individuals: ind, equalOpp: false, polygons })
+    : null;
+  if (built) return built;
   const docIds = polygons && ind.regionIds ? ind.docIds : [];
-  return pool.run("spatial.regions", { ind: { ...ind, docIds, yTrue: null, prob: null }, polygons });
+  return await pool.run("spatial.regions", { ind: { ...ind, docIds, yTrue: null, prob: null }, polygons });
 }
 
 /**
@@ -118,43 +124,11 @@ export async function prepareAudit(
   opts: { timeoutMs?: number } = {},
 ): Promise<Prepared> {
   const built = !req.prepared && pool.size > 1 ? await buildMembers(pool, req, opts) : null;
-  const prepared = req.prepared ?? built ?? undefined, payload = preparePayload({ ...req, prepared });
-  // signatures over every worker too, unless the plan takes a base plan's (`base`) or one worker builds all
-  if (prepared && !payload.base && pool.size > 1) {
-    const scored = scoredRegions(prepared.regions, prepared.scope.length);
-    payload.signatures = await buildSignatures(pool, prepared.scope.length, scored, prepared.regions, opts);
-  }
-  return await pool.run("spatial.prepare", payload, opts);
-}
-
-/**
- * The signatures of the scored regions over every worker (core/spatial/signatures.ts): each refines the
- * classes by a run of the regions of about as many memberships, one joins the runs' classes, then each
- * counts and writes its regions into the signatures' lists (csr.ts): what `signatures` makes in one thread.
- */
-async function buildSignatures(
-  pool: WorkerPool,
-  n: number,
-  scored: Int32Array,
-  regions: Regions,
-  opts: { timeoutMs?: number },
-): Promise<Signatures> {
-  const members = Array.from(scored, (r) => regions.members[r]);
-  const cuts = balancedCuts(members.map((m) => m.length), pool.size);
-  const runs = cuts.slice(1).map((to, k) => ({ n, members, from: cuts[k], to }));
-  const classes = await Promise.all(runs.map((run) => pool.run("spatial.refine_classes", run, opts)));
-  const { of, count } = await pool.run("spatial.join_classes", { n, runs: classes }, opts);
-  const nSig = count.length;
-  const sizes = await Promise.all(
-    runs.map((run) => pool.run("spatial.count_signature_regions", { ...run, of, nSig }, opts)),
+  return await pool.run(
+    "spatial.prepare",
+    preparePayload({ ...req, prepared: req.prepared ?? built ?? undefined }),
+    opts,
   );
-  const { all: regs, start: regStart, next } = csrLayout(sizes, sharedAlloc);
-  await Promise.all(
-    runs.map((run, k) =>
-      pool.run("spatial.fill_signature_regions", { ...run, of, regs, next: next[k] }, opts)
-    ),
-  );
-  return { count, of, regStart: toShared(regStart), regs };
 }
 
 /**
@@ -165,8 +139,8 @@ async function buildSignatures(
  */
 async function buildMembers(
   pool: WorkerPool,
-  req: SpatialAuditRequest,
-  opts: { timeoutMs?: number },
+  req: Pick<SpatialAuditRequest, "individuals" | "equalOpp" | "polygons">,
+  opts: { timeoutMs?: number } = {},
 ): Promise<{ scope: Int32Array; regions: Regions } | null> {
   const { individuals: ind, equalOpp, polygons } = req;
   if (!ind.regionIds) return null;

@@ -17,15 +17,7 @@ import {
 } from "../core/spatial/regions.ts";
 import { scopeOf } from "../core/spatial/load.ts";
 import { gather, restrictRegions } from "../core/spatial/subset.ts";
-import {
-  type Classes,
-  countSignatureRegions,
-  fillSignatureRegions,
-  joinClasses,
-  refineClasses,
-  type Signatures,
-} from "../core/spatial/signatures.ts";
-import { sharedAlloc, toLocal, toShared } from "../core/memory.ts";
+import { sharedAlloc, toShared } from "../core/memory.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
 
 /** What the prepare task needs: the audit's columns, and scope and regions when they were built before. */
@@ -38,8 +30,6 @@ export interface PreparePayload {
   prepared: { scope: Int32Array; regions: Regions } | null;
   /** With `prepared`: a plan of other labels over them, whose signatures this plan takes as they are. */
   base?: AuditPlan | null;
-  /** With `prepared`: the signatures of their scored regions, made already (workers/spatial.ts). */
-  signatures?: Signatures | null;
 }
 
 export interface Prepared {
@@ -85,7 +75,7 @@ function prepare(p: PreparePayload): Prepared {
   const { scope, regions, labels } = scoped(p);
   const plan = p.prepared && p.base
     ? planForLabels(p.base, labels, regions)
-    : planAudit(labels, regions, p.rng, p.signatures ?? undefined);
+    : planAudit(labels, regions, p.rng);
   return { ...shareScoped(scope, regions), plan: toShared(plan) };
 }
 
@@ -133,14 +123,6 @@ export interface MembersPart {
   to: number;
 }
 
-/** A run of regions [from, to) of the member lists of n individuals in scope (signatures made in parts). */
-export interface RegionsRun {
-  n: number;
-  members: Int32Array[];
-  from: number;
-  to: number;
-}
-
 /** Entries for workers/tasks.ts. */
 export const SPATIAL_TASKS = {
   "spatial.regions": regionsOfAll,
@@ -149,14 +131,6 @@ export const SPATIAL_TASKS = {
   "spatial.count_members": (p: MembersPart) => countMembers(p.source, p.from, p.to),
   "spatial.fill_members": (p: MembersPart & { all: Int32Array; next: Int32Array }) =>
     fillMembers(p.source, p.from, p.to, p.all, p.next),
-  // the hot loops read and write this thread's own memory (toLocal), the results go shared (toShared)
-  "spatial.refine_classes": (p: RegionsRun) => toShared(refineClasses(p.n, p.members, p.from, p.to)),
-  "spatial.join_classes": (p: { n: number; runs: Classes[] }) => toShared(joinClasses(p.n, toLocal(p.runs))),
-  "spatial.count_signature_regions": (p: RegionsRun & { of: Int32Array; nSig: number }) =>
-    countSignatureRegions(toLocal(p.of), p.nSig, p.members, p.from, p.to),
-  "spatial.fill_signature_regions": (
-    p: RegionsRun & { of: Int32Array; regs: Int32Array; next: Int32Array },
-  ) => fillSignatureRegions(toLocal(p.of), p.members, p.from, p.to, p.regs, p.next),
   "spatial.hulls": hulls,
   "spatial.restrict": restrict,
   "spatial.worlds": (p: { plan: AuditPlan; seed: number; w0: number; w1: number }) =>

@@ -8,10 +8,18 @@ import { warmMaps } from "./maps.ts";
 import { SPATIAL_TASKS } from "./spatial_tasks.ts";
 import { simulateWorlds } from "../core/spatial/audit.ts";
 import { flattenRegionIds } from "../core/spatial/regions.ts";
-import type { Individuals } from "../core/spatial/types.ts";
+import type { Individuals, RegionLists } from "../core/spatial/types.ts";
 
 /** Individuals, overlapping regions and calls of the kernel's warm-up: about 50 ms of worlds. */
 const N = 5000, REGIONS = 200, CALLS = 5, WORLDS = 100;
+
+/**
+ * Region id lists with 32-bit ids, as the loader keeps them: code warmed on the doubles flattenRegionIds
+ * gives took the first audits' lists of 32-bit ids for other code and ran them up to five times slower.
+ */
+function int32Ids(lists: RegionLists): RegionLists {
+  return { start: lists.start, ids: Int32Array.from(lists.ids) };
+}
 
 /**
  * Prepares an audit of N individuals in REGIONS overlapping runs of positions (region ids, as an audit's
@@ -31,7 +39,7 @@ function warmAudit(): void {
     yTrue: new Uint8Array(N).fill(1),
     lat: null,
     lon: null,
-    regionIds: flattenRegionIds(lists),
+    regionIds: int32Ids(flattenRegionIds(lists)),
     prob: null,
   };
   const { plan } = SPATIAL_TASKS["spatial.prepare"]({

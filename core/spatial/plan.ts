@@ -42,22 +42,14 @@ export interface AuditPlan {
   bernoulli: NumpyBernoulli | null;
 }
 
-/** The regions a statistic scores: those with someone in and someone out of them (of n in scope). */
-export function scoredRegions(regions: Regions, n: number): Int32Array {
-  const scored: number[] = [];
-  regions.members.forEach((m, r) => {
-    if (m.length > 0 && m.length < n) scored.push(r);
-  });
-  return Int32Array.from(scored);
-}
-
-/**
- * Builds the plan of an audit of `labels` (y of the individuals in scope) over `regions`; `sig`: the
- * signatures of the scored regions when made already (by several workers: workers/spatial.ts).
- */
-export function planAudit(labels: Uint8Array, regions: Regions, rng: RngMode, sig?: Signatures): AuditPlan {
+/** Builds the plan of an audit of `labels` (y of the individuals in scope) over `regions`. */
+export function planAudit(labels: Uint8Array, regions: Regions, rng: RngMode): AuditPlan {
   const n = labels.length;
-  const scored = scoredRegions(regions, n);
+  const scoredList: number[] = [];
+  regions.members.forEach((m, r) => {
+    if (m.length > 0 && m.length < n) scoredList.push(r);
+  });
+  const scored = Int32Array.from(scoredList);
   const xlx = xlogxTable(n);
   const scoredN = new Int32Array(scored.length), scoredC = new Float64Array(scored.length);
   for (let k = 0; k < scored.length; k++) {
@@ -65,7 +57,7 @@ export function planAudit(labels: Uint8Array, regions: Regions, rng: RngMode, si
     scoredN[k] = size;
     scoredC[k] = xlx[size] + xlx[n - size];
   }
-  sig ??= signatures(n, Array.from(scored, (r) => regions.members[r]));
+  const sig = signatures(n, Array.from(scored, (r) => regions.members[r]));
   const structure = {
     rng,
     n,

@@ -1,13 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  countSignatureRegions,
-  fillSignatureRegions,
-  joinClasses,
-  refineClasses,
-  signatures,
-} from "../../../core/spatial/signatures.ts";
-import { balancedCuts, csrLayout } from "../../../core/spatial/csr.ts";
-import { localAlloc } from "../../../core/memory.ts";
+import { signatures } from "../../../core/spatial/signatures.ts";
 import { aliasDraw, binomialTables } from "../../../core/spatial/binomial.ts";
 import { Rng } from "../../../core/random.ts";
 import fc from "fast-check";
@@ -111,39 +103,4 @@ Deno.test("alias tables: a large count, Binomial(100000, 0.01), has the right me
   assert.ok(Math.abs(mean - mu) < 5 * sd / Math.sqrt(n), `mean ${mean}`);
   // The variance of a sample variance is about 2σ⁴/n for a near-normal law.
   assert.ok(Math.abs(v - sd * sd) < 5 * Math.sqrt(2 / n) * sd * sd, `variance ${v}`);
-});
-
-Deno.test("signatures made from runs of the regions (refine each, join, count, fill) equal the plain way's", () => {
-  // up to 30 individuals, up to 8 regions of any members (sorted, distinct), cut into 1 to 4 runs
-  const region = (n: number) =>
-    fc.uniqueArray(fc.nat(n - 1), { maxLength: n }).map((m) => Int32Array.from(m.sort((a, b) => a - b)));
-  const input = fc.integer({ min: 1, max: 30 }).chain((n) =>
-    fc.tuple(fc.constant(n), fc.array(region(n), { maxLength: 8 }), fc.integer({ min: 1, max: 4 }))
-  );
-  fc.assert(fc.property(input, ([n, members, parts]) => {
-    const cuts = balancedCuts(members.map((m) => m.length), parts);
-    const runs = cuts.slice(1).map((to, k) => [cuts[k], to] as const);
-    const { of, count } = joinClasses(n, runs.map(([from, to]) => refineClasses(n, members, from, to)));
-    const sizes = runs.map(([from, to]) => countSignatureRegions(of, count.length, members, from, to));
-    const { all: regs, start: regStart, next } = csrLayout(sizes, localAlloc);
-    runs.forEach(([from, to], k) => fillSignatureRegions(of, members, from, to, regs, next[k]));
-    const want = naiveSignatures(n, members);
-    assert.deepEqual(
-      {
-        of: Array.from(of),
-        count: Array.from(count),
-        regStart: Array.from(regStart),
-        regs: Array.from(regs),
-      },
-      want,
-    );
-  }));
-});
-
-Deno.test("balancedCuts: runs of about the same weight, in order, empty ones where one item outweighs", () => {
-  assert.deepEqual(balancedCuts([1, 1, 6, 1, 1], 1), [0, 5]);
-  assert.deepEqual(balancedCuts([1, 1, 6, 1, 1], 2), [0, 3, 5]);
-  assert.deepEqual(balancedCuts([1, 1, 6, 1, 1], 3), [0, 3, 4, 5]);
-  assert.deepEqual(balancedCuts([2, 2, 2, 2], 2), [0, 2, 4]);
-  assert.deepEqual(balancedCuts([], 2), [0, 0, 0]);
 });
