@@ -14,8 +14,8 @@ import type { Individuals, RegionLists } from "../core/spatial/types.ts";
 const N = 5000, REGIONS = 200, CALLS = 5, WORLDS = 100;
 
 /**
- * Region id lists with 32-bit ids, as the loader keeps them: code warmed on the doubles flattenRegionIds
- * gives took the first audits' lists of 32-bit ids for other code and ran them up to five times slower.
+ * Region id lists with 32-bit ids, as the loader keeps them (flattenRegionIds gives doubles), so that the
+ * code is warmed on the element types it will read.
  */
 function int32Ids(lists: RegionLists): RegionLists {
   return { start: lists.start, ids: Int32Array.from(lists.ids) };

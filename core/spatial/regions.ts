@@ -59,9 +59,9 @@ export function flattenRegionIds(lists: number[][]): RegionLists {
  * Member lists of R regions: membership t of an individual in scope lies in region `index[L.ids[t]]`
  * (repeats count once). `index` maps an id to its region, so no array the size of all memberships is made
  * beyond the lists, which are views of one buffer from `alloc`. In one thread; the workers make the same
- * lists in parts with countMembers and fillMembers, whose loops these repeat on purpose: when this path
- * called them too (in a worker's warm-up, then beside the parts), V8's code for them ran some requests'
- * parts up to five times slower (measured: a threshold's lists of everyone took 1.0 to 5.3 s).
+ * lists in parts with countMembers and fillMembers, whose loops these repeat on purpose: while this path
+ * called them too (a worker's warm-up does), V8 ran them up to five times slower in some requests (a
+ * threshold's lists of everyone: 1.0 to 5.3 s, the same code and data; BENCHMARKS.md).
  */
 function fromLists(scope: Int32Array, L: RegionLists, index: Int32Array, R: number, alloc: Alloc) {
   const { start, ids } = L;
