@@ -1,5 +1,6 @@
 /**
- * The spatial audit over the worker pool, using every worker: one task builds scope, regions and the
+ * The spatial audit over the worker pool, using every worker: rule 1's member lists are made by every
+ * worker, each over a part of the scope (buildMembers), one task builds the rest of scope, regions and the
  * Monte Carlo plan (into SharedArrayBuffers, so every worker reads the same plan without a copy), then
  * each worker runs its own range of worlds (a world depends only on seed and its number, so the split
  * never changes the answer), and the summary (sorting W maxima, R comparisons) runs here. The tasks

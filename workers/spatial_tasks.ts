@@ -1,8 +1,10 @@
 /**
- * The spatial audit's worker tasks: "spatial.prepare" builds scope, regions and the Monte Carlo plan
- * (into SharedArrayBuffers, so every worker reads the same plan without a copy), "spatial.worlds" runs
- * a range of worlds over it, "spatial.regions" builds the regions of every individual (the threshold
- * mitigation's). The caller's side, spreading an audit over the pool, is workers/spatial.ts.
+ * The spatial audit's worker tasks: "spatial.members", "spatial.count_members" and "spatial.fill_members"
+ * make rule 1's member lists in parts, one per worker; "spatial.prepare" builds scope, regions (unless
+ * made so) and the Monte Carlo plan (into SharedArrayBuffers, so every worker reads the same plan without a
+ * copy), "spatial.worlds" runs a range of worlds over it, "spatial.regions" builds the regions of every
+ * individual (the threshold mitigation's, under rules the parts do not make), "spatial.hulls" a map's
+ * display polygons. The caller's side, spreading an audit over the pool, is workers/spatial.ts.
  */
 import { type AuditPlan, planAudit, planForLabels, simulateWorlds } from "../core/spatial/audit.ts";
 import {
