@@ -46,6 +46,21 @@ export function docIdAt(ids: DocIds, i: number): string | undefined {
   return ids.pieces[Math.floor(i / ids.per)].slice(start, ids.ends[i]);
 }
 
+/**
+ * The string that holds the id at position `i` (0 <= i < count), with where in it the id starts and ends
+ * written to `span`: what a writer copies the id from without cutting it out (docIdAt).
+ */
+export function docIdIn(ids: DocIds, i: number, span: Int32Array): string {
+  if (!isPacked(ids)) {
+    span[0] = 0;
+    span[1] = ids[i].length;
+    return ids[i];
+  }
+  span[0] = i % ids.per === 0 ? 0 : ids.ends[i - 1];
+  span[1] = ids.ends[i];
+  return ids.pieces[Math.floor(i / ids.per)];
+}
+
 /** Bytes the ids take in memory, about: 40 a string beyond its characters listed, 4 an id packed. */
 export function docIdsBytes(ids: DocIds): number {
   if (!isPacked(ids)) return ids.reduce((sum, id) => sum + 40 + id.length, 0);

@@ -177,6 +177,17 @@ function flipsMaps(
 }
 
 /**
+ * Maps of the answer handed to the run's writer as they come (at `prefix` in the answer), so that what
+ * `keep` still writes after the last map is little: written one at a time while the others are drawn, the
+ * after-maps no longer wait for the last of them (keep: 0.3 s → ~0.15 s at 206k).
+ */
+async function written<T extends object>(maps: Promise<T>, writer: RunWriter, prefix = ""): Promise<T> {
+  const drawn = await maps;
+  writer.writeMaps(drawn, prefix);
+  return drawn;
+}
+
+/**
  * Notes on the task document what was mitigated, with the whole mapping it read (omitted keys resolved
  * to the fields they read), so write-back knows every field the mitigation used.
  */
@@ -329,8 +340,15 @@ export async function mitigateByRelabel(
     const after = { ...afterAudit, regions };
     const [mapsAfter, flips] = await clock.time("maps", () =>
       Promise.all([
-        auditMaps(pool, ind, after, r.mitigatedPreds, { ...settings, title: `After relabeling: ${name}` }),
-        flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...settings, title: `Flips: ${name}` }),
+        written(
+          auditMaps(pool, ind, after, r.mitigatedPreds, { ...settings, title: `After relabeling: ${name}` }),
+          writer,
+          "audit_after_mitigation.",
+        ),
+        written(
+          flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...settings, title: `Flips: ${name}` }),
+          writer,
+        ),
       ]));
     return await keepMitigation(deps, input, { writer, kind: "relabel", mapping }, {
       ...solverFields(r, prepared.regions),
@@ -475,20 +493,27 @@ export async function mitigateByThreshold(
     });
     const [mapsAfter, flips, chartAfter] = await clock.time("maps", () =>
       Promise.all([
-        auditMaps(pool, test, shown(after), testPreds, {
-          ...settings,
-          title: `Test part after thresholds: ${name}`,
-        }),
-        flipsMaps(pool, ind, shown(after), r.flipped, r.mitigatedPreds, {
-          ...settings,
-          title: `Flips: ${name}`,
-        }),
+        written(
+          auditMaps(pool, test, shown(after), testPreds, {
+            ...settings,
+            title: `Test part after thresholds: ${name}`,
+          }),
+          writer,
+          "audit_after_mitigation.",
+        ),
+        written(
+          flipsMaps(pool, ind, shown(after), r.flipped, r.mitigatedPreds, {
+            ...settings,
+            title: `Flips: ${name}`,
+          }),
+          writer,
+        ),
         pool.run("maps.threshold_chart", {
           ...chartSettings,
           before: before.audit,
           thresholds: r.newThresholds.map((t) => t.threshold),
           after: after.audit,
-        }),
+        }).then((chart) => (writer.writeMaps({ threshold_chart_after: chart }, ""), chart)),
       ]));
     return await keepMitigation(deps, input, { writer, kind: "threshold", mapping }, {
       ...solverFields(r, regions),

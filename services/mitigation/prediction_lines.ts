@@ -4,9 +4,11 @@
  * (routes/http/json_answer.ts) and for the run's chunks (predictionChunk in services/spatial/runs.ts).
  * 200,000 line objects kept from the solver's answer to the end of the response outlive the young
  * generation, and the collections that moved them held the event loop for 40 ms and more at 206k
- * individuals; lines made a slice at a time die young. Its JSON text (`toJSON`) is that of the whole array.
+ * individuals; lines made a slice at a time die young. Its JSON text (`toJSON`) is that of the whole array;
+ * the response writes the lines' text as bytes (`jsonBytes`), without making them.
  */
-import { docIdAt, type DocIds } from "../../core/spatial/doc_ids.ts";
+import { docIdAt, docIdIn, type DocIds } from "../../core/spatial/doc_ids.ts";
+import { jsonAscii, jsonStringRoom, putRaw, putString, putUint, withRoom } from "../../core/json_bytes.ts";
 
 /** One line of `mitigated_preds`: an individual the mitigation judged, its final prediction. */
 export interface FinalPrediction {
@@ -15,6 +17,13 @@ export interface FinalPrediction {
   y_pred: number;
   flipped: boolean;
 }
+
+/** A line's keys and punctuation, as bytes (jsonBytes). */
+const FIRST = jsonAscii('{"idx":'), NEXT = jsonAscii(',{"idx":'), DOC_ID = jsonAscii(',"doc_id":');
+const Y_PRED = jsonAscii(',"y_pred":'), FLIPPED = jsonAscii(',"flipped":true}');
+const KEPT = jsonAscii(',"flipped":false}');
+/** Bytes a line takes beside its id: its keys and punctuation, and two numbers of up to 10 digits. */
+const LINE_ROOM = NEXT.length + DOC_ID.length + Y_PRED.length + KEPT.length + 20;
 
 export class PredictionLines {
   /**
@@ -45,6 +54,22 @@ export class PredictionLines {
       });
     }
     return out;
+  }
+
+  /** The JSON texts of lines `from` to `to` - 1, joined by commas, as UTF-8 (see core/json_bytes.ts). */
+  jsonBytes(from = 0, to = this.length): Uint8Array {
+    const start = Math.max(0, from), end = Math.min(to, this.length), span = new Int32Array(2);
+    let buf = new Uint8Array(Math.max(0, end - start) * 96), at = 0;
+    for (let j = start; j < end; j++) {
+      const i = this.positions ? this.positions[j] : j;
+      const id = docIdIn(this.docIds, i, span);
+      buf = withRoom(buf, at, LINE_ROOM + jsonStringRoom(span[1] - span[0]));
+      at = putUint(buf, putRaw(buf, at, j > start ? NEXT : FIRST), i);
+      at = putString(buf, putRaw(buf, at, DOC_ID), id, span[0], span[1]);
+      at = putUint(buf, putRaw(buf, at, Y_PRED), this.preds[i]);
+      at = putRaw(buf, at, this.preds[i] !== this.before[i] ? FLIPPED : KEPT);
+    }
+    return buf.subarray(0, at);
   }
 
   /** Every line, as JSON.stringify writes the answer. */

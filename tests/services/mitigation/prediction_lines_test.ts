@@ -3,8 +3,13 @@ import fc from "fast-check";
 import { PredictionLines } from "../../../services/mitigation/prediction_lines.ts";
 import { predictionChunk, predictionCuts } from "../../../services/spatial/runs.ts";
 import { jsonPieces, jsonStream } from "../../../routes/http/json_answer.ts";
+import { packIds } from "../../../core/spatial/doc_ids.ts";
 
 const docIds = ["a", "b", "c", "d"];
+const decoder = new TextDecoder();
+/** The text of jsonPieces' pieces, some of them UTF-8. */
+const textOf = (pieces: Iterable<string | Uint8Array>) =>
+  [...pieces].map((p) => typeof p === "string" ? p : decoder.decode(p)).join("");
 const before = Uint8Array.of(0, 0, 1, 1);
 const after = Uint8Array.of(0, 1, 1, 0);
 
@@ -29,14 +34,20 @@ Deno.test("prediction lines: the lines of the positions judged, flipped where th
   );
 });
 
-/** n lines over random predictions, with every position or an ascending part of them. */
+/**
+ * n lines over random predictions, with every position or an ascending part of them, and ids of any
+ * characters (quotes, backslashes, controls, non-ASCII, lone surrogates), as a list or packed.
+ */
 const linesCase = fc.integer({ min: 0, max: 6000 }).chain((n) =>
   fc.record({
     before: fc.uint8Array({ minLength: n, maxLength: n, max: 1 }),
     after: fc.uint8Array({ minLength: n, maxLength: n, max: 1 }),
     part: fc.option(fc.uniqueArray(fc.nat({ max: Math.max(0, n - 1) }), { maxLength: n })),
-  }).map(({ before, after, part }) => {
-    const ids = Array.from({ length: n }, (_, i) => `doc-${i}-é`);
+    odd: fc.array(fc.string({ unit: "binary", maxLength: 6 }), { minLength: 1, maxLength: 8 }),
+    packed: fc.option(fc.integer({ min: 1, max: 5000 })),
+  }).map(({ before, after, part, odd, packed }) => {
+    const list = Array.from({ length: n }, (_, i) => i % 7 ? `doc-${i}` : `doc-${i}-${odd[i % odd.length]}é`);
+    const ids = packed === null ? list : packIds(list, packed);
     const positions = n && part ? Int32Array.from(part).sort() : null;
     return { lines: new PredictionLines(ids, positions, after, before) };
   })
@@ -47,9 +58,12 @@ Deno.test("prediction lines: the answer streams as JSON.stringify's text, and pa
     fc.asyncProperty(linesCase, async ({ lines }) => {
       const array = lines.slice();
       const value = { n: lines.length, mitigated_preds: lines };
+      assert.equal(textOf(jsonPieces(value)), JSON.stringify({ n: lines.length, mitigated_preds: array }));
+      // the bytes of any run of lines are the UTF-8 of the slice's text without its brackets
+      const from = Math.floor(lines.length / 3), to = lines.length - from;
       assert.equal(
-        [...jsonPieces(value)].join(""),
-        JSON.stringify({ n: lines.length, mitigated_preds: array }),
+        decoder.decode(lines.jsonBytes(from, to)),
+        JSON.stringify(lines.slice(from, to)).slice(1, -1),
       );
       const cuts = await predictionCuts(lines);
       assert.deepEqual(cuts, await predictionCuts(array));
