@@ -77,15 +77,17 @@ export const DIVERGING_STOPS: readonly string[] = [
 export const NO_DATA_COLOR = "#bdbdbd";
 
 const STOP_RGB = DIVERGING_STOPS.map((h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)));
+/** Two hex digits of every byte: a colour is three lookups (every region of every map takes one). */
+const HEX = Array.from({ length: 256 }, (_, v) => v.toString(16).padStart(2, "0"));
 
 /** Hex colour of a position on the scale, −1 … +1 (clamped; NaN is the centre). */
 export function divergingColor(position: number): string {
   const v = Number.isFinite(position) ? Math.min(1, Math.max(-1, position)) : 0;
   const pos = ((v + 1) / 2) * (STOP_RGB.length - 1);
   const i = Math.min(STOP_RGB.length - 2, Math.floor(pos));
-  const f = pos - i;
-  const [a, b] = [STOP_RGB[i], STOP_RGB[i + 1]];
-  return "#" + a.map((c, k) => Math.round(c + (b[k] - c) * f).toString(16).padStart(2, "0")).join("");
+  const f = pos - i, a = STOP_RGB[i], b = STOP_RGB[i + 1];
+  const channel = (k: number) => HEX[Math.round(a[k] + (b[k] - a[k]) * f)];
+  return "#" + channel(0) + channel(1) + channel(2);
 }
 
 /** Position of a rate difference (points) on the ramp, −1 … +1: sign · √(|d| / cap), clamped. */

@@ -42,13 +42,9 @@ function renderer(): Promise<Uint8Array[]> {
   return ready;
 }
 
-/** Base64 of bytes, chunked so large images do not overflow the argument list of fromCharCode. */
+/** Base64 of bytes (the platform's own encoder: no binary string made first). */
 function toBase64(bytes: Uint8Array): string {
-  let bin = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(bin);
+  return bytes.toBase64();
 }
 
 /** Rasterises an SVG document to PNG bytes with the bundled font (no system fonts: same image everywhere). */
