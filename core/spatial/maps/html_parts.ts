@@ -8,7 +8,7 @@ import leafletCss from "leaflet/dist/leaflet.css" with { type: "text" };
 import clientJs from "./leaflet_client.js" with { type: "text" };
 import type { AuditResult } from "../types.ts";
 import { DIVERGING_STOPS, NO_DATA_COLOR, ppLabel, rateWords, scaleMarks } from "./map_value.ts";
-import { escapeXml, fmt, jsonForScript } from "./text.ts";
+import { escapeXml, fmt, jsonForScript, latin1Html } from "./text.ts";
 import { type MapScale, type RegionFeature, regionLabel } from "./features.ts";
 import { DOT_COLORS } from "./inputs.ts";
 
@@ -146,13 +146,14 @@ export function mapPage(
   data: unknown,
   tiles: TileSource | null,
 ): string {
+  // the page is Latin-1 throughout (latin1Html; jsonForScript; the styles and scripts are ASCII)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp(tiles)}">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeXml(title)}</title>
+<title>${latin1Html(escapeXml(title))}</title>
 <style>${leafletCss}</style><style>${STYLE}</style></head>
-<body>${header(title, notes)}<div id="map"></div>${legend}${after}
+<body>${latin1Html(header(title, notes) + `<div id="map"></div>${legend}${after}`)}
 <script>${inlineScript(leafletJs)}</script>
 <script type="application/json" id="tessera-data">${jsonForScript(data)}</script>
 <script>${inlineScript(clientJs)}</script>
@@ -166,8 +167,8 @@ export function tablePage(title: string, notes: string[], notice: string, table:
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp(null)}">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeXml(title)}</title><style>${STYLE}</style></head>
-<body>${header(title, notes)}<div class="notice">${escapeXml(notice)}</div>${table}
+<title>${latin1Html(escapeXml(title))}</title><style>${STYLE}</style></head>
+<body>${latin1Html(`${header(title, notes)}<div class="notice">${escapeXml(notice)}</div>${table}`)}
 </body></html>
 `;
 }

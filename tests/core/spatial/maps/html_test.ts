@@ -19,6 +19,11 @@ function island(html: string) {
   return JSON.parse(html.slice(from, html.indexOf("</script>", from)));
 }
 
+/** The page's text with its numeric character references read (`&#x2212;` → `−`), as a browser shows it. */
+function shown(html: string): string {
+  return html.replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCodePoint(parseInt(hex, 16)));
+}
+
 /** The page's Content-Security-Policy. */
 function csp(html: string): string {
   const m = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
@@ -130,7 +135,7 @@ Deno.test("fairMapHtml: legend and table in percentage points; TPR wording under
   assert.match(html, /Fill: positive rate difference/);
   assert.match(html, /percentage points/);
   assert.match(
-    html,
+    shown(html),
     /<span>−20 pp<\/span><span>−5 pp<\/span><span>0 pp<\/span><span>\+5 pp<\/span><span>\+20 pp<\/span>/,
   );
   assert.match(html, /<td>10 · Piraeus<\/td>/);
@@ -161,6 +166,21 @@ Deno.test("fairMapHtml: user text is escaped in the page and cannot close the da
   assert.deepEqual(JSON.parse(json), { name: "</script><script>alert(1)</script>\u2028" });
 });
 
+Deno.test("map pages are Latin-1 throughout (one byte a character in V8), and read as the text they were given", async () => {
+  const { regions, audit } = fourRegions();
+  const title = "Ωmega − 😀 · café";
+  const html = await fairMapHtml(regions, audit, { title, regionNames: { "10": "Πειραιάς →" } });
+  assert.ok(/^[\x00-\xff]*$/.test(html));
+  // the title and the table as the browser shows them; the island as its script reads it
+  assert.ok(shown(html).includes(`<title>${title}</title>`));
+  assert.ok(shown(html).includes("<td>10 · Πειραιάς →</td>"));
+  assert.equal(island(html).features[1].name, "Πειραιάς →");
+  assert.ok(html.includes("&#x1f600;")); // a character beyond the BMP is one reference, not two halves
+  const table = await fairMapHtml({ ...regions, polygons: null }, audit, { title });
+  assert.ok(/^[\x00-\xff]*$/.test(table));
+  assert.ok(shown(table).includes(`<title>${title}</title>`));
+});
+
 Deno.test("distributionMapHtml: all given dots in the island, classes 0/1, sampled count stated", async () => {
   const { regions, audit } = fourRegions();
   const points = {
@@ -186,7 +206,7 @@ Deno.test("flipsMapHtml: dots by direction and the count of each direction", asy
   const html = await flipsMapHtml(regions, audit, flips);
   assert.deepEqual(island(html).points.cls, [1, 0, 1]);
   assert.ok(html.includes("Of these, 2 flipped from 0 to 1 and 1 from 1 to 0."));
-  assert.ok(html.includes("flipped 0 → 1"));
+  assert.ok(shown(html).includes("flipped 0 → 1"));
   assert.match(html, /percentage points/);
 });
 
