@@ -17,59 +17,62 @@
 import { INF, type SolveOutcome, solveSparse, type SparseModel } from "./highs.ts";
 import type { MitigationProblem } from "./problem.ts";
 
-/** Units of every region: regionUnits[regionStart[i] .. regionStart[i+1]). */
-export function unitsByRegion(pr: MitigationProblem): { regionStart: Int32Array; regionUnits: Int32Array } {
-  const R = pr.n.length, U = pr.unitSign.length;
-  const regionStart = new Int32Array(R + 1);
-  for (let k = 0; k < pr.unitRegions.length; k++) regionStart[pr.unitRegions[k] + 1]++;
-  for (let r = 0; r < R; r++) regionStart[r + 1] += regionStart[r];
-  const regionUnits = new Int32Array(pr.unitRegions.length), fill = regionStart.slice(0, R);
-  for (let u = 0; u < U; u++) {
-    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
-      regionUnits[fill[pr.unitRegions[k]]++] = u;
-    }
-  }
-  return { regionStart, regionUnits };
-}
-
-/** The sparse model of PROMIS-Approx (columns: U flips, then e⁺/e⁻ of active regions, then D). */
+/**
+ * The sparse model of PROMIS-Approx (columns: U flips, then e⁺/e⁻ of active regions, then D; rows: the
+ * active regions in order, the budget, the sum), written column by column: a unit's column is its regions'
+ * rows as the problem lists them, so nothing is transposed (by rows, grouping the units of every region took
+ * 60 ms of a relabel at 206k, and HiGHS turned the rows into columns again).
+ */
 export function approxModel(pr: MitigationProblem): SparseModel {
   const { N, P } = pr, U = pr.unitSign.length, R = pr.n.length;
-  const active: number[] = [];
-  for (let r = 0; r < R; r++) if (pr.n[r] > 0 && pr.n[r] < N) active.push(r);
-  const T = active.length, colD = U + 2 * T, nCols = colD + 1, nRows = T + 2;
-  const { regionStart, regionUnits } = unitsByRegion(pr);
+  // row of each region: its place among the active ones (0 < n < N), else -1
+  const rowOf = new Int32Array(R).fill(-1);
+  let T = 0;
+  for (let r = 0; r < R; r++) if (pr.n[r] > 0 && pr.n[r] < N) rowOf[r] = T++;
+  const colD = U + 2 * T, nCols = colD + 1, nRows = T + 2, budgetRow = T, sumRow = T + 1;
   const colCost = new Float64Array(nCols),
     colLower = new Float64Array(nCols),
     colUpper = new Float64Array(nCols);
+  const rowLower = new Float64Array(nRows), rowUpper = new Float64Array(nRows);
+  let nnz = 2 * T + T + 1;
+  for (let u = 0; u < U; u++) {
+    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
+      if (rowOf[pr.unitRegions[k]] >= 0) nnz++;
+    }
+    nnz += 2;
+  }
+  const start = new Int32Array(nCols + 1), index = new Int32Array(nnz), value = new Float64Array(nnz);
+  let at = 0;
+  // x_u: +1 in each of its active regions' rows (ascending, as the problem lists them), its sign in the
+  // budget row, 1 in the sum row; bounds by its label's direction
   for (let u = 0; u < U; u++) {
     if (pr.unitSign[u] > 0) colUpper[u] = pr.unitCount[u];
     else colLower[u] = -pr.unitCount[u];
+    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
+      const row = rowOf[pr.unitRegions[k]];
+      if (row >= 0) (index[at] = row, value[at++] = 1);
+    }
+    (index[at] = budgetRow, value[at++] = pr.unitSign[u]);
+    (index[at] = sumRow, value[at++] = 1);
+    start[u + 1] = at;
   }
-  active.forEach((r, k) => {
+  // e⁺ and e⁻ of each active region: -1 and +1 in its row, cost κ
+  for (let r = 0; r < R; r++) {
+    const k = rowOf[r];
+    if (k < 0) continue;
     const kappa = Math.sqrt(N / (pr.n[r] * (N - pr.n[r])));
     colCost[U + 2 * k] = colCost[U + 2 * k + 1] = kappa;
     colUpper[U + 2 * k] = colUpper[U + 2 * k + 1] = INF;
-  });
+    (index[at] = k, value[at++] = -1, start[U + 2 * k + 1] = at);
+    (index[at] = k, value[at++] = 1, start[U + 2 * k + 2] = at);
+    rowLower[k] = rowUpper[k] = (pr.n[r] * P) / N - pr.p[r];
+  }
+  // D: -n_i/N in each active region's row, -1 in the sum row
+  for (let r = 0; r < R; r++) if (rowOf[r] >= 0) (index[at] = rowOf[r], value[at++] = -pr.n[r] / N);
+  (index[at] = sumRow, value[at++] = -1, start[nCols] = at);
   colLower[colD] = pr.dMin, colUpper[colD] = pr.dMax;
-  let nnz = 2 * U + 1;
-  for (const r of active) nnz += regionStart[r + 1] - regionStart[r] + 3;
-  const start = new Int32Array(nRows + 1), index = new Int32Array(nnz), value = new Float64Array(nnz);
-  const rowLower = new Float64Array(nRows), rowUpper = new Float64Array(nRows);
-  let at = 0, row = 0;
-  const put = (j: number, v: number) => (index[at] = j, value[at++] = v);
-  active.forEach((r, k) => {
-    for (let t = regionStart[r]; t < regionStart[r + 1]; t++) put(regionUnits[t], 1);
-    put(U + 2 * k, -1), put(U + 2 * k + 1, 1), put(colD, -pr.n[r] / N);
-    rowLower[row] = rowUpper[row] = (pr.n[r] * P) / N - pr.p[r];
-    start[++row] = at;
-  });
-  for (let u = 0; u < U; u++) put(u, pr.unitSign[u]);
-  rowLower[row] = -INF, rowUpper[row] = pr.C, start[++row] = at;
-  for (let u = 0; u < U; u++) put(u, 1);
-  put(colD, -1);
-  start[++row] = at; // Σ x_u - D = 0 (bounds already 0)
-  return { colCost, colLower, colUpper, integer: [colD], rowLower, rowUpper, start, index, value };
+  rowLower[budgetRow] = -INF, rowUpper[budgetRow] = pr.C; // Σ sign_u·x_u ≤ C
+  return { colCost, colLower, colUpper, integer: [colD], rowLower, rowUpper, start, index, value }; // sum row: = 0
 }
 
 /** The approx solve: HiGHS's outcome and, with a solution, the real flips x_u of every unit. */

@@ -32,7 +32,7 @@ export interface SparseModel {
   integer: number[];
   rowLower: Float64Array;
   rowUpper: Float64Array;
-  /** Rows in CSR: row r holds (index[k], value[k]) for k in start[r] .. start[r+1]. */
+  /** Columns in CSC: column c holds (row index[k], value[k]) for k in start[c] .. start[c+1], rows ascending. */
   start: Int32Array;
   index: Int32Array;
   value: Float64Array;
@@ -93,7 +93,7 @@ export async function solveSparse(m: SparseModel, timeLimitSeconds: number): Pro
     rowLower: big(m.rowLower),
     rowUpper: big(m.rowUpper),
     matrix: {
-      format: "csr",
+      format: "csc",
       numRows: nRows,
       numCols: nCols,
       starts: m.start,

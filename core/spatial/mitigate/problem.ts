@@ -124,10 +124,7 @@ export function buildProblem(
   const C = flipBudget(params.budget, N);
   const [lo, hi] = rateWindow(P, N, params.prTol);
   const n = new Int32Array(R), p = new Int32Array(R);
-  regions.members.forEach((m, r) => {
-    n[r] = m.length;
-    for (let t = 0; t < m.length; t++) p[r] += labels[m[t]];
-  });
+  regions.members.forEach((m, r) => (n[r] = m.length));
   // interchangeable individuals share a signature (core's partition refinement: no per-individual keys)
   const sig = known ?? signatures(N, regions.members), { regStart, regs } = sig;
   const nRegs = (s: number) => regStart[s + 1] - regStart[s];
@@ -158,6 +155,11 @@ export function buildProblem(
   for (let u = 0; u < U; u++) {
     const s = sig.of[firstOf[u]];
     unitRegions.set(regs.subarray(regStart[s], regStart[s + 1]), unitRegStart[u]);
+  }
+  // a region's positives from its units of label 1 (a pass over the units' regions, not every membership)
+  for (let u = 0; u < U; u++) {
+    if (unitSign[u] > 0) continue;
+    for (let k = unitRegStart[u]; k < unitRegStart[u + 1]; k++) p[unitRegions[k]] += unitCount[u];
   }
   return {
     N,

@@ -119,8 +119,9 @@ Deno.test("HiGHS wrapper: a fractional integer column is settled at floor or cei
     integer: [1],
     rowLower: Float64Array.from([-Infinity]),
     rowUpper: Float64Array.from([3]),
-    start: Int32Array.from([0, 2]),
-    index: Int32Array.from([0, 1]),
+    // by columns: x is 1 in row 0, y is 2 in row 0
+    start: Int32Array.from([0, 1, 2]),
+    index: Int32Array.from([0, 0]),
     value: Float64Array.from([1, 2]),
   }, 10);
   assert.equal(r.status.code, 0);
