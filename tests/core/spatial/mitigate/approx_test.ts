@@ -18,7 +18,7 @@
  * the extra variables cannot beat, and it uses no individual outside a region.
  */
 import assert from "node:assert/strict";
-import { solveApprox } from "../../../../core/spatial/mitigate/approx.ts";
+import { approxModel, solveApprox } from "../../../../core/spatial/mitigate/approx.ts";
 import { solveSparse } from "../../../../core/spatial/mitigate/highs.ts";
 import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { relabel, solveProblem } from "../../../../core/spatial/mitigate/relabel.ts";
@@ -56,6 +56,21 @@ Deno.test("approx = the independent LP optimum (disjoint D1, overlapping O1)", a
   const pr = buildProblem(D1.labels, D1.regions, D1);
   assert.equal(pr.C, 2);
   assert.deepEqual([pr.P + pr.dMin, pr.P + pr.dMax], [18, 22]);
+});
+
+Deno.test("approx: a region of nobody or of everyone has weight sqrt(n(N-n)/N) = 0, no row, and leaves O1's optimum", async () => {
+  const everyone = range(0, 12);
+  const regions = regionsOf([[], [0, 1, 2, 3, 4, 5], everyone, [3, 4, 5, 6, 7], [0, 4, 8, 9, 10], []]);
+  const pr = buildProblem(O1.labels, regions, O1);
+  // positives per region, by hand from O1's labels 1,1,1,0,1,0,0,0,1,0,0,1
+  assert.deepEqual([...pr.p], [0, 4, 6, 1, 3, 0]);
+  const model = approxModel(pr), U = pr.unitSign.length;
+  assert.equal(model.rowLower.length, 3 + 2); // the three regions with 0 < n < N, the budget, the sum
+  assert.equal(model.colCost.length, U + 2 * 3 + 1);
+  assert.equal(model.start.length, model.colCost.length + 1); // by columns
+  const r = await solveApprox(pr, 10);
+  assert.equal(r.status.code, 0);
+  close(r.objective!, 0.8742151775501099, 1e-6, "objective");
 });
 
 Deno.test("relabel (approx): flips within budget, rates reported, metrics before/after", async () => {
