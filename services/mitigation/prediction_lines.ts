@@ -8,6 +8,7 @@
  * the response writes the lines' text as bytes (`jsonBytes`), without making them.
  */
 import { docIdAt, docIdIn, type DocIds } from "../../core/spatial/doc_ids.ts";
+import type { PredictionColumns } from "../spatial/runs.ts";
 import { jsonAscii, jsonStringRoom, putRaw, putString, putUint, withRoom } from "../../core/json_bytes.ts";
 
 /** One line of `mitigated_preds`: an individual the mitigation judged, its final prediction. */
@@ -26,6 +27,8 @@ const KEPT = jsonAscii(',"flipped":false}');
 const LINE_ROOM = NEXT.length + DOC_ID.length + Y_PRED.length + KEPT.length + 20;
 
 export class PredictionLines {
+  /** Where an id starts and ends in its piece (idLength). */
+  private readonly span = new Int32Array(2);
   /**
    * The lines of the individuals at `positions` (ascending collection positions; null: every one), each
    * with its prediction in `preds` and whether it differs from `before` (the mapped y_pred).
@@ -70,6 +73,25 @@ export class PredictionLines {
       at = putRaw(buf, at, this.preds[i] !== this.before[i] ? FLIPPED : KEPT);
     }
     return buf.subarray(0, at);
+  }
+
+  /** The length of line j's doc_id, read from where the ids end (the run's cuts: predictionCuts). */
+  idLength(j: number): number {
+    docIdIn(this.docIds, this.positions ? this.positions[j] : j, this.span);
+    return this.span[1] - this.span[0];
+  }
+
+  /** Lines `from` to `to` - 1 as a run's chunk holds them, without making the lines (predictionChunk). */
+  columns(from: number, to: number): PredictionColumns {
+    const ids: string[] = [], idx: number[] = [], y: number[] = [], f: boolean[] = [];
+    for (let j = Math.max(0, from), end = Math.min(to, this.length); j < end; j++) {
+      const i = this.positions ? this.positions[j] : j;
+      ids.push(docIdAt(this.docIds, i)!);
+      idx.push(i);
+      y.push(this.preds[i]);
+      f.push(this.preds[i] !== this.before[i]);
+    }
+    return { ids, idx, y, f };
   }
 
   /** Every line, as JSON.stringify writes the answer. */

@@ -119,6 +119,22 @@ export interface StoredPrediction {
 export interface Lines<T> {
   readonly length: number;
   slice(from: number, to: number): T[];
+  /** The length of line j's `doc_id`, where the list knows it without making the line. */
+  idLength?(j: number): number;
+  /** Lines from..to-1 as the chunk's columns, where the list makes them without making the lines. */
+  columns?(from: number, to: number): PredictionColumns;
+}
+
+/**
+ * Predictions as a run's chunk holds them: ids, positions, predictions, and flags when lines carry them.
+ * Made without line objects where the list can (a mitigation's: its 206k lines made twice over, for the cuts
+ * and the chunks, and their ids, held the main thread's collector 100 ms and more right after the solver).
+ */
+export interface PredictionColumns {
+  ids: string[];
+  idx: number[];
+  y: number[];
+  f: boolean[];
 }
 
 /** Whether `v` is an array or a list of lines made a slice at a time. */
@@ -269,6 +285,16 @@ export interface PredictionCuts {
 export async function predictionCuts(preds: Lines<StoredPrediction>): Promise<PredictionCuts> {
   const starts: number[] = [];
   let bytes = 0, flags = false;
+  if (preds.idLength) {
+    // a list whose lines all carry `flipped` or none do: the first says which
+    for (let j = 0; j < preds.length; j++) {
+      if (j && j % SLICE === 0) await nextTurn();
+      const size = 2 * preds.idLength(j) + 24;
+      if (!starts.length || bytes + size > PRED_BYTES) (starts.push(j), bytes = 0);
+      bytes += size;
+    }
+    return { starts, flags: preds.length > 0 && typeof preds.slice(0, 1)[0].flipped === "boolean" };
+  }
   for (let from = 0; from < preds.length; from += SLICE) {
     if (from) await nextTurn();
     const part = preds.slice(from, from + SLICE);
@@ -284,7 +310,12 @@ export async function predictionCuts(preds: Lines<StoredPrediction>): Promise<Pr
 
 /** Chunk c of the predictions as stored: its lines' columns (`f` only when lines carry `flipped`). */
 export function predictionChunk(preds: Lines<StoredPrediction>, cuts: PredictionCuts, c: number) {
-  const lines = preds.slice(cuts.starts[c], cuts.starts[c + 1] ?? preds.length);
+  const from = cuts.starts[c], to = cuts.starts[c + 1] ?? preds.length;
+  if (preds.columns) {
+    const { ids, idx, y, f } = preds.columns(from, to);
+    return cuts.flags ? { ids, idx, y, f } : { ids, idx, y };
+  }
+  const lines = preds.slice(from, to);
   const chunk = {
     ids: lines.map((p) => p.doc_id),
     idx: lines.map((p) => p.idx),

@@ -85,4 +85,12 @@ Deno.test("prediction lines: the answer streams as JSON.stringify's text, and pa
   );
   const text = await new Response(jsonStream({ mitigated_preds: big }, 200).body).text();
   assert.equal(text, JSON.stringify({ mitigated_preds: big.slice() }));
+  // and a run's chunks of them, many (ids of 3 to 7 characters), as those of the lines made one by one
+  const lines = big.slice(), cuts = await predictionCuts(big);
+  assert.deepEqual(cuts, await predictionCuts(lines));
+  assert.ok(cuts.starts.length > 30);
+  assert.deepEqual(
+    cuts.starts.map((_, c) => predictionChunk(big, cuts, c)),
+    cuts.starts.map((_, c) => predictionChunk(lines, cuts, c)),
+  );
 });
