@@ -1,11 +1,11 @@
 /**
  * A mitigation's `mitigated_preds` held as columns (the collection's document ids, the positions judged,
- * the predictions before and after) and made into line objects a slice at a time, for the response
- * (routes/http/json_answer.ts) and for the run's chunks (predictionChunk in services/spatial/runs.ts).
- * 200,000 line objects kept from the solver's answer to the end of the response outlive the young
- * generation, and the collections that moved them held the event loop for 40 ms and more at 206k
- * individuals; lines made a slice at a time die young. Its JSON text (`toJSON`) is that of the whole array;
- * the response writes the lines' text as bytes (`jsonBytes`), without making them.
+ * the predictions before and after), never as 200,000 line objects kept from the solver's answer to the end
+ * of the response: those outlived the young generation, and the collections that moved them held the event
+ * loop for 40 ms and more at 206k individuals. The response writes the lines' JSON text as bytes straight
+ * from the columns (`jsonBytes`, for routes/http/json_answer.ts), the run's chunks take them as columns
+ * (`idLength`, `columns`: predictionCuts and predictionChunk in services/spatial/runs.ts), and anything else
+ * makes them a slice at a time (`slice`); its JSON text (`toJSON`) is that of the whole array.
  */
 import { docIdAt, docIdIn, type DocIds } from "../../core/spatial/doc_ids.ts";
 import type { PredictionColumns } from "../spatial/runs.ts";

@@ -18,7 +18,7 @@ export function escapeXml(text: unknown): string {
 
 /**
  * JSON that is safe inside a <script> element: no `</script>`, `<!--`, or JS-breaking line separators; and
- * nothing beyond Latin-1 (see latin1Html), written as `\\uXXXX`, which JSON reads back as the same text.
+ * nothing beyond Latin-1 (see latin1Html), written as `\uXXXX`, which JSON reads back as the same text.
  */
 export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(

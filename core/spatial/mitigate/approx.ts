@@ -71,8 +71,8 @@ export function approxModel(pr: MitigationProblem): SparseModel {
   for (let r = 0; r < R; r++) if (rowOf[r] >= 0) (index[at] = rowOf[r], value[at++] = -pr.n[r] / N);
   (index[at] = sumRow, value[at++] = -1, start[nCols] = at);
   colLower[colD] = pr.dMin, colUpper[colD] = pr.dMax;
-  rowLower[budgetRow] = -INF, rowUpper[budgetRow] = pr.C; // Σ sign_u·x_u ≤ C
-  return { colCost, colLower, colUpper, integer: [colD], rowLower, rowUpper, start, index, value }; // sum row: = 0
+  rowLower[budgetRow] = -INF, rowUpper[budgetRow] = pr.C; // Σ sign_u·x_u ≤ C; the sum row's bounds stay 0
+  return { colCost, colLower, colUpper, integer: [colD], rowLower, rowUpper, start, index, value };
 }
 
 /** The approx solve: HiGHS's outcome and, with a solution, the real flips x_u of every unit. */
