@@ -33,7 +33,7 @@ export function jsonForScript(value: unknown): string {
  * character, all of them: a map page of 0.9 MB took 1.8 MB in memory, in the run's chunks and to encode.
  */
 export function latin1Html(html: string): string {
-  return html.replace(/[^\x00-\xff]/gu, (c) => `&#x${c.codePointAt(0)!.toString(16)};`);
+  return html.replace(/[\u0100-\u{10ffff}]/gu, (c) => `&#x${c.codePointAt(0)!.toString(16)};`);
 }
 
 /** A number for display: fixed digits, or an en dash when there is no value (an empty region's rate). */
