@@ -42,9 +42,11 @@ export function docIdCount(ids: DocIds): number {
 export function docIdAt(ids: DocIds, i: number): string | undefined {
   if (!isPacked(ids)) return ids[i];
   if (!(i >= 0 && i < ids.ends.length)) return undefined;
-  const start = i % ids.per === 0 ? 0 : ids.ends[i - 1];
-  return ids.pieces[Math.floor(i / ids.per)].slice(start, ids.ends[i]);
+  return docIdIn(ids, i, span).slice(span[0], span[1]);
 }
+
+/** Where docIdAt finds an id in its piece. */
+const span = new Int32Array(2);
 
 /**
  * The string that holds the id at position `i` (0 <= i < count), with where in it the id starts and ends
