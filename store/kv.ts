@@ -2,7 +2,7 @@
  * The embedded store: Deno KV on a local file (managed KV on Deno Deploy). Key layout:
  * `["doc", db, collection, _id] → document`; KV keys sort, so listing a prefix walks ids in order. Beside
  * them, per collection, its write count `["stamp", db, collection]` and its pack (`["packmeta", …]`,
- * `["packcol", …]`: the documents again in column pages, for whole reads; kv_pack.ts).
+ * `["colpage", …]`: the documents again in column pages, for whole reads; kv_pack.ts).
  */
 import type { ColumnPage } from "../core/column_pages.ts";
 import { serialize } from "node:v8";

@@ -15,8 +15,8 @@
  * Each maker writes its pages under a token of its own (a segment), so two makers never write the same key;
  * a pack is the list of its segments. A maker whose pack is not declared deletes its segment; the segments
  * of a pack replaced go once the new one is declared, and all of them with the collection. A declared pack
- * never names a deleted page. A pack of an older format (JSON pages, `["packpage", ...]`) is never read: the
- * next whole read makes a new one, and its pages go then.
+ * never names a deleted page. A pack of an older format (PACK_FORMAT) is never read: the next whole read
+ * makes a new one, and its pages go then.
  */
 import { ConflictError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
@@ -34,8 +34,11 @@ import {
   projectedDocuments,
 } from "../core/column_pages.ts";
 
-/** The format of the packs made now (column pages); a pack recorded without it is of an older one. */
-const PACK_FORMAT = 2;
+/**
+ * The format of the packs made now: column pages under `["colpage", …]`. A pack recorded without it is of an
+ * older one: format 2 kept the same pages under `["packcol", …]`, the first JSON pages under `["packpage", …]`.
+ */
+const PACK_FORMAT = 3;
 /**
  * The fewest documents worth a pack: a new one is begun by an insert of this many or more, or by a whole
  * read that lists this many (listing fewer one by one takes a few tens of milliseconds at most).
@@ -88,9 +91,18 @@ export interface PackState {
 
 export const stampKey = (ref: CollectionRef): Deno.KvKey => ["stamp", ref.db, ref.collection];
 const metaKey = (ref: CollectionRef): Deno.KvKey => ["packmeta", ref.db, ref.collection];
-/** Where packs of the older format kept their JSON pages: swept with the pack that replaces them. */
-const olderPagesPrefix = (ref: CollectionRef): Deno.KvKey => ["packpage", ref.db, ref.collection];
-const columnsPrefix = (ref: CollectionRef): Deno.KvKey => ["packcol", ref.db, ref.collection];
+/** Where packs of older formats kept their pages: swept with the pack that replaces them. */
+const olderPrefixes = (ref: CollectionRef): Deno.KvKey[] => [
+  ["packpage", ref.db, ref.collection],
+  ["packcol", ref.db, ref.collection],
+];
+/**
+ * The pages sort before every document (`["doc", …]`), because SQLite writes a collection's documents at
+ * half the cost when the rows after them are small ones rather than pages: an import writes both at once,
+ * and with the pages after the documents it took 5.4 s for 300,000 documents against 3.6-4.1 s this way
+ * (BENCHMARKS.md, "Import").
+ */
+const columnsPrefix = (ref: CollectionRef): Deno.KvKey => ["colpage", ref.db, ref.collection];
 
 /** A segment of a pack: its token and its column pages. */
 export interface Segment {
@@ -221,7 +233,7 @@ export class Packs {
 
   /** Deletes the pages of these segments' tokens (of every segment when null: the collection's drop). */
   async sweep(ref: CollectionRef, tokens: string[] | null): Promise<void> {
-    const prefixes = [olderPagesPrefix(ref), columnsPrefix(ref)];
+    const prefixes = [...olderPrefixes(ref), columnsPrefix(ref)];
     const selectors = prefixes.flatMap((prefix) =>
       tokens === null ? [{ prefix }] : tokens.map((t) => ({ prefix: [...prefix, t] }))
     );

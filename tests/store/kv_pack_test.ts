@@ -68,11 +68,11 @@ async function readyPack(path: string) {
 /** The pages a pack names, over its segments. */
 const pagesOf = (pack: PackMeta) => segmentsOf(pack).reduce((sum, s) => sum + s.pages, 0);
 
-/** Keys under ["packcol", db, collection]: a pack's pages. */
+/** Keys under ["colpage", db, collection]: a pack's pages. */
 async function pageKeys(path: string): Promise<number> {
   const kv = await Deno.openKv(path);
   let n = 0;
-  for await (const _ of kv.list({ prefix: ["packcol", ref.db, ref.collection] })) n++;
+  for await (const _ of kv.list({ prefix: ["colpage", ref.db, ref.collection] })) n++;
   kv.close();
   return n;
 }
@@ -289,6 +289,44 @@ Deno.test("an older pack (JSON pages, no format) is never read: the next whole r
       assert.deepEqual(await streamed(store), await byKeys(path)); // listed, and packed anew
       assert.ok(await store.columnPages(ref));
       assert.equal((await kv.get(["packpage", ref.db, ref.collection, "old", 0])).value, null); // swept
+    } finally {
+      kv.close();
+    }
+  });
+});
+
+Deno.test("a pack of format 2 (pages under packcol) is never read: the next whole read replaces it", async () => {
+  await withKv(async (store, path) => {
+    await store.insertMany(ref, rows(2 * MIN_PACK_DOCS));
+    const kv = await Deno.openKv(path);
+    try {
+      const key = ["packmeta", ref.db, ref.collection];
+      const pack = (await kv.get<PackMeta>(key)).value!;
+      // the same pack as format 2 recorded it, its one page where format 2 kept pages
+      const page = (await kv.get(["colpage", ref.db, ref.collection, segmentsOf(pack)[0].token, 0])).value;
+      await kv.set(key, { ...pack, format: 2, segments: "old:1" });
+      await kv.set(["packcol", ref.db, ref.collection, "old", 0], page);
+      assert.equal(await store.columnPages(ref), null);
+      assert.deepEqual(await streamed(store), await byKeys(path)); // listed, and packed anew
+      assert.equal((await kv.get<PackMeta>(key)).value!.format, 3);
+      assert.equal((await kv.get(["packcol", ref.db, ref.collection, "old", 0])).value, null); // swept
+    } finally {
+      kv.close();
+    }
+  });
+});
+
+Deno.test("a pack's pages sort before every document, so the rows after a document KV writes are small", async () => {
+  await withKv(async (store, path) => {
+    await store.insertMany(ref, rows(2 * MIN_PACK_DOCS));
+    await store.insertMany({ db: "a", collection: "b" }, rows(MIN_PACK_DOCS));
+    const kv = await Deno.openKv(path);
+    try {
+      const kinds: string[] = [];
+      for await (const e of kv.list({ prefix: [] })) kinds.push(String(e.key[0]));
+      const lastPage = kinds.lastIndexOf("colpage"), firstDoc = kinds.indexOf("doc");
+      assert.ok(lastPage >= 0 && firstDoc >= 0);
+      assert.ok(lastPage < firstDoc, `a page is listed after a document: ${[...new Set(kinds)]}`);
     } finally {
       kv.close();
     }
