@@ -57,18 +57,44 @@ const int32 = (v: unknown): v is number => typeof v === "number" && (v | 0) === 
 /** The column of one field over `docs`, in the narrowest kind that holds every value exactly. */
 function columnOf(docs: readonly Record<string, unknown>[], name: string): Column {
   const values = docs.map((d) => Object.hasOwn(d, name) ? d[name] : null);
-  if (values.every((v) => v === null || typeof v === "number")) {
-    return { kind: "number", values: Float64Array.from(values, (v) => v === null ? NaN : v as number) };
+  return numberColumn(values) ?? listColumn(values) ?? { kind: "json", text: JSON.stringify(values) };
+}
+
+/** The values as numbers (NaN for null), or null when one is anything else. */
+function numberColumn(values: readonly unknown[]): NumberColumn | null {
+  const out = new Float64Array(values.length);
+  for (let j = 0; j < values.length; j++) {
+    const v = values[j];
+    if (typeof v === "number") out[j] = v;
+    else if (v === null) out[j] = NaN;
+    else return null;
   }
-  if (values.every((v) => Array.isArray(v) && v.length > 0 && v.every(int32))) {
-    const lists = values as number[][], start = new Int32Array(docs.length + 1);
-    for (let j = 0; j < lists.length; j++) start[j + 1] = start[j] + lists[j].length;
-    const narrow = lists.every((l) => l.every((id) => id <= 0xffff));
-    const items = narrow ? new Uint16Array(start[docs.length]) : new Int32Array(start[docs.length]);
-    for (let j = 0; j < lists.length; j++) items.set(lists[j], start[j]);
-    return { kind: "lists", start, items };
+  return { kind: "number", values: out };
+}
+
+/**
+ * The values as lists of ids, or null when one is not a non-empty list of 32-bit non-negative integers: one
+ * pass over the ids checks them, copies them and finds the largest (this runs on every imported row).
+ */
+function listColumn(values: readonly unknown[]): ListColumn | null {
+  let total = 0;
+  for (const v of values) {
+    if (!Array.isArray(v) || v.length === 0) return null;
+    total += v.length;
   }
-  return { kind: "json", text: JSON.stringify(values) };
+  const start = new Int32Array(values.length + 1), items = new Int32Array(total);
+  let at = 0, max = 0;
+  for (let j = 0; j < values.length; j++) {
+    const list = values[j] as unknown[];
+    for (let k = 0; k < list.length; k++) {
+      const id = list[k];
+      if (!int32(id)) return null;
+      items[at++] = id;
+      if (id > max) max = id;
+    }
+    start[j + 1] = at;
+  }
+  return { kind: "lists", start, items: max <= 0xffff ? new Uint16Array(items) : items };
 }
 
 /**
@@ -131,11 +157,20 @@ export function docBytes(doc: Record<string, unknown>): number {
   for (const [k, v] of Object.entries(doc)) {
     if (k === "_id") continue;
     if (typeof v === "number") bytes += 8;
-    else if (Array.isArray(v) && v.every(int32)) {
-      bytes += (v.every((id) => id <= 0xffff) ? 2 : 4) * v.length + 4;
-    } else bytes += JSON.stringify(v ?? null).length + 1;
+    else bytes += Array.isArray(v) ? listBytes(v) : JSON.stringify(v ?? null).length + 1;
   }
   return bytes;
+}
+
+/** What a list adds to a page: 2 or 4 bytes an id when every item is one (in one pass), else its JSON. */
+function listBytes(list: unknown[]): number {
+  let max = 0;
+  for (let k = 0; k < list.length; k++) {
+    const id = list[k];
+    if (!int32(id)) return JSON.stringify(list).length + 1;
+    if (id > max) max = id;
+  }
+  return (max <= 0xffff ? 2 : 4) * list.length + 4;
 }
 
 /** Bytes a page takes serialised, at most (strings counted at two bytes a character). */

@@ -72,6 +72,15 @@ export function tooDeepMessage(path: JsonPath, max: number = MAX_JSON_DEPTH): st
   return `nests objects and arrays more than ${max} levels deep${where}`;
 }
 
+/** Whether no item of the list is an object or a list. */
+function flat(list: unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const x = list[i];
+    if (x !== null && typeof x === "object") return false;
+  }
+  return true;
+}
+
 /**
  * The first top-level field of a record whose value nests deeper than `max` levels, with the path
  * inside it; null when none does. The record itself is not a level of its fields.
@@ -84,6 +93,7 @@ export function tooDeepField(
   for (const field in record) {
     const v = record[field];
     if (v === null || typeof v !== "object" || !Object.hasOwn(record, field)) continue;
+    if (max >= 1 && Array.isArray(v) && flat(v)) continue; // a list of scalars (region ids): one level
     const path = tooDeepAt(v, max);
     if (path) return { field, path };
   }

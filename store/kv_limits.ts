@@ -29,17 +29,16 @@ export function keyBytes(key: Deno.KvKey): number {
  * KV finds larger than estimated is split (commitChunk).
  */
 export function valueBytes(v: unknown): number {
-  if (typeof v === "number") {
-    if (!Number.isInteger(v)) return 24;
-    const a = v < 0 ? -v : v;
-    return (v < 0 ? 1 : 0) +
-      (a < 10 ? 1 : a < 100 ? 2 : a < 1e3 ? 3 : a < 1e4 ? 4 : a < 1e6 ? 6 : a < 1e9 ? 9 : 24);
-  }
+  if (typeof v === "number") return numberBytes(v);
   if (typeof v === "string") return v.length + 2;
   if (v === null || typeof v !== "object") return 5;
   let n = 2;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) n += valueBytes(v[i]) + 1;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      // numbers without a call: lists of ids are most of an import's values
+      n += (typeof x === "number" ? numberBytes(x) : valueBytes(x)) + 1;
+    }
     return n;
   }
   const proto = Object.getPrototypeOf(v);
@@ -48,6 +47,14 @@ export function valueBytes(v: unknown): number {
     if (Object.hasOwn(v, key)) n += key.length + 4 + valueBytes((v as Record<string, unknown>)[key]);
   }
   return n;
+}
+
+/** A number's JSON length, at most: an integer's digits rounded up, any other number 24. */
+function numberBytes(v: number): number {
+  if (!Number.isInteger(v)) return 24;
+  const a = v < 0 ? -v : v;
+  return (v < 0 ? 1 : 0) +
+    (a < 10 ? 1 : a < 100 ? 2 : a < 1e3 ? 3 : a < 1e4 ? 4 : a < 1e6 ? 6 : a < 1e9 ? 9 : 24);
 }
 
 /** UTF-8 bytes of a key string (a NUL takes two, escaped), counted without encoding it. */

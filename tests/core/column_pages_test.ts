@@ -49,3 +49,17 @@ Deno.test("column pages: a field of numbers keeps null apart from missing, a __p
   assert.equal(Object.getPrototypeOf(back[0]), Object.prototype);
   assert.ok(Object.hasOwn(back[0], "__proto__"));
 });
+
+Deno.test("column pages: lists of ids are 16-bit up to 65,535, 32-bit past it, JSON when one is not ids", () => {
+  const kinds = (lists: unknown[]) => {
+    const [page] = columnPages(lists.map((l, i) => ({ _id: `r${i}`, ids: l })));
+    const col = page.fields[0][1];
+    assert.deepEqual(pageDocuments(page).map((d) => d.ids), lists);
+    return col.kind === "lists" ? col.items.constructor.name : col.kind;
+  };
+  assert.equal(kinds([[0, 65_535], [7]]), "Uint16Array");
+  assert.equal(kinds([[0, 65_536], [7]]), "Int32Array");
+  assert.equal(kinds([[1], [2 ** 31 - 1]]), "Int32Array");
+  for (const odd of [[], [-1], [1.5], [2 ** 31], ["1"], [null]]) assert.equal(kinds([[1, 2], odd]), "json");
+  assert.equal(kinds([[1, 2], null]), "json");
+});

@@ -49,3 +49,10 @@ Deno.test("json depth: a record's fields are measured from below the record", ()
   });
   assert.deepEqual(tooDeepField({ x: { k: arrays(2) } }, 2), { field: "x", path: ["k", 0] });
 });
+
+Deno.test("json depth: a list of scalars is one level; a list holding a list is walked", () => {
+  assert.equal(tooDeepField({ region_ids: [1, 2, 3], s: ["a", null, true] }, 1), null);
+  assert.deepEqual(tooDeepField({ ids: [1, 2, [3]] }, 1), { field: "ids", path: [2] });
+  assert.deepEqual(tooDeepField({ ids: [1, { k: [] }] }, 2), { field: "ids", path: [1, "k"] });
+  assert.deepEqual(tooDeepField({ ids: [1] }, 0), { field: "ids", path: [] });
+});

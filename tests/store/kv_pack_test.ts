@@ -364,7 +364,9 @@ Deno.test("jsonExact: what JSON keeps and what it does not", () => {
   assert.equal(jsonExact({ a: [1, "x", null, true, { b: 2.5 }] }), true);
   for (const v of [NaN, Infinity, -0, undefined, new Date(0), 1n, [1, , 2], { a: undefined }, () => 1]) {
     assert.equal(jsonExact({ v }), false, String(v));
+    assert.equal(jsonExact({ list: [3, 2, v, 1] }), false, `in a list: ${String(v)}`); // a list's own check
   }
+  assert.equal(jsonExact({ list: [0, -1.5, 2 ** 31, Number.MAX_VALUE, -Number.MIN_VALUE] }), true);
 });
 
 Deno.test("writes on one handle wait out another handle's pack commits, never failing on its lock", async () => {
