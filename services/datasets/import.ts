@@ -10,6 +10,7 @@
  * are in, completed) by the next import of the name or the next start of Tessera. One import per dataset
  * name runs at a time; another is a 409 until it ends.
  */
+import { nextTurn } from "../../core/turns.ts";
 import {
   type CollectionRef,
   type Doc,
@@ -143,11 +144,12 @@ interface Failed {
 }
 
 /**
- * Batches being written at once, while the next is read and parsed. One: with two, a 300,000-row import
- * took a fifth less time but held the event loop up to 200 ms (/healthz p99 56-97 ms, against 40 and 23
- * ms with one; bench/import_bench.ts).
+ * Batches being written at once, while the next is read and parsed. Two: the 1M-row import of
+ * bench/import_bench.ts took 14.3-16.7 s, against 18.0-21.9 s with one (the main thread, the SQLite
+ * writer and V8's collector then keep both cores busy). A turn of the event loop is taken before each
+ * batch (see `start`), which kept /healthz's p99 at 19-27 ms where it was 30-32 ms without.
  */
-const WRITES_IN_FLIGHT = 1;
+const WRITES_IN_FLIGHT = 2;
 
 /**
  * The ids an import has written, batch by batch, kept as runs (`encodeIds`: a batch of ids made here is
@@ -250,6 +252,8 @@ export async function importRecords(
         pending.docs.push({ ...rec, _id });
       }
       if (pending.docs.length >= batchSize) {
+        // a body already buffered is read and parsed without a wait: a turn lets other requests in
+        await nextTurn();
         await start(pending);
         pending = emptyBatch();
       }
