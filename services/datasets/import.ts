@@ -144,12 +144,13 @@ interface Failed {
 }
 
 /**
- * Batches being written at once, while the next is read and parsed. Two: the 1M-row import of
- * bench/import_bench.ts took 14.3-16.7 s, against 18.0-21.9 s with one (the main thread, the SQLite
- * writer and V8's collector then keep both cores busy). A turn of the event loop is taken before each
- * batch (see `start`), which kept /healthz's p99 at 19-27 ms where it was 30-32 ms without.
+ * Batches being written at once, while the next is read and parsed. One: the embedded store extends its
+ * pack (store/kv_pack.ts) only while no other write lands between a batch's commits, so two at once leave
+ * the collection unpacked, and the first audit after reads documents instead of pages (3.7 s against
+ * 0.8 s at 206,418 rows; tests/services/datasets/import_pack_test.ts). A turn of the event loop is taken
+ * before each batch (see `start`), which kept /healthz's p99 at 19-27 ms where it was 30-32 ms without.
  */
-const WRITES_IN_FLIGHT = 2;
+const WRITES_IN_FLIGHT = 1;
 
 /**
  * The ids an import has written, batch by batch, kept as runs (`encodeIds`: a batch of ids made here is
