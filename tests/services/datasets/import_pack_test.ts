@@ -7,14 +7,15 @@ import assert from "node:assert/strict";
 import { KvStore } from "../../../store/kv.ts";
 import { importRecords } from "../../../services/datasets/import.ts";
 
+async function* records() {
+  for (let i = 0; i < 5_500; i++) yield { i, region_ids: [i % 7, 100 + (i % 3)] };
+}
+
 Deno.test("an import of many batches leaves its collection packed, every row in the pages in order", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tessera-import-pack-" });
   const store = await KvStore.open(`${dir}/t.kv`);
   const ref = { db: "d", collection: "points" };
   try {
-    async function* records() {
-      for (let i = 0; i < 5_500; i++) yield { i, region_ids: [i % 7, 100 + (i % 3)] };
-    }
     await importRecords(store, "tessera", ref, records(), { mode: "create" });
     const pages = await store.columnPages(ref);
     assert.ok(pages, "no pack after the import");
