@@ -11,9 +11,13 @@
  * only; every loop ends by itself.
  *
  *   deno run -A bench/import_bench.ts [--rows 1000000] [--format ndjson|json|csv] [--file PATH]
- *     [--client curl|fetch] [--store-only]
+ *     [--client curl|fetch] [--settle SECONDS] [--store-only]
  *
  * `--file`: the upload is kept at PATH and reused when it exists (generating 1M rows takes ~15 s).
+ * `--settle`: seconds the service is left alone once ready, before the import (3, as bench/http_end_to_end.ts
+ * idles before its steps): its workers warm up just after it is ready (resvg, fonts, base maps, a small
+ * audit, on both cores), which delays /healthz answers by itself; `--settle 0` measures an import sent
+ * right at readiness, warm-up included.
  * `--store-only`: no service, no upload: the time `KvStore.insertMany` alone takes for the same rows.
  * Variables set for this command (IMPORT_BODY_LIMIT_MB, ...) reach the service too.
  */
@@ -30,17 +34,19 @@ const { values } = parseArgs({
     format: { type: "string", default: "ndjson" },
     file: { type: "string" },
     client: { type: "string", default: "curl" },
+    settle: { type: "string", default: "3" },
     "store-only": { type: "boolean", default: false },
   },
 });
 const rows = Number(values.rows);
 const format = values.format as BenchFormat;
 if (
-  !["ndjson", "json", "csv"].includes(format) || !(rows > 0) || !["curl", "fetch"].includes(values.client)
+  !["ndjson", "json", "csv"].includes(format) || !(rows > 0) || !["curl", "fetch"].includes(values.client) ||
+  !(Number(values.settle) >= 0)
 ) {
   console.error(
     "usage: deno run -A bench/import_bench.ts [--rows N] [--format ndjson|json|csv] [--file PATH] " +
-      "[--client curl|fetch]",
+      "[--client curl|fetch] [--settle SECONDS]",
   );
   Deno.exit(2);
 }
@@ -149,6 +155,7 @@ try {
     await new Promise((r) => setTimeout(r, 250));
   }
   const access_token = await demoToken(base);
+  await new Promise((r) => setTimeout(r, Number(values.settle) * 1000));
   const before = await processStats(server.pid);
 
   const probe = new Worker(URL.createObjectURL(new Blob([PROBE], { type: "text/javascript" })), {
