@@ -25,7 +25,7 @@ export function keyBytes(key: Deno.KvKey): number {
 
 /**
  * The length of a value's JSON text, at most (what commits were sized by), estimated without writing it:
- * an integer by its digits rounded up, any other number 24, a string without its escapes. A commit that
+ * an integer by its digits rounded up, any other number 25, a string without its escapes. A commit that
  * KV finds larger than estimated is split (commitChunk).
  */
 export function valueBytes(v: unknown): number {
@@ -49,9 +49,12 @@ export function valueBytes(v: unknown): number {
   return n;
 }
 
-/** A number's JSON length, at most: an integer's digits rounded up, any other number 24. */
+/**
+ * A number's JSON length, at most: an integer's digits rounded up, any other number 25, the longest a double
+ * takes ("-0.0000012345678901234567").
+ */
 function numberBytes(v: number): number {
-  if (!Number.isInteger(v)) return 24;
+  if (!Number.isInteger(v)) return 25;
   const a = v < 0 ? -v : v;
   return (v < 0 ? 1 : 0) +
     (a < 10 ? 1 : a < 100 ? 2 : a < 1e3 ? 3 : a < 1e4 ? 4 : a < 1e6 ? 6 : a < 1e9 ? 9 : 24);

@@ -27,11 +27,13 @@ Deno.test("valueBytes is at least the JSON text's length of any value without es
   );
 });
 
-Deno.test("valueBytes: integers by their digits rounded up, other numbers 24, in lists and alone", () => {
+Deno.test("valueBytes: integers by their digits rounded up, other numbers 25, in lists and alone", () => {
   assert.equal(valueBytes(7), 1);
   assert.equal(valueBytes(-7), 2);
   assert.equal(valueBytes(12345), 6); // 5 digits, counted as 6
-  assert.equal(valueBytes(0.5), 24);
+  assert.equal(valueBytes(0.5), 25);
+  const longest = -1.0105400346059291e-6; // "-0.0000010105400346059291": 25 characters
+  assert.equal(valueBytes(longest), JSON.stringify(longest).length);
   assert.equal(valueBytes([1, 22, 333]), 2 + (1 + 1) + (2 + 1) + (3 + 1)); // brackets, each item and a comma
-  assert.equal(valueBytes([0.5, -3]), 2 + 25 + 3);
+  assert.equal(valueBytes([0.5, -3]), 2 + 26 + 3);
 });
