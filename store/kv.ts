@@ -397,12 +397,28 @@ export class KvStore implements Store {
    */
   private async commitInChunks(ref: CollectionRef, writes: Write[]): Promise<number> {
     let commits = 0;
-    for (let start = 0; start < writes.length;) {
-      const end = this.chunkEnd(writes, start);
-      commits += await this.commitChunk(ref, writes, start, end);
-      start = end;
+    let start = 0, end = this.chunkEnd(writes, 0), op = this.chunkOp(ref, writes, start, end);
+    while (start < writes.length) {
+      const committing = this.commitChunk(ref, writes, start, end, op);
+      // KV serialises each value as it is set: the next commit is made while KV's writer takes this one,
+      // and committed only once this one is in (it is dropped if this one fails)
+      const nextEnd = end < writes.length ? this.chunkEnd(writes, end) : end;
+      const next = end < writes.length ? this.chunkOp(ref, writes, end, nextEnd) : op;
+      commits += await committing;
+      (start = end, end = nextEnd, op = next);
     }
     return commits;
+  }
+
+  /** The atomic operation writing writes[start, end), with the collection's write count. */
+  private chunkOp(ref: CollectionRef, writes: Write[], start: number, end: number): Deno.AtomicOperation {
+    const op = countWrite(this.kv.atomic(), ref);
+    for (let i = start; i < end; i++) {
+      const w = writes[i];
+      if (w.absent) op.check({ key: w.key, versionstamp: null });
+      op.set(w.key, w.value);
+    }
+    return op;
   }
 
   /** Where the commit starting at `start` must end to stay within KV's limits (at least one write). */
@@ -434,15 +450,12 @@ export class KvStore implements Store {
     writes: Write[],
     start: number,
     end: number,
+    made?: Deno.AtomicOperation,
   ): Promise<number> {
     let vanished = 0;
     for (;;) {
-      const op = countWrite(this.kv.atomic(), ref);
-      for (let i = start; i < end; i++) {
-        const w = writes[i];
-        if (w.absent) op.check({ key: w.key, versionstamp: null });
-        op.set(w.key, w.value);
-      }
+      const op = made ?? this.chunkOp(ref, writes, start, end);
+      made = undefined; // a second try makes its operation again
       let ok: boolean;
       try {
         ok = await commitRetrying(() => op); // waits out another handle's write lock
