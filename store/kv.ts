@@ -34,6 +34,7 @@ import {
 } from "./kv_pack.ts";
 import {
   commitRetrying,
+  commitStamped,
   GET_MANY,
   keyBytes,
   MAX_BYTES,
@@ -43,6 +44,11 @@ import {
   MAX_VALUE_BYTES,
   valueBytes,
 } from "./kv_limits.ts";
+
+/** The versionstamp of an insert's last commit: that of the collection's write count right after it. */
+interface LastCommit {
+  stamp: string | null;
+}
 
 /** One write of a commit; `absent` makes it insert-only (the commit fails when the key exists). */
 interface Write {
@@ -151,7 +157,8 @@ export class KvStore implements Store {
       return ids;
     }
     // the pages are made while KV commits the documents (on its own thread), and declared after them
-    const committing = this.commitInChunks(ref, writes);
+    const last: LastCommit = { stamp: state.countStamp };
+    const committing = this.commitInChunks(ref, writes, last);
     const builder = this.packs.builder(ref, state, extend);
     builder.add(writes.map((w) => w.value as Doc));
     let commits: number;
@@ -161,10 +168,10 @@ export class KvStore implements Store {
       await builder.abandon();
       throw err;
     }
-    // declared only if no other write came between: the count grew by this insert's commits alone
-    const now = await this.packs.state(ref);
-    if (now.count === state.count + commits) await builder.finish(now.count, now.countStamp);
-    else await builder.abandon();
+    // Declared for the count this insert's commits make, in a commit that checks the write count is still as
+    // its last commit left it. A write that came between its commits, or before them, makes the count larger
+    // than declared: the pack is then never read (Packs.state), and the next whole read makes one anew.
+    await builder.finish(state.count + commits, last.stamp);
     return ids;
   }
 
@@ -395,11 +402,11 @@ export class KvStore implements Store {
    * Writes in order, in as few atomic commits as KV's per-commit limits allow; a refused write throws
    * a typed error whose `written` counts the writes committed before its commit (none after are).
    */
-  private async commitInChunks(ref: CollectionRef, writes: Write[]): Promise<number> {
+  private async commitInChunks(ref: CollectionRef, writes: Write[], last?: LastCommit): Promise<number> {
     let commits = 0;
     let start = 0, end = this.chunkEnd(writes, 0), op = this.chunkOp(ref, writes, start, end);
     while (start < writes.length) {
-      const committing = this.commitChunk(ref, writes, start, end, op);
+      const committing = this.commitChunk(ref, writes, start, end, op, last);
       // KV serialises each value as it is set: the next commit is made while KV's writer takes this one,
       // and committed only once this one is in (it is dropped if this one fails)
       const nextEnd = end < writes.length ? this.chunkEnd(writes, end) : end;
@@ -451,25 +458,29 @@ export class KvStore implements Store {
     start: number,
     end: number,
     made?: Deno.AtomicOperation,
+    last?: LastCommit,
   ): Promise<number> {
     let vanished = 0;
     for (;;) {
       const op = made ?? this.chunkOp(ref, writes, start, end);
       made = undefined; // a second try makes its operation again
-      let ok: boolean;
+      let stamp: string | null;
       try {
-        ok = await commitRetrying(() => op); // waits out another handle's write lock
+        stamp = await commitStamped(() => op); // waits out another handle's write lock
       } catch (err) {
         const message = (err as Error).message;
         if (/Value too large/.test(message)) throw this.tooLarge(writes, start, end) ?? err;
         if (/Total \w+ size too large/.test(message) && end - start > 1) {
           const mid = start + Math.floor((end - start) / 2);
-          return await this.commitChunk(ref, writes, start, mid) +
-            await this.commitChunk(ref, writes, mid, end);
+          return await this.commitChunk(ref, writes, start, mid, undefined, last) +
+            await this.commitChunk(ref, writes, mid, end, undefined, last);
         }
         throw err;
       }
-      if (ok) return 1;
+      if (stamp !== null) {
+        if (last) last.stamp = stamp;
+        return 1;
+      }
       const taken = await this.firstExisting(writes, start, end);
       if (taken >= 0) throw new DuplicateIdError(String(writes[taken].key.at(-1)), taken, start);
       // the key that failed the check was deleted since: try again, but not forever

@@ -73,9 +73,15 @@ function encodedLength(s: string): number {
 
 /** Commits `make()`'s operation, again while another handle holds the file's write lock. */
 export async function commitRetrying(make: () => Deno.AtomicOperation): Promise<boolean> {
+  return (await commitStamped(make)) !== null;
+}
+
+/** As commitRetrying, with the commit's versionstamp (every key it wrote has it), or null when a check failed. */
+export async function commitStamped(make: () => Deno.AtomicOperation): Promise<string | null> {
   for (let busy = 0;; busy++) {
     try {
-      return (await make().commit()).ok;
+      const result = await make().commit();
+      return result.ok ? result.versionstamp : null;
     } catch (err) {
       if (!/database is locked/.test((err as Error).message) || busy >= BUSY_RETRIES) throw err;
       await new Promise((r) => setTimeout(r, 5 * (busy + 1)));
