@@ -250,12 +250,13 @@ export function mapPoints(
   const lon = new Float64Array(pick.length),
     lat = new Float64Array(pick.length),
     k = new Uint8Array(pick.length);
-  pick.forEach((j, i) => {
-    const at = positions[j];
-    lon[i] = ind.lon![at];
-    lat[i] = ind.lat![at];
+  const fromLon = ind.lon, fromLat = ind.lat;
+  for (let i = 0; i < pick.length; i++) {
+    const j = pick[i], at = positions[j];
+    lon[i] = fromLon[at];
+    lat[i] = fromLat[at];
     k[i] = cls[j];
-  });
+  }
   return { points: { lon, lat, cls: k }, drawnOf: positions.length };
 }
 

@@ -9,16 +9,20 @@ export const MAX_DRAWN = 10_000;
 
 /**
  * Ascending distinct positions in [0, n), min(n, max) of them, chosen uniformly with a seed, so a map is
- * readable and small and the same request draws the same dots. Floyd's algorithm: O(max), not O(n).
+ * readable and small and the same request draws the same dots. Floyd's algorithm, its choices marked in a
+ * byte per position and read back in order: no hashing and no sort (a Set of 10,000 and a sort took up to
+ * 30 ms of the event loop right after a mitigation's solver; this is well under a millisecond at 206k).
  */
 export function samplePoints(n: number, max: number = MAX_DRAWN, seed = 42): Int32Array {
   const count = Math.max(0, Math.min(Math.floor(n), Math.floor(max)));
   if (count >= n) return Int32Array.from({ length: Math.max(0, Math.floor(n)) }, (_, i) => i);
   const rng = new Rng(seed);
-  const chosen = new Set<number>();
+  const chosen = new Uint8Array(n);
   for (let j = n - count; j < n; j++) {
     const t = rng.int(j + 1);
-    chosen.add(chosen.has(t) ? j : t);
+    chosen[chosen[t] ? j : t] = 1;
   }
-  return Int32Array.from(chosen).sort();
+  const out = new Int32Array(count);
+  for (let i = 0, k = 0; k < count; i++) if (chosen[i]) out[k++] = i;
+  return out;
 }
