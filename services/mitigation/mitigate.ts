@@ -18,7 +18,7 @@ import type { TrainTest } from "../../core/spatial/mitigate/train_test_split.ts"
 import { typedBytes } from "../datasets/prepared.ts";
 import { scopeOf } from "../../core/spatial/load.ts";
 import { gather, subsetIndividuals } from "../../core/spatial/subset.ts";
-import { beside } from "../../core/turns.ts";
+import { beside, nextTurn } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import { regionsOfEveryone, type SpatialAuditReply } from "../../workers/spatial.ts";
@@ -331,6 +331,7 @@ export async function mitigateByRelabel(
           })),
     );
     const preds = writtenPredictions(writer, ind, null, r.mitigatedPreds);
+    await nextTurn(); // the predictions' chunks are made in this turn; the audit after is posted in the next
     const afterAudit = await auditOf(pool, ind, input, clock, {
       yPred: r.mitigatedPreds,
       prepared,
@@ -485,6 +486,7 @@ export async function mitigateByThreshold(
     );
     const testPreds = gather(r.mitigatedPreds, r.test)!;
     const preds = writtenPredictions(writer, ind, r.test, r.mitigatedPreds);
+    await nextTurn(); // as in relabel: the audit after is posted in a turn of its own
     const after = await auditOf(pool, test, input, clock, {
       prepared,
       yPred: testPreds,

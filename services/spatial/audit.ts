@@ -7,6 +7,7 @@ import type { Config } from "../../config.ts";
 import type { AuditOutput, AuditPlan } from "../../core/spatial/audit.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
 import { MAX_DRAWN, samplePoints } from "../../core/spatial/maps/sample.ts";
+import { nextTurn } from "../../core/turns.ts";
 import { mapRegions } from "../../core/spatial/maps/features.ts";
 import type { MapPoints } from "../../core/spatial/maps/inputs.ts";
 import type {
@@ -309,7 +310,10 @@ export async function auditMaps(
 ): Promise<AuditMaps> {
   const payload = mapsPayload(ind, reply, reply.scope, yPred, opts);
   const { points: _, ...fair } = payload;
-  const [f, d] = await Promise.all([pool.run("maps.fair", fair), pool.run("maps.distribution", payload)]);
+  const drawingFair = pool.run("maps.fair", fair);
+  // each post clones its regions' statistics and polygons (5-15 ms): one a turn, so no turn holds both
+  await nextTurn();
+  const [f, d] = await Promise.all([drawingFair, pool.run("maps.distribution", payload)]);
   return { ...f, ...d };
 }
 
