@@ -311,6 +311,7 @@ export async function auditMaps(
   const payload = mapsPayload(ind, reply, reply.scope, yPred, opts);
   const { points: _, ...fair } = payload;
   const drawingFair = pool.run("maps.fair", fair);
+  drawingFair.catch(() => {}); // its failure is taken below, not left unhandled during the turn
   // each post clones its regions' statistics and polygons (5-15 ms): one a turn, so no turn holds both
   await nextTurn();
   const [f, d] = await Promise.all([drawingFair, pool.run("maps.distribution", payload)]);
