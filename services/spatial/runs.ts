@@ -285,26 +285,19 @@ export interface PredictionCuts {
 export async function predictionCuts(preds: Lines<StoredPrediction>): Promise<PredictionCuts> {
   const starts: number[] = [];
   let bytes = 0, flags = false;
-  if (preds.idLength) {
-    // a list whose lines all carry `flipped` or none do: the first says which
-    for (let j = 0; j < preds.length; j++) {
-      if (j && j % SLICE === 0) await nextTurn();
-      const size = 2 * preds.idLength(j) + 24;
-      if (!starts.length || bytes + size > PRED_BYTES) (starts.push(j), bytes = 0);
-      bytes += size;
-    }
-    return { starts, flags: preds.length > 0 && typeof preds.slice(0, 1)[0].flipped === "boolean" };
-  }
   for (let from = 0; from < preds.length; from += SLICE) {
     if (from) await nextTurn();
-    const part = preds.slice(from, from + SLICE);
-    for (let k = 0; k < part.length; k++) {
-      const size = 2 * part[k].doc_id.length + 24;
-      if (!starts.length || bytes + size > PRED_BYTES) (starts.push(from + k), bytes = 0);
+    // a list that knows its ids' lengths makes no lines; its lines all carry `flipped` or none do
+    const part = preds.idLength ? null : preds.slice(from, from + SLICE);
+    const end = Math.min(preds.length, from + SLICE);
+    for (let j = from; j < end; j++) {
+      const size = 2 * (part ? part[j - from].doc_id.length : preds.idLength!(j)) + 24;
+      if (!starts.length || bytes + size > PRED_BYTES) (starts.push(j), bytes = 0);
       bytes += size;
-      flags ||= typeof part[k].flipped === "boolean";
+      if (part) flags ||= typeof part[j - from].flipped === "boolean";
     }
   }
+  if (preds.idLength && preds.length) flags = typeof preds.slice(0, 1)[0].flipped === "boolean";
   return { starts, flags };
 }
 
