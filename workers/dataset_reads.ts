@@ -1,8 +1,8 @@
 /**
  * A dataset read in a worker: the worker opens the store for itself (once per location, kept while it
  * lives), reads the rows (column pages where the store keeps them) and builds typed columns there, so the
- * event loop decodes no row. Columns come back in shared memory; document ids come packed (a few long
- * strings and where each id ends: core/spatial/doc_ids.ts), never as a million small strings. The callers'
+ * event loop decodes no row. Columns come back in shared memory, and so do document ids, packed (their
+ * characters and where each id ends: core/spatial/doc_ids.ts), never as a million small strings. The callers'
  * side is `readColumns` / `readFrame`:
  * where the pool runs inline or the store cannot be opened twice (an in-memory or the platform's KV),
  * they read on the caller's store instead, with the same answer.
@@ -71,14 +71,17 @@ async function frameOf(store: Store, ref: CollectionRef): Promise<Frame> {
 }
 
 /**
- * Worker task "dataset.columns": the columns in shared memory (kept, they then go to every worker without
- * a copy), and their document ids packed (core/spatial/doc_ids.ts): a few long strings copied and where each
- * id ends, moved, rather than a million strings for the event loop's heap to make and keep.
+ * Worker task "dataset.columns": the columns and their document ids, packed (core/spatial/doc_ids.ts), in
+ * shared memory: kept, they go to the event loop and to every worker without a copy, rather than a million
+ * strings for the event loop's heap to make and keep.
  */
 async function columnsTask(p: ColumnsRead & { location: StoreLocation }) {
   const loaded = await columnsOf(await storeAt(p.location), p, sharedAlloc);
   const ids = loaded.ind.docIds;
-  return { ...loaded, ind: { ...loaded.ind, docIds: Array.isArray(ids) ? packIds(ids) : ids } };
+  return {
+    ...loaded,
+    ind: { ...loaded.ind, docIds: Array.isArray(ids) ? packIds(ids, undefined, sharedAlloc) : ids },
+  };
 }
 
 /** Entries for workers/tasks.ts. */

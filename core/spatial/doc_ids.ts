@@ -1,15 +1,23 @@
 /**
  * A collection's document ids by position, as a list or packed: a million ids as a million strings on the
  * event loop's heap cost every collection that marks or moves them (a scavenge while they were made held
- * the loop 45-70 ms; a full collection marks them all, 35-70 ms), so a read in a worker packs them into a
- * few long strings and where each id ends, and an id is cut out of its piece when a line needs it.
- * Packed ids are plain data: they cross to a worker as they are, and `docIdAt` reads either form.
+ * the loop 45-70 ms; a full collection marks them all, 35-70 ms), so a read in a worker packs them into one
+ * array of characters and where each id ends, and an id is cut out of its piece when a line needs it.
+ * Packed ids are typed arrays: in shared memory they cross to the event loop and to other workers without a
+ * copy (as 123 strings of 200 KB, reading a million of them back held the loop 10-15 ms), and a piece
+ * becomes a string only when a line first reads an id in it.
  */
+import { type Alloc, localAlloc } from "../memory.ts";
 
-/** Ids packed `per` to a piece: id i is in pieces[i / per], ending at ends[i] (its start: the end before). */
+/**
+ * Ids packed `per` to a piece: every id's characters in order in `units`, piece k from starts[k] to
+ * starts[k + 1]; id i is in piece i / per and ends at ends[i] within it (its start: the end before, 0 for
+ * the first of a piece). Units are ASCII bytes, or UTF-16 code units where an id has any other character.
+ */
 export interface PackedIds {
   readonly per: number;
-  readonly pieces: readonly string[];
+  readonly units: Uint8Array | Uint16Array;
+  readonly starts: Float64Array;
   readonly ends: Int32Array;
 }
 
@@ -21,16 +29,25 @@ const PER_PIECE = 8192;
 
 const isPacked = (ids: DocIds): ids is PackedIds => !Array.isArray(ids);
 
-/** `ids` packed (see the module comment). */
-export function packIds(ids: readonly string[], per = PER_PIECE): PackedIds {
-  const ends = new Int32Array(ids.length), pieces: string[] = [];
-  for (let from = 0; from < ids.length; from += per) {
-    const to = Math.min(ids.length, from + per);
-    let at = 0;
-    for (let i = from; i < to; i++) ends[i] = at += ids[i].length;
-    pieces.push(ids.slice(from, to).join(""));
+/** `ids` packed (see the module comment), their arrays from `alloc` (shared ones to post to workers). */
+export function packIds(ids: readonly string[], per = PER_PIECE, alloc: Alloc = localAlloc): PackedIds {
+  let total = 0, ascii = true;
+  for (const id of ids) {
+    total += id.length;
+    for (let k = 0; ascii && k < id.length; k++) ascii = id.charCodeAt(k) < 0x80;
   }
-  return { per, pieces, ends };
+  const units = ascii ? new Uint8Array(alloc(total)) : new Uint16Array(alloc(2 * total));
+  const ends = new Int32Array(alloc(4 * ids.length));
+  const starts = new Float64Array(alloc(8 * (Math.ceil(ids.length / per) + 1)));
+  let at = 0;
+  for (let i = 0; i < ids.length; i++) {
+    if (i % per === 0) starts[i / per] = at;
+    const id = ids[i];
+    for (let k = 0; k < id.length; k++) units[at++] = id.charCodeAt(k);
+    ends[i] = at - starts[Math.floor(i / per)];
+  }
+  starts[starts.length - 1] = at;
+  return { per, units, starts, ends };
 }
 
 /** How many ids there are. */
@@ -60,11 +77,33 @@ export function docIdIn(ids: DocIds, i: number, span: Int32Array): string {
   }
   span[0] = i % ids.per === 0 ? 0 : ids.ends[i - 1];
   span[1] = ids.ends[i];
-  return ids.pieces[Math.floor(i / ids.per)];
+  return pieceOf(ids, Math.floor(i / ids.per));
 }
 
-/** Bytes the ids take in memory, about: 40 a string beyond its characters listed, 4 an id packed. */
+/** Pieces made strings so far, per packed ids (this thread's: a string cannot be shared). */
+const madePieces = new WeakMap<PackedIds, string[]>();
+
+/** Piece `k` of `ids` as a string, made on first use. */
+function pieceOf(ids: PackedIds, k: number): string {
+  let made = madePieces.get(ids);
+  if (!made) madePieces.set(ids, made = []);
+  return made[k] ??= unitsText(ids.units.subarray(ids.starts[k], ids.starts[k + 1]));
+}
+
+const ascii = new TextDecoder();
+
+/** The text of `units`: ASCII bytes decoded at once, UTF-16 code units (lone surrogates kept) in runs. */
+function unitsText(units: Uint8Array | Uint16Array): string {
+  if (units instanceof Uint8Array) return ascii.decode(units);
+  const runs: string[] = [];
+  for (let k = 0; k < units.length; k += 4096) {
+    runs.push(String.fromCharCode(...units.subarray(k, Math.min(units.length, k + 4096))));
+  }
+  return runs.join("");
+}
+
+/** Bytes the ids take in memory, about: 40 a string beyond its characters listed; packed, their arrays and as much again once read. */
 export function docIdsBytes(ids: DocIds): number {
   if (!isPacked(ids)) return ids.reduce((sum, id) => sum + 40 + id.length, 0);
-  return ids.ends.byteLength + ids.pieces.reduce((sum, piece) => sum + 2 * piece.length + 40, 0);
+  return 2 * ids.units.byteLength + ids.ends.byteLength + ids.starts.byteLength;
 }
