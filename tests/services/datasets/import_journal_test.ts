@@ -14,6 +14,7 @@ import { findDataset } from "../../../services/datasets/registry.ts";
 import {
   encodeIds,
   expandIds,
+  importChunksRef,
   type ImportHead,
   importsRef,
   recoverImports,
@@ -163,3 +164,40 @@ storeTest("import journal: an importer whose lease a recovery took over stops an
   assert.notEqual(rec?.generation, generation);
   assert.equal(await t.store.get(importsRef(tdb), "late"), null);
 });
+
+storeTest(
+  "import: batches insert one after another; after one the store failed on, none inserts",
+  async (t) => {
+    const ref = { db: t.db, collection: "halting" };
+    const tdb = t.config.TESSERA_DB;
+    let calls = 0, active = 0, mostActive = 0, loggedAtFailure = 0;
+    const store = new Proxy(t.store, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== "insertMany") return typeof value === "function" ? value.bind(target) : value;
+        return async (r: CollectionRef, docs: Record<string, unknown>[], opts?: { fresh?: Set<string> }) => {
+          if (r.collection !== ref.collection) return await target.insertMany(r, docs, opts);
+          calls++;
+          mostActive = Math.max(mostActive, ++active);
+          try {
+            await new Promise((res) => setTimeout(res, 20)); // long enough for the next batch to log its ids
+            if (calls === 2) {
+              loggedAtFailure = await target.count(importChunksRef(tdb));
+              throw new StoreUnavailableError("the store went away");
+            }
+            return await target.insertMany(r, docs, opts);
+          } finally {
+            active--;
+          }
+        };
+      },
+    });
+    await assert.rejects(importRecords(store, tdb, ref, numbered(5000)), /the store went away/);
+    assert.equal(mostActive, 1); // the rows of two batches never went in at once
+    assert.equal(loggedAtFailure, 3); // the third batch's ids were logged while the second's rows went in
+    assert.equal(calls, 2); // the third batch, logged meanwhile, wrote nothing after the second failed
+    assert.equal(await t.store.count(ref), 0); // the first batch's rows undone
+    assert.equal(await findDataset(t.store, tdb, "halting"), null);
+    assert.equal(await t.store.get(importsRef(tdb), "halting"), null);
+  },
+);
