@@ -108,7 +108,8 @@ if (dev && await needingStore("seeding", () => isEmpty(store, config.TESSERA_DB)
 
 const auth = await needingStore("the token signing key", () => setupAuth(config, store));
 const pool = createWorkerPool(config.WORKERS);
-pool.warm("worker.warm"); // every worker started (its maps and kernel ready) before the first request
+// every worker started now, and warmed one after another (its maps and kernel ready) from here on
+pool.warm("worker.warm");
 const app = createApp({
   config,
   store,

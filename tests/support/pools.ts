@@ -32,8 +32,8 @@ export class TestPool extends WorkerPool {
   }
 
   /** Warms with a task of the service's table or a test-only one. */
-  override warm(task?: TaskName | TestName): void {
-    super.warm(task as TaskName);
+  override warm(task?: TaskName | TestName): Promise<void> {
+    return super.warm(task as TaskName);
   }
 }
 
