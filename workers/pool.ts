@@ -139,10 +139,10 @@ export class WorkerPool {
    * which a request under way would feel (/healthz). Where none can start, the pool goes inline now.
    * With `task`, each worker started here runs it first, one worker after another (a warm-up: what a first
    * task would otherwise pay, such as loading a WebAssembly renderer), so that a core stays free for the
-   * event loop: with every worker warming at once on two cores, a request just after the start waited
-   * 60-90 ms for its answer. A worker that takes a task before its turn is warmed by that task and skips
-   * its warm-up. A failed warm-up is logged and costs nothing more. Inline, nothing is warmed: it would
-   * hold the event loop. Resolves once the warm-ups have ended.
+   * event loop (an import sent at readiness on two cores: /healthz answers of up to 81-116 ms with every
+   * worker warming at once, 41-78 ms one at a time; BENCHMARKS.md). A worker that takes a task before its
+   * turn is warmed by that task and skips its warm-up. A failed warm-up is logged and costs nothing more.
+   * Inline, nothing is warmed: it would hold the event loop. Resolves once the warm-ups have ended.
    */
   warm(task?: TaskName): Promise<void> {
     const started = this.slots.length;

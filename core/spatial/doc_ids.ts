@@ -102,7 +102,10 @@ function unitsText(units: Uint8Array | Uint16Array): string {
   return runs.join("");
 }
 
-/** Bytes the ids take in memory, about: 40 a string beyond its characters listed; packed, their arrays and as much again once read. */
+/**
+ * Bytes the ids take in memory, about: listed, 40 a string beyond its characters; packed, their arrays, and
+ * the pieces' strings once read (a byte a character for ASCII, two else: as much again as `units`).
+ */
 export function docIdsBytes(ids: DocIds): number {
   if (!isPacked(ids)) return ids.reduce((sum, id) => sum + 40 + id.length, 0);
   return 2 * ids.units.byteLength + ids.ends.byteLength + ids.starts.byteLength;
