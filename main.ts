@@ -6,7 +6,7 @@
  * Start-up stops at the first problem with exit code 1 and one JSON line on stderr whose `msg` starts
  * "cannot start:": a bad variable, the demo credentials outside --dev, a port already in use (found before
  * any store work), a store that cannot be opened or reached. Until the app is built (seeding, the signing
- * key), every request is answered 503 with Retry-After.
+ * key, the workers' warm-up), every request is answered 503 with Retry-After.
  */
 import { type Config, demoCredentials, loadConfig } from "./config.ts";
 import { createApp } from "./app.ts";
@@ -108,8 +108,9 @@ if (dev && await needingStore("seeding", () => isEmpty(store, config.TESSERA_DB)
 
 const auth = await needingStore("the token signing key", () => setupAuth(config, store));
 const pool = createWorkerPool(config.WORKERS);
-// every worker started now, and warmed one after another (its maps and kernel ready) from here on
-pool.warm("worker.warm");
+// Every worker started and warmed (its maps and kernel ready) before anything is served: warm-ups on both
+// cores left a request sent just after the start waiting up to 81-116 ms for /healthz (BENCHMARKS.md).
+await pool.warm("worker.warm");
 const app = createApp({
   config,
   store,

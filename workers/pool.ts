@@ -51,8 +51,6 @@ interface Slot {
   job: Job | null;
   /** Its module has loaded (the worker said so): a failure from now on is a crash. */
   ready: boolean;
-  /** It has been given a task (its warm-up then has nothing left to do: warm()). */
-  served: boolean;
 }
 
 export interface RunOptions {
@@ -85,6 +83,9 @@ export class WorkerUnavailableError extends Error {
 const aborted = () => new LimitError("the task was cancelled before it finished");
 
 const expired = (job: Job) => new LimitError(`time limit of ${job.timeoutMs / 1000} s reached`);
+
+/** How long a worker's warm-up may take (warm()): it takes about a second. */
+const WARM_UP_MS = 30_000;
 
 /** One worker per core: the default size. */
 const perCore = () => Math.max(1, navigator.hardwareConcurrency || 2);
@@ -137,12 +138,10 @@ export class WorkerPool {
   /**
    * Starts every worker now rather than at a first task: starting one holds the event loop about 40 ms,
    * which a request under way would feel (/healthz). Where none can start, the pool goes inline now.
-   * With `task`, each worker started here runs it first, one worker after another (a warm-up: what a first
-   * task would otherwise pay, such as loading a WebAssembly renderer), so that a core stays free for the
-   * event loop (an import sent at readiness on two cores: /healthz answers of up to 81-116 ms with every
-   * worker warming at once, 41-78 ms one at a time; BENCHMARKS.md). A worker that takes a task before its
-   * turn is warmed by that task and skips its warm-up. A failed warm-up is logged and costs nothing more.
-   * Inline, nothing is warmed: it would hold the event loop. Resolves once the warm-ups have ended.
+   * With `task`, each worker started here runs it first (a warm-up: what a first task would otherwise
+   * pay, such as loading a WebAssembly renderer); a failed warm-up is logged and costs nothing more.
+   * Inline, nothing is warmed: it would hold the event loop. Resolves once every warm-up has ended
+   * (main.ts serves only then: warm-ups on every core delay a request's answers).
    */
   warm(task?: TaskName): Promise<void> {
     const started = this.slots.length;
@@ -157,22 +156,18 @@ export class WorkerPool {
       }
     }
     if (!task || this.table) return Promise.resolve();
-    return this.warmInTurn(this.slots.slice(started), task);
-  }
-
-  /** Runs `task` on each of `cold` in turn, skipping a worker that took a task meanwhile (warm()). */
-  private async warmInTurn(cold: Slot[], task: TaskName): Promise<void> {
-    for (const slot of cold) {
-      if (this.closed || this.table) return;
-      if (slot.served || !this.slots.includes(slot)) continue; // warmed by a task, or gone
-      try {
-        await this.submit(task, undefined, { timeoutMs: 120_000 }, slot);
-      } catch (e) {
-        if (!this.closed) {
-          log("warn", "a worker's warm-up failed", { task, error: String((e as Error)?.message ?? e) });
-        }
-      }
+    // queued now, each takes one of the workers just started (they are idle)
+    const warming: Promise<void>[] = [];
+    for (let k = started; k < this.slots.length; k++) {
+      warming.push(
+        this.submit(task, undefined, { timeoutMs: WARM_UP_MS }).then(() => {}, (e) => {
+          if (!this.closed) {
+            log("warn", "a worker's warm-up failed", { task, error: String(e?.message ?? e) });
+          }
+        }),
+      );
     }
+    return Promise.all(warming).then(() => {});
   }
 
   /** Ends every worker; queued and running tasks are rejected. */
@@ -193,8 +188,7 @@ export class WorkerPool {
     return this.queue.length;
   }
 
-  /** Queues a task for the first free worker, or starts it on `slot` (an idle worker: warm()). */
-  private submit(task: string, payload: unknown, opts: RunOptions, slot?: Slot): Promise<unknown> {
+  private submit(task: string, payload: unknown, opts: RunOptions): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error("the worker pool is closed"));
     if (opts.signal?.aborted) return Promise.reject(aborted());
     return new Promise<unknown>((resolve, reject) => {
@@ -214,7 +208,6 @@ export class WorkerPool {
         job.onAbort = () => this.end(job, aborted());
         job.signal.addEventListener("abort", job.onAbort, { once: true });
       }
-      if (slot) return this.start(slot, job);
       this.queue.push(job);
       this.pump();
     });
@@ -242,12 +235,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = {
-      worker: new Worker(this.moduleUrl, { type: "module" }),
-      job: null,
-      ready: false,
-      served: false,
-    };
+    const slot: Slot = { worker: new Worker(this.moduleUrl, { type: "module" }), job: null, ready: false };
     slot.worker.onmessage = (ev: MessageEvent<WorkerMessage>) => {
       if ("ready" in ev.data) slot.ready = this.loadedOnce = true;
       else this.finish(slot, ev.data);
@@ -264,7 +252,6 @@ export class WorkerPool {
 
   private start(slot: Slot, job: Job): void {
     slot.job = job;
-    slot.served = true;
     job.slot = slot;
     try {
       slot.worker.postMessage(job.req, job.transfer ? transferables(job.req.payload) : []);

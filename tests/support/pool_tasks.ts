@@ -13,8 +13,8 @@ import { wasmBytes } from "../../wasm/layout.ts";
 
 /** Names the isolate running the tasks: a fresh worker has another name. */
 const name = crypto.randomUUID();
-/** How many times this isolate ran "warm" (a pool's warm-up task), and when it last did (Date.now()). */
-let warmed = 0, warmedFrom = 0, warmedTo = 0;
+/** How many times this isolate ran "warm" (a pool's warm-up task). */
+let warmed = 0;
 
 export const POOL_TEST_TASKS = {
   name: (_: unknown) => name,
@@ -25,15 +25,8 @@ export const POOL_TEST_TASKS = {
   echo: (p: unknown) => p,
   warm: (_: unknown) => {
     warmed++;
-    warmedFrom = Date.now();
-    while (Date.now() < warmedFrom + 40) { /* busy, as a warm-up is */ }
-    warmedTo = Date.now();
   },
-  warmed: (p: { ms: number } | null) => {
-    const end = Date.now() + (p?.ms ?? 0);
-    while (Date.now() < end) { /* busy: the other worker takes the next task */ }
-    return { name, warmed, warmedFrom, warmedTo };
-  },
+  warmed: (_: unknown) => ({ name, warmed }),
   spin: ({ ms }: { ms: number }) => {
     const end = Date.now() + ms;
     while (Date.now() < end) { /* busy, as Monte Carlo is */ }
