@@ -180,11 +180,17 @@ storeTest(
           calls++;
           mostActive = Math.max(mostActive, ++active);
           try {
-            await new Promise((res) => setTimeout(res, 20)); // long enough for the next batch to log its ids
             if (calls === 2) {
-              loggedAtFailure = await target.count(importChunksRef(tdb));
+              // the third batch logs its ids while these rows go in (one at a time, it never would)
+              const deadline = Date.now() + 5000;
+              while (
+                (loggedAtFailure = await target.count(importChunksRef(tdb))) < 3 && Date.now() < deadline
+              ) {
+                await new Promise((res) => setTimeout(res, 5));
+              }
               throw new StoreUnavailableError("the store went away");
             }
+            await new Promise((res) => setTimeout(res, 20)); // time for the next batch's rows to overlap, if they could
             return await target.insertMany(r, docs, opts);
           } finally {
             active--;
