@@ -15,9 +15,8 @@
  *
  * `--file`: the upload is kept at PATH and reused when it exists (generating 1M rows takes ~15 s).
  * `--settle`: seconds the service is left alone once ready, before the import (3, as bench/http_end_to_end.ts
- * idles before its steps): its workers warm up just after it is ready (resvg, fonts, base maps, a small
- * audit, on both cores), which delays /healthz answers by itself; `--settle 0` measures an import sent
- * right at readiness, warm-up included.
+ * idles before its steps); `--settle 0` measures an import sent right at readiness (the service serves once
+ * its workers are warm, so none meets their warm-up).
  * `--store-only`: no service, no upload: the time `KvStore.insertMany` alone takes for the same rows.
  * Variables set for this command (IMPORT_BODY_LIMIT_MB, ...) reach the service too.
  */
