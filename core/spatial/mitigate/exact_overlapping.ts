@@ -7,9 +7,10 @@
  * at a node is Σ_i min over the region's still reachable positive counts x_i and the reachable
  * window of newP of φ_i(x_i, P') (exact_fixed_rate.ts regionBound, λ = μ = 0), valid because every φ_i
  * is ≥ that minimum in every completion. The incumbent starts at no flips (always feasible); finishing
- * the search proves optimality. At the work limit it reports status 1 with the best found and the root
- * node's bound (a depth-first search does not track the smallest bound of its open nodes, so that is
- * the proven bound it has: valid, but usually far below the optimum on instances large enough to stop).
+ * the search proves optimality. The search keeps its path on an explicit stack (one frame per decided
+ * unit), since its depth is the number of units: tens of thousands overflowed the call stack. At the
+ * work limit it reports status 1 with the best found and the root node's bound (valid, but usually far
+ * below the optimum on instances large enough to stop).
  */
 import { xlogxTable } from "../statistic.ts";
 import { regionBound } from "./exact_fixed_rate.ts";
@@ -87,11 +88,11 @@ export function solveExactOverlapping(
     for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) x[pr.unitRegions[r]] += d;
     (k[u] += dk, D += d, used += dk);
   };
-  const release = (u: number, sign: 1 | -1) => {
-    const c = sign * pr.unitCount[u];
-    pr.unitSign[u] > 0 ? (allUp -= c) : (allDown -= c);
+  // c more (c < 0: fewer) of unit u's flips still undecided, in its regions and overall
+  const capacity = (u: number, c: number) => {
+    pr.unitSign[u] > 0 ? (allUp += c) : (allDown += c);
     for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) {
-      pr.unitSign[u] > 0 ? (remUp[pr.unitRegions[r]] -= c) : (remDown[pr.unitRegions[r]] -= c);
+      pr.unitSign[u] > 0 ? (remUp[pr.unitRegions[r]] += c) : (remDown[pr.unitRegions[r]] += c);
     }
   };
   const bound = (): number => {
@@ -123,26 +124,40 @@ export function solveExactOverlapping(
       if (v < best - tol()) (best = v, bestK = k.slice(), bestFree = f);
     }
   };
-  const dfs = (depth: number) => {
-    if ((++nodes & 1023) === 0 && performance.now() > deadline) aborted = true;
-    if (aborted || bound() >= best - tol()) return;
-    if (depth === inRegion.length) return leaf();
-    const u = inRegion[depth];
-    release(u, 1);
-    const top = Math.min(pr.unitCount[u], C - used);
-    // counts from the seed's value outwards: c, c+1, c-1, c+2, ... within [0, top]
-    const c = Math.min(top, start ? start[u] : 0);
-    for (let step = 0; step <= 2 * top && !aborted; step++) {
-      const j = c + (step % 2 ? (step + 1) / 2 : -step / 2);
-      if (j < 0 || j > top) continue;
-      apply(u, j - k[u]);
-      dfs(depth + 1);
+  // frame d decides unit inRegion[d]: its node's bound, the largest count, the first count, the next step
+  const L = inRegion.length, fBound = new Float64Array(L);
+  const fTop = new Int32Array(L), fFirst = new Int32Array(L), fStep = new Int32Array(L);
+  let sp = 0;
+  // the node of the current state, at depth sp: stop, prune, settle a leaf, or push its frame
+  const enter = () => {
+    if ((++nodes & 1023) === 0 && performance.now() > deadline) {
+      aborted = true;
+      return;
     }
-    apply(u, -k[u]);
-    release(u, -1);
+    const b = bound();
+    if (b >= best - tol()) return;
+    if (sp === L) return leaf();
+    const u = inRegion[sp], top = Math.min(pr.unitCount[u], C - used);
+    capacity(u, -pr.unitCount[u]);
+    // counts from the seed's value outwards: c, c+1, c-1, c+2, ... within [0, top]
+    (fBound[sp] = b, fTop[sp] = top, fFirst[sp] = Math.min(top, start ? start[u] : 0), fStep[sp++] = 0);
   };
   const rootBound = bound();
-  dfs(0);
+  enter();
+  while (sp > 0 && !aborted) {
+    const d = sp - 1, u = inRegion[d], top = fTop[d], c = fFirst[d];
+    let j = -1;
+    while (j < 0 && fStep[d] <= 2 * top) {
+      const step = fStep[d]++, v = c + (step % 2 ? (step + 1) / 2 : -step / 2);
+      if (v >= 0 && v <= top) j = v;
+    }
+    if (j < 0) {
+      (apply(u, -k[u]), capacity(u, pr.unitCount[u]), sp--);
+      continue;
+    }
+    apply(u, j - k[u]);
+    enter();
+  }
   const seconds = (performance.now() - t0) / 1000;
   if (best === Infinity) {
     const status = aborted
