@@ -9,14 +9,17 @@
  * is ≥ that minimum in every completion. The incumbent starts at no flips (always feasible); finishing
  * the search proves optimality. The search keeps its path on an explicit stack (one frame per decided
  * unit), since its depth is the number of units: tens of thousands overflowed the call stack. At the
- * work limit it reports status 1 with the best found and the root node's bound (valid, but usually far
- * below the optimum on instances large enough to stop).
+ * work limit it reports status 1 with the best found and the smallest bound of the nodes still open
+ * (openBound).
  */
 import { xlogxTable } from "../statistic.ts";
 import { regionBound } from "./exact_fixed_rate.ts";
 import type { MitigationProblem } from "./problem.ts";
 import type { UnitSolution } from "./status.ts";
 import { solverStatus } from "./status.ts";
+
+/** Share of the work limit the open bound may take after it (then the deepest frames share one bound). */
+const GRACE = 0.05;
 
 /** Σ_i (l1_i - l0) of regions with positives x at P' (each raw statistic clamped at 0). */
 function objective(pr: MitigationProblem, t: Float64Array, x: Int32Array, Pp: number): number {
@@ -47,13 +50,15 @@ function evaluate(pr: MitigationProblem, t: Float64Array, k: Int32Array): number
  * The exact optimum over integer flips for overlapping regions, within `workLimitSeconds`. `start`
  * (flips k_u ≥ 0 per unit, e.g. the rounded approx solution, found in `spentSeconds` of the limit)
  * seeds the incumbent when it is feasible and better than no flips; the search visits its
- * neighbourhood first (each unit's count is tried from the start's value outwards).
+ * neighbourhood first (each unit's count is tried from the start's value outwards). `nodeLimit` stops
+ * the search after that many nodes as the work limit would (deterministic, for tests).
  */
 export function solveExactOverlapping(
   pr: MitigationProblem,
   workLimitSeconds: number,
   start: Int32Array | null = null,
   spentSeconds = 0,
+  nodeLimit = Infinity,
 ): UnitSolution {
   const t0 = performance.now(), deadline = t0 + (workLimitSeconds - spentSeconds) * 1000;
   const { N, P, C, dMin, dMax } = pr, R = pr.n.length, U = pr.unitSign.length, t = xlogxTable(N);
@@ -127,11 +132,11 @@ export function solveExactOverlapping(
   // frame d decides unit inRegion[d]: its node's bound, the largest count, the first count, the next step
   const L = inRegion.length, fBound = new Float64Array(L);
   const fTop = new Int32Array(L), fFirst = new Int32Array(L), fStep = new Int32Array(L);
-  let sp = 0;
+  let sp = 0, open = Infinity;
   // the node of the current state, at depth sp: stop, prune, settle a leaf, or push its frame
   const enter = () => {
-    if ((++nodes & 1023) === 0 && performance.now() > deadline) {
-      aborted = true;
+    if (((++nodes & 1023) === 0 && performance.now() > deadline) || nodes > nodeLimit) {
+      (aborted = true, open = bound());
       return;
     }
     const b = bound();
@@ -142,7 +147,34 @@ export function solveExactOverlapping(
     // counts from the seed's value outwards: c, c+1, c-1, c+2, ... within [0, top]
     (fBound[sp] = b, fTop[sp] = top, fFirst[sp] = Math.min(top, start ? start[u] : 0), fStep[sp++] = 0);
   };
-  const rootBound = bound();
+  // The open nodes at the limit: the one being entered (its bound in `open`) and each frame's untried
+  // counts, at most two intervals [a, b], each bounded as one node with a flips taken and b - a still
+  // undecided. Bounds only grow down the path, so the walk from the root ends at the first frame whose
+  // own bound reaches the minimum so far; past its grace it ends at once with that frame's bound.
+  const openBound = (): number => {
+    const path = Int32Array.from({ length: sp }, (_, d) => k[inRegion[d]]);
+    for (let d = sp - 1; d >= 0; d--) {
+      (apply(inRegion[d], -path[d]), capacity(inRegion[d], pr.unitCount[inRegion[d]]));
+    }
+    const span = (u: number, a: number, b: number) => {
+      (apply(u, a), capacity(u, b - a));
+      const v = bound();
+      (capacity(u, a - b), apply(u, -a));
+      return v;
+    };
+    const until = performance.now() + GRACE * workLimitSeconds * 1000;
+    let m = open;
+    for (let d = 0; d < sp && fBound[d] < m; d++) {
+      if (performance.now() > until) return fBound[d];
+      const u = inRegion[d], s = fStep[d], c = fFirst[d], top = fTop[d];
+      const below = c - Math.floor((s - 1) / 2) - 1, above = c + Math.floor(s / 2) + 1;
+      capacity(u, -pr.unitCount[u]);
+      if (below >= 0) m = Math.min(m, span(u, 0, below));
+      if (above <= top) m = Math.min(m, span(u, above, top));
+      apply(u, path[d]);
+    }
+    return m;
+  };
   enter();
   while (sp > 0 && !aborted) {
     const d = sp - 1, u = inRegion[d], top = fTop[d], c = fFirst[d];
@@ -158,6 +190,8 @@ export function solveExactOverlapping(
     apply(u, j - k[u]);
     enter();
   }
+  // every term of the objective is clamped at 0, so 0 bounds it too (the tables leave 1e-15 below)
+  if (aborted) open = Math.max(0, Math.min(best, openBound()));
   const seconds = (performance.now() - t0) / 1000;
   if (best === Infinity) {
     const status = aborted
@@ -178,5 +212,5 @@ export function solveExactOverlapping(
       `stopped at the work limit of ${workLimitSeconds} s after ${nodes} nodes; best found reported`,
     )
     : solverStatus(0, `proven by exhausting the search (${nodes} nodes)`);
-  return { status, unitDelta, objective: best, bound: aborted ? Math.min(rootBound, best) : best, seconds };
+  return { status, unitDelta, objective: best, bound: aborted ? open : best, seconds };
 }

@@ -1,13 +1,18 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { Rng } from "../../../../core/random.ts";
-import { buildProblem, type MitigationProblem } from "../../../../core/spatial/mitigate/problem.ts";
+import {
+  buildProblem,
+  type MitigationProblem,
+} from "../../../../core/spatial/mitigate/problem.ts";
 import { solveExactOverlapping } from "../../../../core/spatial/mitigate/exact_overlapping.ts";
 import type { UnitSolution } from "../../../../core/spatial/mitigate/status.ts";
 import { regionsOf } from "./fixtures.ts";
 
 /** k ln(k/m) + (m-k) ln(1 - k/m), 0 ln 0 = 0: the log-likelihood term, written out for these tests. */
 function ll(k: number, m: number): number {
-  return (k > 0 ? k * Math.log(k / m) : 0) + (k < m ? (m - k) * Math.log((m - k) / m) : 0);
+  return (k > 0 ? k * Math.log(k / m) : 0) +
+    (k < m ? (m - k) * Math.log((m - k) / m) : 0);
 }
 
 /** Σ_i max(0, l1_i - l0) after flipping the first counts[u] members of every unit u. */
@@ -19,7 +24,9 @@ function statAfter(
 ) {
   const y = labels.slice();
   for (let u = 0; u < counts.length; u++) {
-    for (let m = 0; m < counts[u]; m++) y[pr.unitMembers[pr.unitMemStart[u] + m]] ^= 1;
+    for (let m = 0; m < counts[u]; m++) {
+      y[pr.unitMembers[pr.unitMemStart[u] + m]] ^= 1;
+    }
   }
   const N = y.length, P = y.reduce((a, b) => a + b, 0), l0 = ll(P, N);
   let sum = 0;
@@ -30,28 +37,196 @@ function statAfter(
   return { value: sum, newP: P };
 }
 
+/** The optimum over every integer flip vector k_u ∈ [0, count_u] within the budget and the window. */
+function bruteForce(
+  pr: MitigationProblem,
+  labels: Uint8Array,
+  members: number[][],
+): number {
+  const U = pr.unitCount.length, k = new Int32Array(U);
+  let best = Infinity;
+  for (;;) {
+    const used = k.reduce((a, b) => a + b, 0);
+    if (used <= pr.C) {
+      const { value, newP } = statAfter(pr, labels, members, k);
+      if (newP - pr.P >= pr.dMin && newP - pr.P <= pr.dMax) {
+        best = Math.min(best, value);
+      }
+    }
+    let u = 0; // next vector, mixed radix
+    while (u < U && k[u] === pr.unitCount[u]) k[u++] = 0;
+    if (u === U) return best;
+    k[u]++;
+  }
+}
+
 /** The solution's flips per unit (|δ_u|, integers). */
 const countsOf = (s: UnitSolution) => Array.from(s.unitDelta!, Math.abs);
 
 /** |a - b| within 1e-9 relative (absolute below 1). */
-const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+const near = (a: number, b: number) =>
+  Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
 /** N individuals, each in every one of R regions with probability 1/2: nearly N distinct signatures. */
 function randomOverlapping(N: number, R: number, seed: number) {
   const rng = new Rng(seed);
-  const labels = Uint8Array.from({ length: N }, () => (rng.next() < 0.3 ? 1 : 0));
+  const labels = Uint8Array.from(
+    { length: N },
+    () => (rng.next() < 0.3 ? 1 : 0),
+  );
   const members: number[][] = Array.from({ length: R }, () => []);
-  for (let j = 0; j < N; j++) for (let r = 0; r < R; r++) if (rng.next() < 0.5) members[r].push(j);
-  return { labels, members, pr: buildProblem(labels, regionsOf(members), { budget: 0.05, prTol: 0.1 }) };
+  for (let j = 0; j < N; j++) {
+    for (let r = 0; r < R; r++) if (rng.next() < 0.5) members[r].push(j);
+  }
+  return {
+    labels,
+    members,
+    pr: buildProblem(labels, regionsOf(members), { budget: 0.05, prTol: 0.1 }),
+  };
 }
 
 // the recursive search overflowed the call stack (RangeError) on this instance: one frame per unit
 Deno.test("exact (overlapping) on 40,000 units stops at its work limit with a bound, no stack overflow", () => {
   const { labels, members, pr } = randomOverlapping(40_000, 24, 1);
-  assert.ok(pr.overlapping && pr.unitSign.length > 20_000, `${pr.unitSign.length} units`);
+  assert.ok(
+    pr.overlapping && pr.unitSign.length > 20_000,
+    `${pr.unitSign.length} units`,
+  );
   const r = solveExactOverlapping(pr, 2);
   assert.ok(r.status.code === 0 || r.status.code === 1, r.status.detail);
-  assert.ok(r.bound! >= 0 && r.bound! <= r.objective!, `bound ${r.bound}, objective ${r.objective}`);
+  assert.ok(
+    r.bound! >= 0 && r.bound! <= r.objective!,
+    `bound ${r.bound}, objective ${r.objective}`,
+  );
   assert.ok(r.seconds < 4, `${r.seconds} s`);
-  assert.ok(near(statAfter(pr, labels, members, countsOf(r)).value, r.objective!));
+  assert.ok(
+    near(statAfter(pr, labels, members, countsOf(r)).value, r.objective!),
+  );
+});
+
+Deno.test("exact (overlapping) at a work limit of 1 µs: bound ≤ brute-force optimum ≤ objective", () => {
+  let stopped = 0;
+  for (let seed = 0; seed < 8; seed++) {
+    const rng = new Rng(seed), N = 16, R = 6;
+    const labels = Uint8Array.from(
+      { length: N },
+      () => (rng.next() < 0.4 ? 1 : 0),
+    );
+    const members: number[][] = Array.from({ length: R }, () => []);
+    for (let j = 0; j < N; j++) {
+      for (let r = 0; r < R; r++) if (rng.next() < 0.5) members[r].push(j);
+    }
+    const pr = buildProblem(labels, regionsOf(members), {
+      budget: 5,
+      prTol: 0,
+    });
+    const opt = bruteForce(pr, labels, members),
+      r = solveExactOverlapping(pr, 1e-6);
+    const tol = 1e-9 * Math.max(1, opt),
+      ctx = `seed ${seed}: bound ${r.bound}, optimum ${opt}`;
+    assert.ok(
+      r.bound! >= 0 && r.bound! <= opt + tol && opt <= r.objective! + tol,
+      ctx,
+    );
+    if (r.status.code === 0) assert.ok(near(r.objective!, opt), ctx);
+    else (assert.equal(r.status.code, 1, ctx), stopped++);
+  }
+  assert.ok(stopped >= 3, `only ${stopped} of 8 searches stopped`); // those of more than 1,024 nodes
+});
+
+/** A tiny instance as fast-check draws it (setUp turns it into a problem). */
+interface Tiny {
+  labels: boolean[];
+  inRegion: boolean[][];
+  budget: number;
+  prTol: number;
+  seed: number[] | null;
+  nodeLimit: number;
+}
+
+/** Tiny overlapping instances: labels, regions (individual 0 in regions 0 and 1), budget, rate tolerance. */
+const tiny: fc.Arbitrary<Tiny> = fc.tuple(
+  fc.integer({ min: 3, max: 9 }),
+  fc.integer({ min: 2, max: 4 }),
+)
+  .chain(([N, R]) =>
+    fc.record({
+      labels: fc.array(fc.boolean(), { minLength: N, maxLength: N }),
+      inRegion: fc.array(
+        fc.array(fc.boolean(), { minLength: R, maxLength: R }),
+        {
+          minLength: N,
+          maxLength: N,
+        },
+      ),
+      budget: fc.constantFrom(0.2, 0.5, 1, 2, 3),
+      prTol: fc.constantFrom(0, 0.1, 0.3, 1),
+      seed: fc.option(
+        fc.array(fc.nat(), { minLength: 2 * N, maxLength: 2 * N }),
+      ),
+      nodeLimit: fc.integer({ min: 0, max: 40 }),
+    })
+  );
+
+/** The instance's problem, its members and the optional start (counts within each unit's). */
+function setUp(c: Tiny) {
+  const labels = Uint8Array.from(c.labels, Number), R = c.inRegion[0].length;
+  const members: number[][] = Array.from({ length: R }, () => []);
+  c.inRegion.forEach((row, j) =>
+    row.forEach((b, r) => (b || (j === 0 && r < 2)) && members[r].push(j))
+  );
+  const pr = buildProblem(labels, regionsOf(members), c);
+  const start = c.seed
+    ? Int32Array.from(pr.unitCount, (n, u) => c.seed![u] % (n + 1))
+    : null;
+  return { labels, members, pr, start, opt: bruteForce(pr, labels, members) };
+}
+
+Deno.test("exact (overlapping) on tiny instances: status 0 at the brute-force optimum, bound = objective", () => {
+  fc.assert(
+    fc.property(tiny, (c) => {
+      const { labels, members, pr, start, opt } = setUp(c);
+      const r = solveExactOverlapping(pr, 30, start);
+      assert.equal(r.status.code, 0);
+      assert.ok(
+        near(r.objective!, opt),
+        `objective ${r.objective}, optimum ${opt}`,
+      );
+      assert.ok(
+        r.bound! <= opt + 1e-9 * Math.max(1, opt),
+        `bound ${r.bound}, optimum ${opt}`,
+      );
+      assert.ok(
+        near(statAfter(pr, labels, members, countsOf(r)).value, r.objective!),
+      );
+    }),
+    { numRuns: 1000, seed: 35 },
+  );
+});
+
+Deno.test("exact (overlapping) stopped early: root bound ≤ bound ≤ brute-force optimum ≤ objective", () => {
+  let stopped = 0, tighter = 0;
+  fc.assert(
+    fc.property(tiny, (c) => {
+      const { pr, start, opt } = setUp(c);
+      const r = solveExactOverlapping(pr, 30, start, 0, c.nodeLimit);
+      const root = solveExactOverlapping(pr, 30, start, 0, 0).bound!; // stopped before any node
+      const tol = 1e-9 * Math.max(1, opt),
+        ctx = `bound ${r.bound}, root ${root}, optimum ${opt}`;
+      assert.ok(r.status.code === 0 || r.status.code === 1, r.status.detail);
+      assert.ok(
+        r.bound! <= opt + tol && r.bound! <= r.objective! &&
+          opt <= r.objective! + tol,
+        ctx,
+      );
+      assert.ok(root <= r.bound! + tol, ctx);
+      if (r.status.code === 1) (stopped++, r.bound! > root + tol && tighter++);
+    }),
+    { numRuns: 1000, seed: 36 },
+  );
+  assert.ok(stopped >= 250, `only ${stopped} of 1000 searches stopped`);
+  assert.ok(
+    tighter >= 10,
+    `the open nodes bound above the root in only ${tighter} stopped searches`,
+  );
 });
