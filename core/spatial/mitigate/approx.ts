@@ -1,7 +1,7 @@
 /**
  * PROMIS-Approx (docs/spatial-fairness.md): minimise Σ_i w_i·|ρin_i - ρout_i| over the flips, with
  * w_i = sqrt(n_i (N - n_i)/N), under Σ|δ| ≤ C and the integer window of newP, as a MIP on HiGHS
- * (continuous flips, one integer column D = newP - P).
+ * (continuous flips, one integer column D = newP - P), every answer with a proven bound (approx_bound.ts).
  *
  * Each term is written in counts, which is the same number with better-scaled coefficients:
  *   w_i·(ρin_i - ρout_i) = κ_i·((p_i + δ_i) - n_i·newP/N),   κ_i = sqrt(N / (n_i (N - n_i)))
@@ -11,24 +11,25 @@
  *   rows     Σ_{u∋i} x_u - (n_i/N) D - e⁺_i + e⁻_i = n_i P/N - p_i,
  *            Σ_u sign_u·x_u ≤ C (|x_u| = sign_u·x_u: a unit flips one way only),
  *            Σ_u x_u - D = 0 over EVERY unit (so newP counts every individual);
- *   minimise Σ_i κ_i (e⁺_i + e⁻_i); D integer (highs.ts branches on it).
+ *   minimise Σ_i κ_i (e⁺_i + e⁻_i); D integer (fixed at the relaxation's neighbours, by convexity).
  * Regions with n_i = 0 or n_i = N have w_i = 0 and no term.
  */
-import { INF, type SolveOutcome, solveSparse, type SparseModel } from "./highs.ts";
+import { approxRows } from "./approx_bound.ts";
+import { type ApproxResult, solveApproxByColumns } from "./approx_columns.ts";
+import { INF, type SparseModel } from "./highs.ts";
 import type { MitigationProblem } from "./problem.ts";
 
+export type { ApproxResult };
+
 /**
- * The sparse model of PROMIS-Approx (columns: U flips, then e⁺/e⁻ of active regions, then D; rows: the
+ * The whole sparse model of PROMIS-Approx (columns: U flips, then e⁺/e⁻ of active regions, then D; rows: the
  * active regions in order, the budget, the sum), written column by column: a unit's column is its regions'
- * rows as the problem lists them, so nothing is transposed (by rows, grouping the units of every region took
- * 60 ms of a relabel at 206k, and HiGHS turned the rows into columns again).
+ * rows as the problem lists them, so nothing is transposed. The service solves the model by column
+ * generation (approx_columns.ts); this whole model is what HiGHS's generic methods are measured on.
  */
 export function approxModel(pr: MitigationProblem): SparseModel {
-  const { N, P } = pr, U = pr.unitSign.length, R = pr.n.length;
-  // row of each region: its place among the active ones (0 < n < N), else -1
-  const rowOf = new Int32Array(R).fill(-1);
-  let T = 0;
-  for (let r = 0; r < R; r++) if (pr.n[r] > 0 && pr.n[r] < N) rowOf[r] = T++;
+  const U = pr.unitSign.length, { rowOf, kappa, alpha, rhs } = approxRows(pr);
+  const T = kappa.length;
   const colD = U + 2 * T, nCols = colD + 1, nRows = T + 2, budgetRow = T, sumRow = T + 1;
   const colCost = new Float64Array(nCols),
     colLower = new Float64Array(nCols),
@@ -56,33 +57,23 @@ export function approxModel(pr: MitigationProblem): SparseModel {
     (index[at] = sumRow, value[at++] = 1);
     start[u + 1] = at;
   }
-  // e⁺ and e⁻ of each active region: -1 and +1 in its row, cost κ
-  for (let r = 0; r < R; r++) {
-    const k = rowOf[r];
-    if (k < 0) continue;
-    const kappa = Math.sqrt(N / (pr.n[r] * (N - pr.n[r])));
-    colCost[U + 2 * k] = colCost[U + 2 * k + 1] = kappa;
+  // e⁺ and e⁻ of each active row: -1 and +1 in its row, cost κ
+  for (let k = 0; k < T; k++) {
+    colCost[U + 2 * k] = colCost[U + 2 * k + 1] = kappa[k];
     colUpper[U + 2 * k] = colUpper[U + 2 * k + 1] = INF;
     (index[at] = k, value[at++] = -1, start[U + 2 * k + 1] = at);
     (index[at] = k, value[at++] = 1, start[U + 2 * k + 2] = at);
-    rowLower[k] = rowUpper[k] = (pr.n[r] * P) / N - pr.p[r];
+    rowLower[k] = rowUpper[k] = rhs[k];
   }
-  // D: -n_i/N in each active region's row, -1 in the sum row
-  for (let r = 0; r < R; r++) if (rowOf[r] >= 0) (index[at] = rowOf[r], value[at++] = -pr.n[r] / N);
+  // D: -α_i in each active row, -1 in the sum row
+  for (let k = 0; k < T; k++) (index[at] = k, value[at++] = -alpha[k]);
   (index[at] = sumRow, value[at++] = -1, start[nCols] = at);
   colLower[colD] = pr.dMin, colUpper[colD] = pr.dMax;
   rowLower[budgetRow] = -INF, rowUpper[budgetRow] = pr.C; // Σ sign_u·x_u ≤ C; the sum row's bounds stay 0
   return { colCost, colLower, colUpper, integer: [colD], rowLower, rowUpper, start, index, value };
 }
 
-/** The approx solve: HiGHS's outcome and, with a solution, the real flips x_u of every unit. */
-export interface ApproxResult extends SolveOutcome {
-  unitDelta: Float64Array | null;
-}
-
-/** Solves PROMIS-Approx with HiGHS under `workLimitSeconds` (HiGHS time_limit, seconds). */
-export async function solveApprox(pr: MitigationProblem, workLimitSeconds: number): Promise<ApproxResult> {
-  const out = await solveSparse(approxModel(pr), workLimitSeconds);
-  const U = pr.unitSign.length;
-  return { ...out, unitDelta: out.x ? out.x.slice(0, U) : null };
+/** Solves PROMIS-Approx under `workLimitSeconds` (wall clock), certified by a dual bound. */
+export function solveApprox(pr: MitigationProblem, workLimitSeconds: number): Promise<ApproxResult> {
+  return solveApproxByColumns(pr, workLimitSeconds);
 }

@@ -23,6 +23,11 @@ function wasmModule(): Promise<WebAssembly.Module> {
   return compiled;
 }
 
+/** A fresh HiGHS instance on the compiled module (an instance is never reused after a solve). */
+export async function openHighs(): Promise<Highs> {
+  return loadHighs({ wasmModule: await wasmModule() });
+}
+
 /** A sparse model: rows lower ≤ A x ≤ upper, columns lower ≤ x ≤ upper, minimise cost·x. */
 export interface SparseModel {
   colCost: Float64Array;
@@ -77,7 +82,7 @@ export async function solveSparse(m: SparseModel, timeLimitSeconds: number): Pro
   if (m.integer.length > 1) return fail(4, "at most one integer column is supported");
   let highs: Highs;
   try {
-    highs = await loadHighs({ wasmModule: await wasmModule() });
+    highs = await openHighs();
   } catch (e) {
     return fail(4, `loading HiGHS failed: ${String(e)}`);
   }

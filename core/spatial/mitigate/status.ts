@@ -14,6 +14,12 @@ export const SOLVER_STATUS = {
 
 export type SolverStatusCode = keyof typeof SOLVER_STATUS;
 
+/**
+ * Largest certified relative gap, (objective − bound) / max(1, |objective|), of an answer reported optimal:
+ * the solver's feasibility tolerances leave about this much doubt in a bound computed from its duals.
+ */
+export const GAP_TOLERANCE = 1e-6;
+
 /** A status with its message; `detail` says which limit stopped the search or what the solver said. */
 export interface SolverStatus {
   code: SolverStatusCode;
@@ -38,4 +44,9 @@ export interface UnitSolution {
   objective: number | null;
   bound: number | null;
   seconds: number;
+}
+
+/** Relative gap of a certified answer: (objective − bound) / max(1, |objective|), never below 0. */
+export function relativeGap(objective: number, bound: number): number {
+  return Math.max(0, objective - bound) / Math.max(1, Math.abs(objective));
 }

@@ -1,0 +1,109 @@
+/**
+ * The certificate of a PROMIS-Approx answer (docs/spatial-fairness.md "Certificates"): the objective of the
+ * flips, recomputed from them, and a lower bound of the optimum from any multipliers of the model's rows
+ * (Lagrangian duality), so a reply says how far from optimal it can be without trusting the solver.
+ *
+ * The rows (approx.ts): for each region i with 0 < n_i < N,
+ *   Σ_{u∋i} x_u − α_i D − e⁺_i + e⁻_i = b_i,   α_i = n_i/N,  b_i = n_i P/N − p_i,
+ * the budget Σ_u sign_u x_u ≤ C and the sum Σ_u x_u − D = 0. For multipliers y_i (regions), λ (budget) and
+ * μ (sum), with reduced costs d_j = c_j − Σ_r a_rj·(multiplier of r), the dual function
+ *   g = Σ_i b_i y_i + C λ + Σ_j min over column j's bounds of d_j x_j
+ * is a lower bound of the optimum for every y, λ ≤ 0, μ (weak duality). The e± columns are finite only
+ * while |y_i| ≤ κ_i, so y is clipped into that box and λ to ≤ 0 first: any numbers give a valid bound.
+ */
+import type { MitigationProblem } from "./problem.ts";
+
+/** The regions that make rows of PROMIS-Approx (0 < n_i < N), and each row's κ, α and right-hand side. */
+export interface ApproxRows {
+  /** Row of region r, or -1 when its weight is 0 (n_r = 0 or n_r = N). */
+  rowOf: Int32Array;
+  /** Per row: κ_i = sqrt(N / (n_i (N − n_i))), α_i = n_i/N, b_i = n_i P/N − p_i. */
+  kappa: Float64Array;
+  alpha: Float64Array;
+  rhs: Float64Array;
+}
+
+/** The rows of the approx model, in region order (one pass; shared by the model and its certificate). */
+export function approxRows(pr: MitigationProblem): ApproxRows {
+  const { N, P } = pr, R = pr.n.length, rowOf = new Int32Array(R).fill(-1);
+  let T = 0;
+  for (let r = 0; r < R; r++) if (pr.n[r] > 0 && pr.n[r] < N) rowOf[r] = T++;
+  const kappa = new Float64Array(T), alpha = new Float64Array(T), rhs = new Float64Array(T);
+  for (let r = 0; r < R; r++) {
+    const k = rowOf[r];
+    if (k < 0) continue;
+    kappa[k] = Math.sqrt(N / (pr.n[r] * (N - pr.n[r])));
+    alpha[k] = pr.n[r] / N;
+    rhs[k] = (pr.n[r] * P) / N - pr.p[r];
+  }
+  return { rowOf, kappa, alpha, rhs };
+}
+
+/** Σ_i κ_i |Σ_{u∋i} x_u − α_i D − b_i| with D = Σ_u x_u: the approx objective of any flips x. */
+export function approxObjective(pr: MitigationProblem, rows: ApproxRows, x: Float64Array): number {
+  const T = rows.kappa.length, act = new Float64Array(T);
+  let D = 0;
+  for (let u = 0; u < x.length; u++) {
+    const v = x[u];
+    if (v === 0) continue;
+    D += v;
+    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
+      const row = rows.rowOf[pr.unitRegions[k]];
+      if (row >= 0) act[row] += v;
+    }
+  }
+  let sum = 0;
+  for (let i = 0; i < T; i++) sum += rows.kappa[i] * Math.abs(act[i] - rows.alpha[i] * D - rows.rhs[i]);
+  return sum;
+}
+
+/** Multipliers of the approx model's rows: y per region row, λ of the budget, μ of the sum row. */
+export interface ApproxDuals {
+  y: Float64Array;
+  lambda: number;
+  mu: number;
+}
+
+/**
+ * Reduced cost of every unit, d_u = −Σ_{i∋u} y_i − sign_u λ − μ (y, λ as given: clip them first for a
+ * bound); the pricing of column generation and the unit part of the dual bound.
+ */
+export function unitReducedCosts(pr: MitigationProblem, rows: ApproxRows, m: ApproxDuals): Float64Array {
+  const U = pr.unitSign.length, d = new Float64Array(U);
+  for (let u = 0; u < U; u++) {
+    let s = 0;
+    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
+      const row = rows.rowOf[pr.unitRegions[k]];
+      if (row >= 0) s += m.y[row];
+    }
+    d[u] = -s - pr.unitSign[u] * m.lambda - m.mu;
+  }
+  return d;
+}
+
+/** The multipliers clipped into the dual's domain (|y_i| ≤ κ_i, λ ≤ 0), where g is finite. */
+export function clipDuals(rows: ApproxRows, m: ApproxDuals): ApproxDuals {
+  const y = m.y.map((v, i) => Math.max(-rows.kappa[i], Math.min(rows.kappa[i], v)));
+  return { y, lambda: Math.min(0, m.lambda), mu: m.mu };
+}
+
+/**
+ * A proven lower bound of PROMIS-Approx's optimum (D real, so of the integer-D optimum too) with D in
+ * [dLo, dHi], from any multipliers: the dual function at the clipped ones.
+ */
+export function approxDualBound(
+  pr: MitigationProblem,
+  rows: ApproxRows,
+  multipliers: ApproxDuals,
+  dLo = pr.dMin,
+  dHi = pr.dMax,
+): number {
+  const m = clipDuals(rows, multipliers), d = unitReducedCosts(pr, rows, m);
+  let g = pr.C * m.lambda, dD = m.mu;
+  for (let i = 0; i < m.y.length; i++) (g += rows.rhs[i] * m.y[i], dD += rows.alpha[i] * m.y[i]);
+  // each unit at the end of its range that its reduced cost favours: [0, count] up, [−count, 0] down
+  for (let u = 0; u < d.length; u++) {
+    g += pr.unitSign[u] > 0 ? pr.unitCount[u] * Math.min(0, d[u]) : -pr.unitCount[u] * Math.max(0, d[u]);
+  }
+  return g + Math.min(dD * dLo, dD * dHi);
+}

@@ -1,0 +1,299 @@
+/**
+ * PROMIS-Approx by column generation (docs/spatial-fairness.md "How the approx model is solved"): the
+ * model has a row per region but tens of thousands of unit columns, of which an optimum uses a few
+ * thousand. HiGHS solves a restricted master (every row, the e± and D columns, the units added so far);
+ * the master's duals price every unit (one pass over the units' regions); the most attractive ones join,
+ * until none prices out. A unit's column stays once added (HiGHS keeps its basis between rounds). Every
+ * round's duals give a proven bound (approx_bound.ts), so a time limit still answers with a gap.
+ */
+import type { Highs } from "highs";
+import {
+  approxDualBound,
+  type ApproxDuals,
+  approxObjective,
+  type ApproxRows,
+  approxRows,
+  unitReducedCosts,
+} from "./approx_bound.ts";
+import { openHighs } from "./highs.ts";
+import type { MitigationProblem } from "./problem.ts";
+import { GAP_TOLERANCE, relativeGap, type SolverStatus, solverStatus } from "./status.ts";
+
+/** Units added per round: enough that few rounds are needed, few enough that a master stays small. */
+const BATCH = 500;
+
+/** The master of one solve: its HiGHS model, where each unit sits in it, and the layout of its columns. */
+interface Master {
+  highs: Highs;
+  model: ReturnType<Highs["createModel"]>;
+  /** Master column of each unit, -1 while it is out. */
+  colOf: Int32Array;
+  /** Units in master column order, after the 2T e± columns and D. */
+  units: number[];
+  colD: number;
+  T: number;
+}
+
+/** The master with every row and no unit: e⁺_i, e⁻_i per row, then D. */
+function openMaster(highs: Highs, pr: MitigationProblem, rows: ApproxRows, limit: number): Master {
+  const T = rows.kappa.length, nCols = 2 * T + 1, nRows = T + 2, inf = highs.infinity;
+  const colCost = new Float64Array(nCols),
+    colLower = new Float64Array(nCols),
+    colUpper = new Float64Array(nCols);
+  const start = new Int32Array(nCols + 1),
+    index = new Int32Array(3 * T + 1),
+    value = new Float64Array(3 * T + 1);
+  let at = 0;
+  for (let i = 0; i < T; i++) {
+    colCost[2 * i] = colCost[2 * i + 1] = rows.kappa[i];
+    colUpper[2 * i] = colUpper[2 * i + 1] = inf;
+    (index[at] = i, value[at++] = -1, start[2 * i + 1] = at);
+    (index[at] = i, value[at++] = 1, start[2 * i + 2] = at);
+  }
+  for (let i = 0; i < T; i++) (index[at] = i, value[at++] = -rows.alpha[i]);
+  (index[at] = T + 1, value[at++] = -1, start[nCols] = at);
+  (colLower[2 * T] = pr.dMin, colUpper[2 * T] = pr.dMax);
+  const rowLower = new Float64Array(nRows), rowUpper = new Float64Array(nRows);
+  (rowLower.set(rows.rhs), rowUpper.set(rows.rhs));
+  (rowLower[T] = -inf, rowUpper[T] = pr.C);
+  const model = highs.createModel({
+    numCols: nCols,
+    numRows: nRows,
+    colCost,
+    colLower,
+    colUpper,
+    rowLower,
+    rowUpper,
+    matrix: { format: "csc", numRows: nRows, numCols: nCols, starts: start, indices: index, values: value },
+  });
+  model.options.set({ output_flag: false, time_limit: Math.max(1e-3, limit) });
+  return { highs, model, colOf: new Int32Array(pr.unitSign.length).fill(-1), units: [], colD: 2 * T, T };
+}
+
+/** Adds units' columns to the master: +1 in their regions' rows, sign in the budget row, 1 in the sum row. */
+function addUnits(m: Master, pr: MitigationProblem, rows: ApproxRows, add: Int32Array): void {
+  const n = add.length, start = new Int32Array(n + 1);
+  let nnz = 0;
+  for (const u of add) nnz += pr.unitRegStart[u + 1] - pr.unitRegStart[u] + 2;
+  const index = new Int32Array(nnz), value = new Float64Array(nnz);
+  const lower = new Float64Array(n), upper = new Float64Array(n);
+  let at = 0;
+  add.forEach((u, c) => {
+    pr.unitSign[u] > 0 ? (upper[c] = pr.unitCount[u]) : (lower[c] = -pr.unitCount[u]);
+    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
+      const row = rows.rowOf[pr.unitRegions[k]];
+      if (row >= 0) (index[at] = row, value[at++] = 1);
+    }
+    (index[at] = m.T, value[at++] = pr.unitSign[u]);
+    (index[at] = m.T + 1, value[at++] = 1);
+    start[c + 1] = at;
+    m.colOf[u] = m.colD + 1 + m.units.length;
+    m.units.push(u);
+  });
+  m.model.addCols({
+    cost: new Float64Array(n),
+    lower,
+    upper,
+    matrix: {
+      format: "csc",
+      numRows: m.T + 2,
+      numCols: n,
+      starts: start,
+      indices: index.subarray(0, at),
+      values: value.subarray(0, at),
+    },
+  });
+}
+
+/** The units whose reduced cost makes them worth adding, most attractive (largest cost × capacity) first. */
+function priced(pr: MitigationProblem, colOf: Int32Array, d: Float64Array): Int32Array {
+  const U = d.length, gain = new Float64Array(U), out: number[] = [];
+  for (let u = 0; u < U; u++) {
+    if (colOf[u] >= 0) continue;
+    const g = pr.unitCount[u] * (pr.unitSign[u] > 0 ? -d[u] : d[u]);
+    if (g > 1e-9) (gain[u] = g, out.push(u));
+  }
+  out.sort((a, b) => gain[b] - gain[a]);
+  return Int32Array.from(out.slice(0, BATCH));
+}
+
+/** One optimal master's flips per unit (0 for units out of it) and its multipliers. */
+function readMaster(m: Master, U: number): { x: Float64Array; duals: ApproxDuals } {
+  const sol = m.model.getSolution(), x = new Float64Array(U);
+  m.units.forEach((u, c) => (x[u] = sol.colValue[m.colD + 1 + c]));
+  const y = Float64Array.from(sol.rowDual.subarray(0, m.T));
+  return { x, duals: { y, lambda: sol.rowDual[m.T], mu: sol.rowDual[m.T + 1] } };
+}
+
+export interface ColumnsOutcome {
+  code: 0 | 1 | 2 | 3 | 4;
+  detail: string;
+  x: Float64Array | null;
+  objective: number | null;
+  bound: number | null;
+  rounds: number;
+  columns: number;
+}
+
+/**
+ * Column generation on one master with D in [dLo, dHi] (the master's D bounds are set to them): rounds
+ * until the certified gap is within GAP_TOLERANCE or no unit prices out, or until `deadline`.
+ */
+function generate(
+  m: Master,
+  pr: MitigationProblem,
+  rows: ApproxRows,
+  deadline: number,
+  limitSeconds: number,
+): ColumnsOutcome {
+  const S = m.highs.constants.modelStatus, U = pr.unitSign.length;
+  const dLo = m.model.getCols({ kind: "range", from: m.colD, to: m.colD }).lower[0];
+  const dHi = m.model.getCols({ kind: "range", from: m.colD, to: m.colD }).upper[0];
+  let best: ColumnsOutcome | null = null, rounds = 0;
+  for (;;) {
+    const left = (deadline - performance.now()) / 1000;
+    if (left <= 0) break;
+    m.model.zeroAllClocks(); // HiGHS's time_limit counts the instance's whole life otherwise
+    m.model.options.set({ time_limit: left });
+    const st = m.model.run().modelStatus;
+    rounds++;
+    if (st !== S.optimal) {
+      if (st === S.timeLimit || st === S.interrupted) break;
+      if (st === S.infeasible) {
+        const detail = "HiGHS proved the model infeasible";
+        return { code: 3, detail, x: null, objective: null, bound: null, rounds, columns: m.units.length };
+      }
+      return {
+        code: 4,
+        detail: `HiGHS ended a master with model status ${st}`,
+        x: null,
+        objective: null,
+        bound: null,
+        rounds,
+        columns: m.units.length,
+      };
+    }
+    const { x, duals } = readMaster(m, U);
+    const objective = approxObjective(pr, rows, x);
+    // the objective is a sum of absolute values, so 0 bounds it too (and proves a zero optimal)
+    const bound = Math.max(best?.bound ?? 0, approxDualBound(pr, rows, duals, dLo, dHi));
+    best = { code: 1, detail: "", x, objective, bound, rounds, columns: m.units.length };
+    if (relativeGap(objective, bound) <= GAP_TOLERANCE) return { ...best, code: 0 };
+    const add = priced(pr, m.colOf, unitReducedCosts(pr, rows, duals));
+    if (!add.length) {
+      const gap = relativeGap(objective, bound).toExponential(1);
+      return { ...best, detail: `no unit prices out, but the certified gap ${gap} exceeds the tolerance` };
+    }
+    addUnits(m, pr, rows, add);
+  }
+  if (best) {
+    return {
+      ...best,
+      rounds,
+      detail: `stopped at the time limit of ${limitSeconds} s during column generation`,
+    };
+  }
+  return {
+    code: 2,
+    detail: `stopped at the time limit of ${limitSeconds} s before a master was solved`,
+    x: null,
+    objective: null,
+    bound: null,
+    rounds,
+    columns: m.units.length,
+  };
+}
+
+/** The approx solve: a status, the real flips x_u of every unit, the objective and its proven bound. */
+export interface ApproxResult {
+  status: SolverStatus;
+  unitDelta: Float64Array | null;
+  objective: number | null;
+  bound: number | null;
+  /** Wall-clock seconds of the solve. */
+  seconds: number;
+  /** Masters solved and unit columns in the last one. */
+  rounds: number;
+  columns: number;
+}
+
+/**
+ * PROMIS-Approx within `limitSeconds`: the relaxation (D real) by column generation, then, when its D is not
+ * an integer, D fixed at the nearer integer and, unless that reaches the relaxation's bound, at the other
+ * (the optimum over D is convex, so one of the two is the integer optimum); the better is kept. The bound
+ * is the relaxation's, or the smaller of the two fixed ones' when that is higher. Never throws.
+ */
+export async function solveApproxByColumns(
+  pr: MitigationProblem,
+  limitSeconds: number,
+): Promise<ApproxResult> {
+  const t0 = performance.now(), deadline = t0 + limitSeconds * 1000, U = pr.unitSign.length;
+  const done = (
+    code: 0 | 1 | 2 | 3 | 4,
+    detail: string,
+    r: ColumnsOutcome | null,
+    rounds = r?.rounds ?? 0,
+  ) => ({
+    status: solverStatus(code, detail),
+    unitDelta: r?.x ?? null,
+    objective: r?.objective ?? null,
+    bound: r?.bound ?? null,
+    seconds: (performance.now() - t0) / 1000,
+    rounds,
+    columns: r?.columns ?? 0,
+  });
+  let highs: Highs;
+  try {
+    highs = await openHighs();
+  } catch (e) {
+    return done(4, `loading HiGHS failed: ${String(e)}`, null);
+  }
+  const rows = approxRows(pr);
+  let m: Master | null = null;
+  try {
+    m = openMaster(highs, pr, rows, limitSeconds);
+    const relaxed = generate(m, pr, rows, deadline, limitSeconds);
+    if (!relaxed.x) return done(relaxed.code, relaxed.detail, relaxed);
+    let D = 0;
+    for (let u = 0; u < U; u++) D += relaxed.x[u];
+    if (Math.abs(D - Math.round(D)) <= 1e-7 || relaxed.code !== 0) {
+      return done(relaxed.code, relaxed.detail || "column generation converged", relaxed);
+    }
+    let best: ColumnsOutcome | null = null, rounds = relaxed.rounds, cut = false;
+    const fixedBounds: number[] = [];
+    const near = Math.round(D), far = near === Math.floor(D) ? Math.ceil(D) : Math.floor(D);
+    for (const v of [near, far]) {
+      m.model.changeColBounds(m.colD, v, v);
+      const r = generate(m, pr, rows, deadline, limitSeconds);
+      rounds += r.rounds;
+      cut ||= r.code !== 0;
+      fixedBounds.push(r.bound ?? -Infinity);
+      if (r.x && (!best || r.objective! < best.objective!)) best = r;
+      if (best && relativeGap(best.objective!, relaxed.bound!) <= GAP_TOLERANCE) break;
+    }
+    if (!best) {
+      return done(
+        2,
+        `stopped at the time limit of ${limitSeconds} s while fixing D to an integer`,
+        null,
+        rounds,
+      );
+    }
+    // a fixed D's bound holds for that D only: both neighbours' together bound every integer D
+    const bound = Math.max(relaxed.bound!, fixedBounds.length === 2 ? Math.min(...fixedBounds) : -Infinity);
+    const out = { ...best, bound };
+    const ok = !cut && relativeGap(best.objective!, bound) <= GAP_TOLERANCE;
+    return done(
+      ok ? 0 : 1,
+      ok ? "column generation converged" : best.detail || "integer D not proven",
+      out,
+      rounds,
+    );
+  } catch (e) {
+    return done(4, `HiGHS failed: ${String(e)}`, null);
+  } finally {
+    try {
+      m?.model.dispose();
+    } catch { /* dropped with the instance either way */ }
+  }
+}
