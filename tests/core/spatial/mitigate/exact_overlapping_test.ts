@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { Rng } from "../../../../core/random.ts";
-import {
-  buildProblem,
-  type MitigationProblem,
-} from "../../../../core/spatial/mitigate/problem.ts";
+import { buildProblem, type MitigationProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { solveExactOverlapping } from "../../../../core/spatial/mitigate/exact_overlapping.ts";
 import type { UnitSolution } from "../../../../core/spatial/mitigate/status.ts";
 import { regionsOf } from "./fixtures.ts";
@@ -64,8 +61,7 @@ function bruteForce(
 const countsOf = (s: UnitSolution) => Array.from(s.unitDelta!, Math.abs);
 
 /** |a - b| within 1e-9 relative (absolute below 1). */
-const near = (a: number, b: number) =>
-  Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
 /** N individuals, each in every one of R regions with probability 1/2: nearly N distinct signatures. */
 function randomOverlapping(N: number, R: number, seed: number) {
@@ -172,13 +168,9 @@ const tiny: fc.Arbitrary<Tiny> = fc.tuple(
 function setUp(c: Tiny) {
   const labels = Uint8Array.from(c.labels, Number), R = c.inRegion[0].length;
   const members: number[][] = Array.from({ length: R }, () => []);
-  c.inRegion.forEach((row, j) =>
-    row.forEach((b, r) => (b || (j === 0 && r < 2)) && members[r].push(j))
-  );
+  c.inRegion.forEach((row, j) => row.forEach((b, r) => (b || (j === 0 && r < 2)) && members[r].push(j)));
   const pr = buildProblem(labels, regionsOf(members), c);
-  const start = c.seed
-    ? Int32Array.from(pr.unitCount, (n, u) => c.seed![u] % (n + 1))
-    : null;
+  const start = c.seed ? Int32Array.from(pr.unitCount, (n, u) => c.seed![u] % (n + 1)) : null;
   return { labels, members, pr, start, opt: bruteForce(pr, labels, members) };
 }
 
