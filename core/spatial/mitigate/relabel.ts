@@ -67,42 +67,50 @@ export async function solveProblem(
   if (!(Number.isFinite(workLimitSeconds) && workLimitSeconds > 0)) {
     throw new RangeError(`the work limit must be a positive number of seconds, not ${workLimitSeconds}`);
   }
-  if (pr.dMin > pr.dMax) {
-    const detail = `no newP in [${pr.P + pr.dMin}, ${pr.P + pr.dMax}] within the budget of ${pr.C} flips`;
-    return { status: solverStatus(3, detail), unitDelta: null, objective: null, bound: null, seconds: 0 };
+  const t0 = performance.now();
+  try {
+    if (pr.dMin > pr.dMax) {
+      const detail = `no newP in [${pr.P + pr.dMin}, ${pr.P + pr.dMax}] within the budget of ${pr.C} flips`;
+      return { status: solverStatus(3, detail), unitDelta: null, objective: null, bound: null, seconds: 0 };
+    }
+    if (approx) {
+      const r = await solveApprox(pr, workLimitSeconds);
+      return {
+        status: r.status,
+        unitDelta: r.unitDelta,
+        objective: r.objective,
+        bound: null,
+        seconds: r.seconds,
+      };
+    }
+    if (pr.overlapping) {
+      // beyond a few units the search needs a good incumbent to prune: the approx solution, rounded,
+      // from half the work limit (its own limit and solver errors only leave the search unseeded)
+      if (pr.unitSign.length <= SEED_UNITS) return solveExactOverlapping(pr, workLimitSeconds);
+      const seed = await solveApprox(pr, workLimitSeconds / 2);
+      const start = seed.unitDelta && hasSolution(seed.status) ? unitFlipCounts(pr, seed.unitDelta) : null;
+      const r = solveExactOverlapping(pr, workLimitSeconds, start, seed.seconds);
+      return { ...r, seconds: r.seconds + seed.seconds };
+    }
+    const G = groupsOf(pr, xlogxTable(pr.N));
+    const r = solveExactDisjoint(G, pr.dMin, pr.dMax, workLimitSeconds);
+    if (!r.best || !hasSolution(r.status)) {
+      return { status: r.status, unitDelta: null, objective: null, bound: r.bound, seconds: r.seconds };
+    }
+    // group g's change x_g - p_g goes to its up unit (> 0) or its down unit (< 0)
+    const unitDelta = new Float64Array(pr.unitSign.length);
+    for (let u = 0; u < unitDelta.length; u++) {
+      const g = unitRegion(pr, u);
+      const d = r.best.x[g] - G.p[g];
+      if (d * pr.unitSign[u] > 0) unitDelta[u] = d;
+    }
+    return { status: r.status, unitDelta, objective: r.best.value, bound: r.bound, seconds: r.seconds };
+  } catch (e) {
+    // a solver that throws (a stack overflow, an allocation failure) still answers: a status, no flips
+    const detail = `the solver failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
+    const seconds = (performance.now() - t0) / 1000;
+    return { status: solverStatus(4, detail), unitDelta: null, objective: null, bound: null, seconds };
   }
-  if (approx) {
-    const r = await solveApprox(pr, workLimitSeconds);
-    return {
-      status: r.status,
-      unitDelta: r.unitDelta,
-      objective: r.objective,
-      bound: null,
-      seconds: r.seconds,
-    };
-  }
-  if (pr.overlapping) {
-    // beyond a few units the search needs a good incumbent to prune: the approx solution, rounded,
-    // from half the work limit (its own limit and solver errors only leave the search unseeded)
-    if (pr.unitSign.length <= SEED_UNITS) return solveExactOverlapping(pr, workLimitSeconds);
-    const seed = await solveApprox(pr, workLimitSeconds / 2);
-    const start = seed.unitDelta && hasSolution(seed.status) ? unitFlipCounts(pr, seed.unitDelta) : null;
-    const r = solveExactOverlapping(pr, workLimitSeconds, start, seed.seconds);
-    return { ...r, seconds: r.seconds + seed.seconds };
-  }
-  const G = groupsOf(pr, xlogxTable(pr.N));
-  const r = solveExactDisjoint(G, pr.dMin, pr.dMax, workLimitSeconds);
-  if (!r.best || !hasSolution(r.status)) {
-    return { status: r.status, unitDelta: null, objective: null, bound: r.bound, seconds: r.seconds };
-  }
-  // group g's change x_g - p_g goes to its up unit (> 0) or its down unit (< 0)
-  const unitDelta = new Float64Array(pr.unitSign.length);
-  for (let u = 0; u < unitDelta.length; u++) {
-    const g = unitRegion(pr, u);
-    const d = r.best.x[g] - G.p[g];
-    if (d * pr.unitSign[u] > 0) unitDelta[u] = d;
-  }
-  return { status: r.status, unitDelta, objective: r.best.value, bound: r.bound, seconds: r.seconds };
 }
 
 /** The relabel mitigation of one request (see RelabelInput for the units of each field). */

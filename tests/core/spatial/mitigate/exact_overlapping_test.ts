@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { Rng } from "../../../../core/random.ts";
 import { buildProblem, type MitigationProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { solveExactOverlapping } from "../../../../core/spatial/mitigate/exact_overlapping.ts";
+import { solveProblem } from "../../../../core/spatial/mitigate/relabel.ts";
 import type { UnitSolution } from "../../../../core/spatial/mitigate/status.ts";
 import { regionsOf } from "./fixtures.ts";
 
@@ -98,6 +99,29 @@ Deno.test("exact (overlapping) on 40,000 units stops at its work limit with a bo
   assert.ok(
     near(statAfter(pr, labels, members, countsOf(r)).value, r.objective!),
   );
+});
+
+Deno.test("solveProblem (approx = false) on 40,000 overlapping units answers a status, not a throw", async () => {
+  const { pr } = randomOverlapping(40_000, 24, 1);
+  const r = await solveProblem(pr, false, 2);
+  assert.ok(r.status.code === 0 || r.status.code === 1, r.status.detail);
+  assert.ok(r.bound! >= 0 && r.bound! <= r.objective!, `bound ${r.bound}, objective ${r.objective}`);
+});
+
+Deno.test("solveProblem turns a solver's throw into status 4; a bad work limit still throws", async () => {
+  const { pr } = randomOverlapping(50, 3, 2);
+  // N < 0 makes the exact search's x·ln x table throw a RangeError; a missing n makes the approx model throw
+  const broken = [{ approx: false, pr: { ...pr, N: -5 } }, {
+    approx: true,
+    pr: { ...pr, n: undefined as unknown as Int32Array },
+  }];
+  for (const { approx, pr: bad } of broken) {
+    const r = await solveProblem(bad, approx, 1);
+    assert.equal(r.status.code, 4);
+    assert.match(r.status.detail, approx ? /^the solver failed: / : /RangeError: Invalid typed array length/);
+    assert.equal(r.unitDelta, null);
+  }
+  await assert.rejects(() => solveProblem(pr, false, 0), RangeError);
 });
 
 Deno.test("exact (overlapping) at a work limit of 1 µs: bound ≤ brute-force optimum ≤ objective", () => {
