@@ -22,6 +22,12 @@ import { GAP_TOLERANCE, relativeGap, type SolverStatus, solverStatus } from "./s
 /** Units added per round: enough that few rounds are needed, few enough that a master stays small. */
 const BATCH = 500;
 
+/**
+ * Up to this many nonzeros in the units' columns the whole model goes to HiGHS at once (disjoint regions,
+ * grid cells): pricing rounds only pay off where the columns are long and many.
+ */
+const WHOLE_MODEL_NONZEROS = 300_000;
+
 /** The master of one solve: its HiGHS model, where each unit sits in it, and the layout of its columns. */
 interface Master {
   highs: Highs;
@@ -252,6 +258,14 @@ export async function solveApproxByColumns(
   let m: Master | null = null;
   try {
     m = openMaster(highs, pr, rows, limitSeconds);
+    if (pr.unitRegions.length + 2 * U <= WHOLE_MODEL_NONZEROS) {
+      addUnits(
+        m,
+        pr,
+        rows,
+        Int32Array.from(pr.unitSign, (_, u) => u),
+      );
+    }
     const relaxed = generate(m, pr, rows, deadline, limitSeconds);
     if (!relaxed.x) return done(relaxed.code, relaxed.detail, relaxed);
     let D = 0;
