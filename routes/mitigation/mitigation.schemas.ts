@@ -163,9 +163,12 @@ export const MitigationResponse = z.object({
       "without a solution",
   }),
   bound: z.number().nullable().openapi({
-    description:
-      "exact method: a proven lower bound of the optimum (equal to objective when optimal); null " +
-      "for approx",
+    description: "a proven lower bound of the optimum (approx: from the model's dual; exact: the search's; " +
+      "equal to objective within the gap tolerance when optimal); null without a solution",
+  }),
+  gap: z.number().nullable().openapi({
+    description: "(objective − bound) / max(1, |objective|): status 0 only when it is at most 1e-6; null " +
+      "without a solution",
   }),
   regions_delta: z.array(z.object({ idx: count, region_id: count, delta: z.number() }))
     .openapi({ description: "δ per region as solved (real for approx, before rounding; integer for exact)" }),

@@ -86,6 +86,7 @@ export interface MitigationAnswer {
   solver_detail: string;
   objective: number | null;
   bound: number | null;
+  gap: number | null;
   regions_delta: { idx: number; region_id: number; delta: number }[];
   n_flips: number;
   n_flips_per_region: RegionFlipCount[];
@@ -258,6 +259,7 @@ function solverFields(r: MitigationOutcome, regions: Regions) {
     solver_detail: r.status.detail,
     objective: r.objective,
     bound: r.bound,
+    gap: r.gap,
     regions_delta: Array.from(r.regionsDelta, (delta, idx) => ({ idx, region_id: regions.ids[idx], delta })),
     n_flips: r.nFlips,
     n_flips_per_region: Array.from(r.regionFlips.toPositive, (up, idx) => {

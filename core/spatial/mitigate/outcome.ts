@@ -4,7 +4,7 @@
  */
 import { type ClassificationMetrics, classificationMetrics } from "./metrics.ts";
 import type { MitigationProblem } from "./problem.ts";
-import type { SolverStatus, UnitSolution } from "./status.ts";
+import { relativeGap, type SolverStatus, type UnitSolution } from "./status.ts";
 
 /** A mitigation's answer in the terms of the reply; each mitigation says over whom it counts. */
 export interface MitigationOutcome {
@@ -20,8 +20,10 @@ export interface MitigationOutcome {
   regionFlips: RegionFlips;
   /** The solved model's objective (approx: Σ w_i|ρin_i - ρout_i|; exact: Σ_i (l1_i - l0)); null without one. */
   objective: number | null;
-  /** Exact only: a proven lower bound of the optimum (equal to the objective when optimal). */
+  /** A proven lower bound of the optimum (approx: a dual bound; exact: the search's); null without one. */
   bound: number | null;
+  /** (objective − bound) / max(1, |objective|): how far from optimal the answer can be; null without both. */
+  gap: number | null;
   /** Positive rate in scope (TPR under equal opportunity) before and after. */
   positiveRateBefore: number;
   positiveRateAfter: number;
@@ -74,6 +76,7 @@ export function mitigationOutcome(
     regionFlips: preds.regionFlips,
     objective: sol.objective,
     bound: sol.bound,
+    gap: sol.objective !== null && sol.bound !== null ? relativeGap(sol.objective, sol.bound) : null,
     positiveRateBefore: preds.positiveRateBefore,
     positiveRateAfter: preds.positiveRateAfter,
     flipBudget: pr.C,

@@ -79,7 +79,7 @@ export async function solveProblem(
         status: r.status,
         unitDelta: r.unitDelta,
         objective: r.objective,
-        bound: null,
+        bound: r.bound,
         seconds: r.seconds,
       };
     }
