@@ -16,6 +16,7 @@ import {
   unitReducedCosts,
 } from "./approx_bound.ts";
 import { openHighs } from "./highs.ts";
+import { solveZeroGap } from "./zero_gap.ts";
 import type { MitigationProblem } from "./problem.ts";
 import { GAP_TOLERANCE, relativeGap, type SolverStatus, solverStatus } from "./status.ts";
 
@@ -257,6 +258,15 @@ export async function solveApproxByColumns(
   const rows = approxRows(pr);
   let m: Master | null = null;
   try {
+    // every region at the overall rate within the budget: optimal at 0, no simplex needed
+    const zero = solveZeroGap(pr, rows, deadline);
+    if (zero) {
+      const objective = approxObjective(pr, rows, zero.x), bound = 0, columns = 0, rounds = zero.steps;
+      if (relativeGap(objective, bound) <= GAP_TOLERANCE) {
+        const detail = `every region at the overall rate (${zero.steps} Newton steps): optimal at 0`;
+        return done(0, detail, { code: 0, detail, x: zero.x, objective, bound, rounds, columns });
+      }
+    }
     m = openMaster(highs, pr, rows, limitSeconds);
     if (pr.unitRegions.length + 2 * U <= WHOLE_MODEL_NONZEROS) {
       addUnits(

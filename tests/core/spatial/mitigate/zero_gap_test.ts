@@ -1,0 +1,135 @@
+/**
+ * The zero-gap solve (zero_gap.ts) and its sparse Cholesky (sparse_cholesky.ts). Reference optima from
+ * tests/core/spatial/mitigate/approx_bound_ref.py (scipy's HiGHS MILP on the per-individual model):
+ *   ten, C 2, D ∈ [-2, 2]: 0.0 (D = 1);  fourteen, C 2, D ∈ [-1, 1]: 0.0;  fourteen, C 1: 0.7337140595963557
+ * (a larger budget keeps an optimum of 0).
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { approxModel } from "../../../../core/spatial/mitigate/approx.ts";
+import { approxObjective, approxRows } from "../../../../core/spatial/mitigate/approx_bound.ts";
+import { solveSparse } from "../../../../core/spatial/mitigate/highs.ts";
+import { buildProblem, type MitigationProblem } from "../../../../core/spatial/mitigate/problem.ts";
+import {
+  choleskyFactor,
+  choleskyPattern,
+  choleskySolve,
+} from "../../../../core/spatial/mitigate/sparse_cholesky.ts";
+import { solveZeroGap } from "../../../../core/spatial/mitigate/zero_gap.ts";
+import { regionsOf } from "./fixtures.ts";
+
+/** H·x computed directly from the dense matrix: the check never uses the factor. */
+function residual(H: Float64Array, n: number, x: Float64Array, b: Float64Array): number {
+  let worst = 0;
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    for (let j = 0; j < n; j++) s += H[i * n + j] * x[j];
+    worst = Math.max(worst, Math.abs(s - b[i]));
+  }
+  return worst;
+}
+
+Deno.test("sparse Cholesky: random sparse positive definite systems solve to their right-hand sides", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 60 }),
+      fc.array(fc.tuple(fc.nat(59), fc.nat(59), fc.double({ min: -1, max: 1, noNaN: true })), {
+        maxLength: 300,
+      }),
+      (n, entries) => {
+        const H = new Float64Array(n * n);
+        for (const [a, b, v] of entries) {
+          const i = a % n, j = b % n;
+          if (i !== j) (H[i * n + j] += v, H[j * n + i] += v);
+        }
+        // diagonally dominant: positive definite
+        for (let i = 0; i < n; i++) {
+          let s = 0.5;
+          for (let j = 0; j < n; j++) if (j !== i) s += Math.abs(H[i * n + j]);
+          H[i * n + i] = s;
+        }
+        const f = choleskyFactor(choleskyPattern(n, (i, j) => H[i * n + j] !== 0), (i, j) => H[i * n + j]);
+        const b = Float64Array.from({ length: n }, (_, i) => Math.sin(i + 1));
+        assert.ok(residual(H, n, choleskySolve(f, b), b) <= 1e-10);
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+Deno.test("sparse Cholesky: a repeated row is dependent and a consistent system still solves", () => {
+  // rows 0 and 2 of H are equal (H = B Bᵀ with B's rows 0 and 2 equal): singular, rank 2
+  const B = [[1, 2, 0], [0, 1, 1], [1, 2, 0]], n = 3, H = new Float64Array(9);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) H[i * n + j] = B[i].reduce((s, v, k) => s + v * B[j][k], 0);
+  }
+  const f = choleskyFactor(choleskyPattern(n, (i, j) => H[i * n + j] !== 0), (i, j) => H[i * n + j]);
+  assert.equal([...f.diag].filter((d) => d === 0).length, 1);
+  const b = Float64Array.from([1, 2, 1]); // in H's range (rows 0 and 2 agree)
+  assert.ok(residual(H, n, choleskySolve(f, b), b) <= 1e-12);
+});
+
+const FOURTEEN = {
+  labels: Uint8Array.from([1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1]),
+  regions: regionsOf([[0, 1, 2, 3, 4, 5], [2, 3, 4, 5, 6, 7, 8], [8, 9, 10, 11], [0, 5, 9, 12, 13]]),
+};
+const TEN = {
+  labels: Uint8Array.from([1, 1, 1, 0, 0, 0, 1, 0, 1, 0]),
+  regions: regionsOf([[0, 1, 2, 3, 4], [3, 4, 5, 6], [0, 6, 7, 8, 9]]),
+};
+
+/** A zero-gap point's checks, each from the problem's definition: bounds, budget, window, objective. */
+function assertZeroGap(pr: MitigationProblem, x: Float64Array, D: number): void {
+  let used = 0, sum = 0;
+  x.forEach((v, u) => {
+    assert.ok(pr.unitSign[u] > 0 ? v >= 0 && v <= pr.unitCount[u] : v <= 0 && v >= -pr.unitCount[u]);
+    (used += Math.abs(v), sum += v);
+  });
+  assert.ok(used <= pr.C + 1e-9 && Number.isInteger(D) && D >= pr.dMin && D <= pr.dMax);
+  assert.ok(Math.abs(sum - D) <= 1e-8);
+  assert.ok(approxObjective(pr, approxRows(pr), x) <= 1e-8);
+}
+
+Deno.test("zero gap: reached where scipy's optimum is 0, refused where it is 0.7337", () => {
+  // a whole budget (C = N): the least-squares flips need more than the sparse flips scipy finds with C 2
+  const far = performance.now() + 10_000;
+  for (const [inst, budget, prTol] of [[TEN, 1, 0.4], [FOURTEEN, 1, 0.2]] as const) {
+    const pr = buildProblem(inst.labels, inst.regions, { budget, prTol });
+    const z = solveZeroGap(pr, approxRows(pr), far);
+    assert.ok(z, "a zero-gap point");
+    assertZeroGap(pr, z.x, z.D);
+  }
+  const tight = buildProblem(FOURTEEN.labels, FOURTEEN.regions, { budget: 1 / 14, prTol: 0.2 });
+  assert.equal(solveZeroGap(tight, approxRows(tight), far), null);
+});
+
+Deno.test("zero gap: a point only where the whole model's optimum is 0, and then a valid one", async () => {
+  let found = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.record({
+        labels: fc.array(fc.integer({ min: 0, max: 1 }), { minLength: 4, maxLength: 24 }),
+        bits: fc.array(fc.array(fc.boolean(), { minLength: 24, maxLength: 24 }), {
+          minLength: 1,
+          maxLength: 5,
+        }),
+        budget: fc.constantFrom(0.1, 0.25, 0.5, 1, 2, 3),
+        prTol: fc.constantFrom(0, 0.1, 0.3, 1),
+      }),
+      async ({ labels, bits, budget, prTol }) => {
+        const members = bits.map((row) => labels.map((_, j) => j).filter((j) => row[j]));
+        const pr = buildProblem(Uint8Array.from(labels), regionsOf(members), { budget, prTol });
+        fc.pre(pr.dMin <= pr.dMax);
+        const z = solveZeroGap(pr, approxRows(pr), performance.now() + 10_000);
+        const whole = await solveSparse(approxModel(pr), 10);
+        if (z) {
+          assertZeroGap(pr, z.x, z.D);
+          assert.ok(whole.objective! <= 1e-7);
+          found++;
+        }
+      },
+    ),
+    { numRuns: 150 },
+  );
+  assert.ok(found >= 20, `${found} zero-gap points in 150 instances`);
+});
