@@ -22,19 +22,11 @@ import {
   approxRows,
 } from "../../../../core/spatial/mitigate/approx_bound.ts";
 import { solveSparse } from "../../../../core/spatial/mitigate/highs.ts";
-import { buildProblem, type MitigationProblem } from "../../../../core/spatial/mitigate/problem.ts";
+import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { GAP_TOLERANCE, relativeGap } from "../../../../core/spatial/mitigate/status.ts";
 import { larLikeProblem } from "../../../../bench/lar_like_problem.ts";
 import { regionsOf } from "./fixtures.ts";
-
-const FOURTEEN = {
-  labels: Uint8Array.from([1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1]),
-  regions: regionsOf([[0, 1, 2, 3, 4, 5], [2, 3, 4, 5, 6, 7, 8], [8, 9, 10, 11], [0, 5, 9, 12, 13]]),
-};
-const TEN = {
-  labels: Uint8Array.from([1, 1, 1, 0, 0, 0, 1, 0, 1, 0]),
-  regions: regionsOf([[0, 1, 2, 3, 4], [3, 4, 5, 6], [0, 6, 7, 8, 9]]),
-};
+import { FOURTEEN, problems, TEN } from "./approx_fixtures.ts";
 
 Deno.test("approx: optimal objectives and bounds agree with scipy's MILP on the per-individual model", async () => {
   // budget 1/N gives C = 1; pr_constr 0.2 of P = 6 gives D ∈ [-1, 1], 0 gives D = 0
@@ -67,20 +59,6 @@ Deno.test("approx bound by hand: y = 0 bounds by 0; multipliers of a lone region
   // objectives: no flip leaves |b| = 1; one positive down (D = -1) leaves |-1 - 0.5·(-1) + 1| = 0.5
   assert.equal(approxObjective(pr, rows, Float64Array.of(0)), 1);
   assert.equal(approxObjective(pr, rows, Float64Array.of(-1)), 0.5);
-});
-
-/** A random small overlapping problem from fast-check's choices. */
-const problems = fc.record({
-  labels: fc.array(fc.integer({ min: 0, max: 1 }), { minLength: 4, maxLength: 24 }),
-  regionBits: fc.array(fc.array(fc.boolean(), { minLength: 24, maxLength: 24 }), {
-    minLength: 1,
-    maxLength: 5,
-  }),
-  budget: fc.constantFrom(0.1, 0.25, 0.5, 1, 2, 3),
-  prTol: fc.constantFrom(0, 0.1, 0.3, 1),
-}).map(({ labels, regionBits, budget, prTol }): MitigationProblem => {
-  const members = regionBits.map((bits) => labels.map((_, j) => j).filter((j) => bits[j]));
-  return buildProblem(Uint8Array.from(labels), regionsOf(members), { budget, prTol });
 });
 
 Deno.test("approx bound: every feasible point's objective is at least the bound of any multipliers", () => {

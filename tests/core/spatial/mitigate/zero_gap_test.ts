@@ -16,7 +16,7 @@ import {
   choleskySolve,
 } from "../../../../core/spatial/mitigate/sparse_cholesky.ts";
 import { solveZeroGap } from "../../../../core/spatial/mitigate/zero_gap.ts";
-import { regionsOf } from "./fixtures.ts";
+import { FOURTEEN, problems, TEN } from "./approx_fixtures.ts";
 
 /** H·x computed directly from the dense matrix: the check never uses the factor. */
 function residual(H: Float64Array, n: number, x: Float64Array, b: Float64Array): number {
@@ -69,15 +69,6 @@ Deno.test("sparse Cholesky: a repeated row is dependent and a consistent system 
   assert.ok(residual(H, n, choleskySolve(f, b), b) <= 1e-12);
 });
 
-const FOURTEEN = {
-  labels: Uint8Array.from([1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1]),
-  regions: regionsOf([[0, 1, 2, 3, 4, 5], [2, 3, 4, 5, 6, 7, 8], [8, 9, 10, 11], [0, 5, 9, 12, 13]]),
-};
-const TEN = {
-  labels: Uint8Array.from([1, 1, 1, 0, 0, 0, 1, 0, 1, 0]),
-  regions: regionsOf([[0, 1, 2, 3, 4], [3, 4, 5, 6], [0, 6, 7, 8, 9]]),
-};
-
 /** A zero-gap point's checks, each from the problem's definition: bounds, budget, window, objective. */
 function assertZeroGap(pr: MitigationProblem, x: Float64Array, D: number): void {
   let used = 0, sum = 0;
@@ -106,29 +97,16 @@ Deno.test("zero gap: reached where scipy's optimum is 0, refused where it is 0.7
 Deno.test("zero gap: a point only where the whole model's optimum is 0, and then a valid one", async () => {
   let found = 0;
   await fc.assert(
-    fc.asyncProperty(
-      fc.record({
-        labels: fc.array(fc.integer({ min: 0, max: 1 }), { minLength: 4, maxLength: 24 }),
-        bits: fc.array(fc.array(fc.boolean(), { minLength: 24, maxLength: 24 }), {
-          minLength: 1,
-          maxLength: 5,
-        }),
-        budget: fc.constantFrom(0.1, 0.25, 0.5, 1, 2, 3),
-        prTol: fc.constantFrom(0, 0.1, 0.3, 1),
-      }),
-      async ({ labels, bits, budget, prTol }) => {
-        const members = bits.map((row) => labels.map((_, j) => j).filter((j) => row[j]));
-        const pr = buildProblem(Uint8Array.from(labels), regionsOf(members), { budget, prTol });
-        fc.pre(pr.dMin <= pr.dMax);
-        const z = solveZeroGap(pr, approxRows(pr), performance.now() + 10_000);
-        const whole = await solveSparse(approxModel(pr), 10);
-        if (z) {
-          assertZeroGap(pr, z.x, z.D);
-          assert.ok(whole.objective! <= 1e-7);
-          found++;
-        }
-      },
-    ),
+    fc.asyncProperty(problems, async (pr) => {
+      fc.pre(pr.dMin <= pr.dMax);
+      const z = solveZeroGap(pr, approxRows(pr), performance.now() + 10_000);
+      const whole = await solveSparse(approxModel(pr), 10);
+      if (z) {
+        assertZeroGap(pr, z.x, z.D);
+        assert.ok(whole.objective! <= 1e-7);
+        found++;
+      }
+    }),
     { numRuns: 150 },
   );
   assert.ok(found >= 20, `${found} zero-gap points in 150 instances`);
