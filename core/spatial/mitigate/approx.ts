@@ -18,6 +18,7 @@ import { approxRows } from "./approx_bound.ts";
 import { type ApproxResult, solveApproxByColumns } from "./approx_columns.ts";
 import { INF, type SparseModel } from "./highs.ts";
 import type { MitigationProblem } from "./problem.ts";
+import type { OnProgress } from "./status.ts";
 
 export type { ApproxResult };
 
@@ -74,6 +75,10 @@ export function approxModel(pr: MitigationProblem): SparseModel {
 }
 
 /** Solves PROMIS-Approx under `workLimitSeconds` (wall clock), certified by a dual bound. */
-export function solveApprox(pr: MitigationProblem, workLimitSeconds: number): Promise<ApproxResult> {
-  return solveApproxByColumns(pr, workLimitSeconds);
+export function solveApprox(
+  pr: MitigationProblem,
+  workLimitSeconds: number,
+  onProgress?: OnProgress,
+): Promise<ApproxResult> {
+  return solveApproxByColumns(pr, workLimitSeconds, onProgress);
 }

@@ -18,7 +18,7 @@ import {
 import { openHighs } from "./highs.ts";
 import { solveZeroGap } from "./zero_gap.ts";
 import type { MitigationProblem } from "./problem.ts";
-import { GAP_TOLERANCE, relativeGap, type SolverStatus, solverStatus } from "./status.ts";
+import { GAP_TOLERANCE, type OnProgress, relativeGap, type SolverStatus, solverStatus } from "./status.ts";
 
 /** Units added per round: enough that few rounds are needed, few enough that a master stays small. */
 const BATCH = 500;
@@ -152,6 +152,7 @@ function generate(
   rows: ApproxRows,
   deadline: number,
   limitSeconds: number,
+  report: (objective: number, bound: number) => void,
 ): ColumnsOutcome {
   const S = m.highs.constants.modelStatus, U = pr.unitSign.length;
   const dLo = m.model.getCols({ kind: "range", from: m.colD, to: m.colD }).lower[0];
@@ -185,6 +186,7 @@ function generate(
     // the objective is a sum of absolute values, so 0 bounds it too (and proves a zero optimal)
     const bound = Math.max(best?.bound ?? 0, approxDualBound(pr, rows, duals, dLo, dHi));
     best = { code: 1, detail: "", x, objective, bound, rounds, columns: m.units.length };
+    report(objective, bound);
     if (relativeGap(objective, bound) <= GAP_TOLERANCE) return { ...best, code: 0 };
     const add = priced(pr, m.colOf, unitReducedCosts(pr, rows, duals));
     if (!add.length) {
@@ -233,6 +235,7 @@ export interface ApproxResult {
 export async function solveApproxByColumns(
   pr: MitigationProblem,
   limitSeconds: number,
+  onProgress: OnProgress = () => {},
 ): Promise<ApproxResult> {
   const t0 = performance.now(), deadline = t0 + limitSeconds * 1000, U = pr.unitSign.length;
   const done = (
@@ -259,6 +262,7 @@ export async function solveApproxByColumns(
   let m: Master | null = null;
   try {
     // every region at the overall rate within the budget: optimal at 0, no simplex needed
+    onProgress({ phase: "zero gap", objective: null, bound: null });
     const zero = solveZeroGap(pr, rows, deadline);
     if (zero) {
       const objective = approxObjective(pr, rows, zero.x), bound = 0, columns = 0, rounds = zero.steps;
@@ -276,7 +280,9 @@ export async function solveApproxByColumns(
         Int32Array.from(pr.unitSign, (_, u) => u),
       );
     }
-    const relaxed = generate(m, pr, rows, deadline, limitSeconds);
+    let phase: "column generation" | "integer D" = "column generation";
+    const report = (objective: number, bound: number) => onProgress({ phase, objective, bound });
+    const relaxed = generate(m, pr, rows, deadline, limitSeconds, report);
     if (!relaxed.x) return done(relaxed.code, relaxed.detail, relaxed);
     let D = 0;
     for (let u = 0; u < U; u++) D += relaxed.x[u];
@@ -288,7 +294,8 @@ export async function solveApproxByColumns(
     const near = Math.round(D), far = near === Math.floor(D) ? Math.ceil(D) : Math.floor(D);
     for (const v of [near, far]) {
       m.model.changeColBounds(m.colD, v, v);
-      const r = generate(m, pr, rows, deadline, limitSeconds);
+      phase = "integer D";
+      const r = generate(m, pr, rows, deadline, limitSeconds, report);
       rounds += r.rounds;
       cut ||= r.code !== 0;
       fixedBounds.push(r.bound ?? -Infinity);

@@ -19,7 +19,7 @@ import { chooseMembers, type FlipOrder, regionFlipCounts, regionsDelta, unitFlip
 import { InvalidInputError } from "../../errors.ts";
 import { type MitigationOutcome, mitigationOutcome } from "./outcome.ts";
 import { buildProblem, type MitigationProblem, unitRegion } from "./problem.ts";
-import { hasSolution, solverStatus, type UnitSolution } from "./status.ts";
+import { hasSolution, type OnProgress, solverStatus, type UnitSolution } from "./status.ts";
 
 /** What `relabel` needs: the collection's columns, the audit's scope and regions, the request's knobs. */
 export interface RelabelInput {
@@ -63,6 +63,7 @@ export async function solveProblem(
   pr: MitigationProblem,
   approx: boolean,
   workLimitSeconds: number,
+  onProgress?: OnProgress,
 ): Promise<UnitSolution> {
   if (!(Number.isFinite(workLimitSeconds) && workLimitSeconds > 0)) {
     throw new RangeError(`the work limit must be a positive number of seconds, not ${workLimitSeconds}`);
@@ -74,7 +75,7 @@ export async function solveProblem(
       return { status: solverStatus(3, detail), unitDelta: null, objective: null, bound: null, seconds: 0 };
     }
     if (approx) {
-      const r = await solveApprox(pr, workLimitSeconds);
+      const r = await solveApprox(pr, workLimitSeconds, onProgress);
       return {
         status: r.status,
         unitDelta: r.unitDelta,
@@ -87,7 +88,8 @@ export async function solveProblem(
       // beyond a few units the search needs a good incumbent to prune: the approx solution, rounded,
       // from half the work limit (its own limit and solver errors only leave the search unseeded)
       if (pr.unitSign.length <= SEED_UNITS) return solveExactOverlapping(pr, workLimitSeconds);
-      const seed = await solveApprox(pr, workLimitSeconds / 2);
+      const seed = await solveApprox(pr, workLimitSeconds / 2, onProgress);
+      onProgress?.({ phase: "exact search", objective: null, bound: null });
       const start = seed.unitDelta && hasSolution(seed.status) ? unitFlipCounts(pr, seed.unitDelta) : null;
       const r = solveExactOverlapping(pr, workLimitSeconds, start, seed.seconds);
       return { ...r, seconds: r.seconds + seed.seconds };
@@ -114,7 +116,7 @@ export async function solveProblem(
 }
 
 /** The relabel mitigation of one request (see RelabelInput for the units of each field). */
-export async function relabel(input: RelabelInput): Promise<RelabelResult> {
+export async function relabel(input: RelabelInput, onProgress?: OnProgress): Promise<RelabelResult> {
   const t0 = performance.now();
   const { yPred, yTrue, scope } = input;
   const flipOrder = input.flipOrder ?? "index", prob = input.prob ?? null;
@@ -127,7 +129,7 @@ export async function relabel(input: RelabelInput): Promise<RelabelResult> {
   const labels = gather(yPred, scope)!;
   const known = input.plan?.n === scope.length ? planSignatures(input.plan, input.regions) : undefined;
   const pr = buildProblem(labels, input.regions, { budget: input.budget, prTol: input.prTol }, known);
-  const sol = await solveProblem(pr, input.approx, input.workLimitSeconds);
+  const sol = await solveProblem(pr, input.approx, input.workLimitSeconds, onProgress);
   const mitigatedPreds = yPred.slice();
   // the solution fixes how many of each unit flip (and so every region's count); flip_order whom
   let flipped = new Int32Array(0), newP = pr.P, counts: Int32Array = new Int32Array(pr.unitSign.length);

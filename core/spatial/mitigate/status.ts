@@ -37,6 +37,17 @@ export function hasSolution(s: SolverStatus): boolean {
   return s.code === 0 || s.code === 1;
 }
 
+/** Where a solve is, for a caller that shows it while it runs: the phase and, when known, the best so far. */
+export interface SolveProgress {
+  phase: "zero gap" | "column generation" | "integer D" | "exact search";
+  /** The best solution's objective so far, and the best proven bound (null until there is one). */
+  objective: number | null;
+  bound: number | null;
+}
+
+/** Called as a solve moves on (from the worker running it; cheap, never throws back into the solver). */
+export type OnProgress = (p: SolveProgress) => void;
+
 /** The solver's outcome as flips x_u per unit (or none), for any mitigation that needs δ. */
 export interface UnitSolution {
   status: SolverStatus;

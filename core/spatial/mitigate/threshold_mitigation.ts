@@ -19,7 +19,7 @@ import { buildProblem, membership } from "./problem.ts";
 import { type Signatures, signatures } from "../signatures.ts";
 import { solveProblem } from "./relabel.ts";
 import { type TrainTest, trainTestSplit } from "./train_test_split.ts";
-import { hasSolution } from "./status.ts";
+import { hasSolution, type OnProgress } from "./status.ts";
 import { predictWithThresholds, type RegionThreshold, regionThreshold } from "./region_thresholds.ts";
 
 /** What `thresholdMitigation` needs (request names in the comments). */
@@ -138,7 +138,10 @@ function rate(y: Uint8Array, positions: Int32Array): number {
 }
 
 /** The threshold mitigation of one request. */
-export async function thresholdMitigation(input: ThresholdInput): Promise<ThresholdResult> {
+export async function thresholdMitigation(
+  input: ThresholdInput,
+  onProgress?: OnProgress,
+): Promise<ThresholdResult> {
   const t0ms = performance.now();
   const { yPred, yTrue, prob, regions, defaultBoundary: t0 } = input, n = yPred.length;
   checkProbabilities(prob, n, t0);
@@ -146,7 +149,7 @@ export async function thresholdMitigation(input: ThresholdInput): Promise<Thresh
   const { trainScope, trainRegions, signatures } = input.fit ?? thresholdFit(input, train, n);
   const testScope = inScope(input, test);
   const pr = buildProblem(gather(yPred, trainScope)!, trainRegions, input, signatures);
-  const sol = await solveProblem(pr, input.approx, input.workLimitSeconds);
+  const sol = await solveProblem(pr, input.approx, input.workLimitSeconds, onProgress);
   const R = regions.members.length;
   const solved = sol.unitDelta !== null && hasSolution(sol.status);
   const delta = solved ? regionsDelta(pr, sol.unitDelta!) : new Float64Array(R);
