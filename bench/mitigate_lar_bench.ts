@@ -19,7 +19,9 @@ const reference = !Deno.args.includes("--no-reference");
 const f = (v: number | null, d = 6) => (v === null ? "—" : v.toPrecision(d));
 
 console.log(`LAR-like case, n = ${n}, seed ${seed}, work limit ${limit} s`);
-console.log("| scope | budget | solver | status | objective | bound | gap | seconds | columns |");
+console.log(
+  "| scope | budget | solver | status | objective | bound | gap | seconds | columns or Newton steps |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|");
 for (const equalOpp of [false, true]) {
   for (const budget of [0.05, 0.2, 2000]) {
@@ -28,13 +30,15 @@ for (const equalOpp of [false, true]) {
     await solveApprox(pr, 1); // HiGHS compiled, the pages warm
     const r = await solveApprox(pr, limit);
     console.log(
-      `| ${scope} | ${budget} | column generation | ${r.status.code} | ${f(r.objective, 10)} | ${
-        f(r.bound, 10)
-      } | ` +
+      `| ${scope} | ${budget} | Tessera (zero gap, else column generation) | ${r.status.code} | ${
+        f(r.objective, 10)
+      } | ${f(r.bound, 10)} | ` +
         `${
           r.objective !== null && r.bound !== null ? relativeGap(r.objective, r.bound).toExponential(1) : "—"
         } | ` +
-        `${r.seconds.toFixed(2)} | ${r.columns} of ${pr.unitSign.length} |`,
+        `${r.seconds.toFixed(2)} | ${
+          r.columns ? `${r.columns} of ${pr.unitSign.length}` : `${r.rounds} steps`
+        } |`,
     );
     if (!reference) continue;
     const g = await solveSparse(approxModel(pr), limit);
