@@ -69,6 +69,11 @@ export type ThresholdSettings =
   & RelabelSettings
   & Pick<ThresholdInput, "defaultBoundary" | "trainRatio" | "stratified" | "randomState">;
 
+/** What relabels of one frontier share: the before-audit the first computes (frontier.ts). */
+export interface SharedBefore {
+  before?: Promise<{ regions: Regions; settings: Omit<MapSettings, "title">; payload: AuditPayload }>;
+}
+
 /** Which task a mitigation works on, who asked (noted on the task document) and how (kept with the run). */
 export interface MitigationTarget {
   collectionName: string;
@@ -280,7 +285,7 @@ function solverFields(r: MitigationOutcome, regions: Regions) {
  */
 export async function mitigateByRelabel(
   deps: SpatialDeps,
-  input: MitigationTarget & RelabelSettings,
+  input: MitigationTarget & RelabelSettings & { shared?: SharedBefore },
 ): Promise<RunAnswer<MitigationAnswer>> {
   const t0 = performance.now(), clock = new PhaseClock();
   const { pool } = deps, name = input.collectionName;
@@ -295,7 +300,7 @@ export async function mitigateByRelabel(
   // the run is written as its parts come: the before-audit's maps during the solver, the predictions
   // during the after-audit
   const writer = mitigationRun(deps, input, "relabel", data);
-  const beforeWork = async () => {
+  const auditBefore = async () => {
     const audited = await auditOf(pool, ind, input, clock, { prepared, plan: prepared.plan, worlds });
     return await clock.time("maps", async () => {
       // the regions the before-audit's map draws are drawn in every map, so before and after compare
@@ -310,10 +315,14 @@ export async function mitigateByRelabel(
       const settings = { ...common, cap: auditCap(audited.audit), capped };
       const title = `Before mitigation: ${name}`;
       const maps = await auditMaps(pool, ind, { ...audited, regions }, ind.yPred, { ...settings, title });
-      const payload = auditPayload(audited, maps);
-      writer.writeMaps(payload, "audit_before_mitigation.");
-      return { regions, settings, payload };
+      return { regions, settings, payload: auditPayload(audited, maps) };
     });
+  };
+  const beforeWork = async () => {
+    // the points of a frontier (frontier.ts) share the first one's before-audit: same data and settings
+    const before = await (input.shared ? (input.shared.before ??= auditBefore()) : auditBefore());
+    writer.writeMaps(before.payload, "audit_before_mitigation.");
+    return before;
   };
   return await writingRun(writer, async () => {
     const [{ regions, settings, payload }, r] = await beside(

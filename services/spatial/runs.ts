@@ -339,6 +339,8 @@ function summaryOf(kind: RunKind, answer: Record<string, unknown>, preds: number
     ]),
     ...pick(answer.audit_before_mitigation, audit.slice(0, 2), "_before"),
     ...pick(answer.audit_after_mitigation, audit.slice(0, 2), "_after"),
+    ...pick(answer.metrics_before, ["accuracy"], "_before"),
+    ...pick(answer.metrics_after, ["accuracy"], "_after"),
     n_predictions: preds,
   };
 }
