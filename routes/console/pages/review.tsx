@@ -54,6 +54,8 @@ import {
   sortOf,
 } from "./review_result.tsx";
 import { int, runHref, Stats, taskHref, writebackHref } from "./review_parts.tsx";
+import { frontierRoutes, runFrontier } from "./review_frontier.tsx";
+import type { FrontierRequest } from "../../mitigation/frontier.schemas.ts";
 import { auditRegionsCsv, mitigationRegionsCsv, predictionsCsv, thresholdsCsv } from "../review_csv.ts";
 import { problemItems, type ValidationItem } from "../../http/error_answers.ts";
 import { toAuditSettings } from "../../spatial/spatial.schemas.ts";
@@ -96,6 +98,7 @@ export function reviewRoutes(app: Hono<ConsoleEnv>, page: MiddlewareHandler<Cons
   app.get(`${run}/predictions.csv`, page, runCsv("predictions"));
   app.get(`${run}/writeback`, page, writebackConfirm);
   app.post(`${run}/writeback`, page, writebackSubmit);
+  frontierRoutes(app, page);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -403,7 +406,7 @@ function invalidItems(e: unknown): ValidationItem[] | null {
   return null;
 }
 
-/** Runs the action's service with the validated body; the kept run's id. */
+/** Runs the action's service with the validated body; the page of what it kept. */
 async function runAction(
   c: Context<ConsoleEnv>,
   name: string,
@@ -412,15 +415,16 @@ async function runAction(
 ) {
   const deps = c.var.deps;
   const target = { collectionName: name, requestedBy: c.var.session.sub, request: body };
+  if (action === "frontier") return await runFrontier(c, name, body as FrontierRequest);
   if (action === "audit") {
-    return (await auditTask(deps, { ...target, ...toAuditSettings(body as never) })).run_id;
+    return runHref(name, (await auditTask(deps, { ...target, ...toAuditSettings(body as never) })).run_id);
   }
   if (action === "relabel") {
     const settings = toRelabelSettings(body as RelabelRequest);
-    return (await mitigateByRelabel(deps, { ...target, ...settings })).run_id;
+    return runHref(name, (await mitigateByRelabel(deps, { ...target, ...settings })).run_id);
   }
   const settings = toThresholdSettings(body as ThresholdRequest);
-  return (await mitigateByThreshold(deps, { ...target, ...settings })).run_id;
+  return runHref(name, (await mitigateByThreshold(deps, { ...target, ...settings })).run_id);
 }
 
 export async function reviewSubmit(c: Context<ConsoleEnv>) {
@@ -442,9 +446,9 @@ export async function reviewSubmit(c: Context<ConsoleEnv>) {
   const columns = await datasetColumns(c.var.deps, name);
   const parsed = parseSettings(action, fields, columns.mapping_defaults);
   if (!parsed.ok) return again({ form: { values: fields, errors: parsed.errors }, status: 422 });
-  let runId: string;
+  let href: string;
   try {
-    runId = await runAction(c, name, action, parsed.body);
+    href = await runAction(c, name, action, parsed.body);
   } catch (e) {
     const items = invalidItems(e);
     if (items) return again({ form: { values: fields, errors: errorsFromDetail(items) }, status: 422 });
@@ -456,7 +460,7 @@ export async function reviewSubmit(c: Context<ConsoleEnv>) {
     }
     throw e;
   }
-  return c.redirect(`${runHref(name, runId)}#result`, 303);
+  return c.redirect(action === "frontier" ? href : `${href}#result`, 303);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -20,8 +20,10 @@ import type { TaskDocument } from "../../../services/tasks/task_documents.ts";
 import type { ConsoleSession } from "../../../services/console/sessions.ts";
 import { NumberField, reviewPostHref, TextArea, Toggle } from "./review_parts.tsx";
 import { asPercent } from "./review_parts.tsx";
+import { FrontierFields, percentList } from "./review_frontier.tsx";
+import { FrontierRequest } from "../../mitigation/frontier.schemas.ts";
 
-export const ACTIONS = ["audit", "relabel", "threshold"] as const;
+export const ACTIONS = ["audit", "relabel", "threshold", "frontier"] as const;
 export type Action = typeof ACTIONS[number];
 
 /**
@@ -55,6 +57,7 @@ const DEFAULTS: Record<string, string> = {
   approx: "true",
   work_limit: "30",
   flip_order: "",
+  frontier_pcts: "5, 10, 20, 30, 40",
   default_boundary: "0.5",
   train_ratio: "0.7",
 };
@@ -106,6 +109,7 @@ function formField(loc: ValidationItem["loc"]): string {
   const [, key, sub] = loc;
   if (key === "mapping" && typeof sub === "string") return `map_${sub}`;
   if (key === "budget_constr") return "budget_pct";
+  if (key === "budgets") return "frontier_pcts";
   if (key === "pr_constr") return "tolerance_pct";
   if (key === undefined) return "form";
   return String(key);
@@ -149,6 +153,7 @@ const SCHEMAS: Record<Action, z.ZodType> = {
   audit: AuditRequest,
   relabel: RelabelRequest,
   threshold: ThresholdRequest,
+  frontier: FrontierRequest,
 };
 
 /**
@@ -206,13 +211,16 @@ export function parseSettings(
       }
     }
   }
+  if (action === "frontier") body.budgets = percentList(value("frontier_pcts"), errors);
   if (action !== "audit") {
-    number("budget_pct", "budget_constr", { percent: true });
+    if (action !== "frontier") number("budget_pct", "budget_constr", { percent: true });
     number("tolerance_pct", "pr_constr", { percent: true });
     flag("approx");
     number("work_limit", "work_limit");
   }
-  if (action === "relabel" && value("flip_order")) body.flip_order = value("flip_order");
+  if ((action === "relabel" || action === "frontier") && value("flip_order")) {
+    body.flip_order = value("flip_order");
+  }
   if (action === "threshold") {
     number("default_boundary", "default_boundary");
     number("train_ratio", "train_ratio");
@@ -377,6 +385,7 @@ export const SettingsForm: FC<SettingsView> = (v) => {
             ]}
           />
           <Submit label="Relabel" name="action" value="relabel" busy="Relabeling…" />
+          <FrontierFields state={s} />
         </fieldset>
         <fieldset class="sub">
           <legend>Thresholds</legend>
