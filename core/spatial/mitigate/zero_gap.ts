@@ -34,16 +34,18 @@ export interface ZeroGapPoint {
 
 /** Each unit's rows in the Newton system: its active regions' rows, then the sum row T. */
 function unitRows(pr: MitigationProblem, rows: ApproxRows): { start: Int32Array; idx: Int32Array } {
-  const U = pr.unitSign.length, T = rows.kappa.length, start = new Int32Array(U + 1), list: number[] = [];
+  const U = pr.unitSign.length, T = rows.kappa.length, start = new Int32Array(U + 1);
+  const idx = new Int32Array(pr.unitRegions.length + U);
+  let at = 0;
   for (let u = 0; u < U; u++) {
     for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
       const row = rows.rowOf[pr.unitRegions[k]];
-      if (row >= 0) list.push(row);
+      if (row >= 0) idx[at++] = row;
     }
-    list.push(T);
-    start[u + 1] = list.length;
+    idx[at++] = T;
+    start[u + 1] = at;
   }
-  return { start, idx: Int32Array.from(list) };
+  return { start, idx: idx.subarray(0, at) };
 }
 
 /**
