@@ -10,6 +10,7 @@
  *               cold (the first), then warm twice (the same again: its worlds are kept too), then warm
  *               with another seed (other worlds to draw, and other maps)
  *   relabel     POST .../mitigate/relabel, approx, default budget and tolerance (n_worlds, rng as the audit)
+ *   frontier    POST .../mitigate/relabel/frontier, approx, ten budgets from 0.5 % to 50 %
  *   threshold   POST .../mitigate/threshold, defaults (n_worlds, rng as the audit), twice: the first
  *               builds the regions of every individual, the second finds them kept
  *   corr        POST /api/correlations/analyze?dataset-id={name}, Pearson, Spearman and Kendall: cold, warm
@@ -38,7 +39,7 @@
  * `python3 -m venv /tmp/benchvenv && /tmp/benchvenv/bin/pip install numpy pandas scipy` when missing).
  *
  *   deno run -A bench/http_end_to_end.ts [--n 206418] [--regions 3000] [--worlds 1000] [--seed S]
- *     [--steps import,task,audit,relabel,threshold,corr,wide,console] [--wide ROWS] [--parity]
+ *     [--steps import,task,audit,relabel,frontier,threshold,corr,wide,console] [--wide ROWS] [--parity]
  *     [--env NAME=VALUE ...] [--keep] [--no-reference]
  *
  * --steps picks steps (import and task run whenever a later step of the case needs them: the store is
@@ -215,7 +216,7 @@ function parseArgs(args: string[]) {
       opts.env[k] = v.join("=");
     } else throw new Error(`unknown option ${a}`);
   }
-  const known = ["import", "task", "audit", "relabel", "threshold", "corr", "wide", "console"];
+  const known = ["import", "task", "audit", "relabel", "frontier", "threshold", "corr", "wide", "console"];
   for (const s of opts.steps ?? []) {
     if (!known.includes(s)) throw new Error(`unknown step ${s}: choose among ${known.join(", ")}`);
   }
@@ -446,9 +447,9 @@ async function main() {
   const load0 = loadavg();
   const equalOpp = !opts.parity;
   const want = (s: string) => !opts.steps || opts.steps.has(s);
-  const caseSteps = ["audit", "relabel", "threshold", "corr", "console"].filter(want);
+  const caseSteps = ["audit", "relabel", "frontier", "threshold", "corr", "console"].filter(want);
   const needCase = want("import") || want("task") || caseSteps.length > 0;
-  const needTask = want("task") || ["audit", "relabel", "threshold", "console"].some(want);
+  const needTask = want("task") || ["audit", "relabel", "frontier", "threshold", "console"].some(want);
 
   const tmp = await Deno.makeTempDir({ prefix: "tessera-http-e2e-" });
   log(`Tessera HTTP end to end, ${new Date().toISOString()}, load ${load0}; temporary directory ${tmp}`);
@@ -718,6 +719,22 @@ async function main() {
               (j.audit_after_mitigation as Record<string, unknown>)?.total_signif_regions
             }; ${timingFields(j)}`,
         );
+      }
+    }
+    if (want("frontier")) {
+      const budgets = [0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5];
+      const a = await step(
+        "frontier (10 budgets)",
+        post(await token(), `${task}/mitigate/relabel/frontier`, { ...mitigationBody, budgets }),
+      );
+      if (a) {
+        const j = jsonOf(a) as { points: Record<string, unknown>[] };
+        for (const p of j.points) {
+          log(
+            `  ${p.budget_constr}: status ${p.solver_status_code}, ${p.n_flips} flips, objective ${p.objective}, ` +
+              `SBI after ${p.sbi_after}, solver ${p.solver_seconds} s, ${p.elapsed_ms} ms`,
+          );
+        }
       }
     }
     // twice: the first builds the regions of every individual, the second finds them kept (warm)
