@@ -33,9 +33,15 @@ export function regionThreshold(
 ): RegionThreshold {
   const d = Math.abs(delta - Math.round(delta)) <= 1e-9 ? Math.round(delta) : delta;
   if (d === 0) return { idx, threshold: t0, eq_to_thresh_flip_prob: -1 };
-  const up = d > 0, s: number[] = [];
-  for (let i = 0; i < probs.length; i++) if (up ? probs[i] <= t0 : probs[i] > t0) s.push(probs[i]);
-  s.sort(up ? (a, b) => b - a : (a, b) => a - b);
+  const up = d > 0, buf = new Float64Array(probs.length);
+  let len = 0;
+  for (let i = 0; i < probs.length; i++) if (up ? probs[i] <= t0 : probs[i] > t0) buf[len++] = probs[i];
+  // a typed array's own numeric sort (no comparator: several times faster at a region of 100,000), read
+  // from the end for the descending order of δ > 0
+  const sorted = buf.subarray(0, len).sort();
+  const s = up
+    ? { length: len, at: (i: number) => sorted[len - 1 - i] }
+    : { length: len, at: (i: number) => sorted[i] };
   const whole = Math.trunc(d), f = Math.abs(d - whole), k = Math.abs(whole) - 1;
   if (Math.abs(d) > s.length) {
     throw new InvalidInputError(
@@ -46,20 +52,20 @@ export function regionThreshold(
   }
   const out = (threshold: number, p = -1) => ({ idx, threshold, eq_to_thresh_flip_prob: p });
   if (k === -1) {
-    if (s[0] !== t0) return out(t0 + f * ((t0 + s[0]) / 2 - t0));
+    if (s.at(0) !== t0) return out(t0 + f * ((t0 + s.at(0)) / 2 - t0));
     let ties = 0;
-    while (ties < s.length && s[ties] === t0) ties++;
+    while (ties < s.length && s.at(ties) === t0) ties++;
     return out(t0, f / ties);
   }
-  if (k + 1 < s.length && s[k] === s[k + 1]) {
+  if (k + 1 < s.length && s.at(k) === s.at(k + 1)) {
     let inc = 0, ext = 0;
-    for (let i = k; i >= 0 && s[i] === s[k]; i--) inc++;
-    for (let i = k + 1; i < s.length && s[i] === s[k]; i++) ext++;
+    for (let i = k; i >= 0 && s.at(i) === s.at(k); i--) inc++;
+    for (let i = k + 1; i < s.length && s.at(i) === s.at(k); i++) ext++;
     const p = (inc + f) / (inc + ext);
-    return out(s[k], up ? p : 1 - p);
+    return out(s.at(k), up ? p : 1 - p);
   }
-  const next = k + 1 < s.length ? s[k + 1] : up ? 0 : 1, m = (s[k] + next) / 2;
-  return out(f === 0 ? m : s[k] + f * (m - s[k]));
+  const next = k + 1 < s.length ? s.at(k + 1) : up ? 0 : 1, m = (s.at(k) + next) / 2;
+  return out(f === 0 ? m : s.at(k) + f * (m - s.at(k)));
 }
 
 /** 1 when prob > threshold; at the threshold, 1 with the tie probability (a draw of `rng`) when set. */
