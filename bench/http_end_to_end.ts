@@ -11,6 +11,9 @@
  *               with another seed (other worlds to draw, and other maps)
  *   relabel     POST .../mitigate/relabel, approx, default budget and tolerance (n_worlds, rng as the audit)
  *   frontier    POST .../mitigate/relabel/frontier, approx, ten budgets from 0.5 % to 50 %
+ *   budgets     POST .../mitigate/relabel, approx, statistical parity and equal opportunity × budget_constr
+ *               0.05, 0.2 and 2,000 (issue 35's cases; the solver alone, next to HiGHS on the whole model,
+ *               is bench/mitigate_lar_bench.ts)
  *   threshold   POST .../mitigate/threshold, defaults (n_worlds, rng as the audit), twice: the first
  *               builds the regions of every individual, the second finds them kept
  *   corr        POST /api/correlations/analyze?dataset-id={name}, Pearson, Spearman and Kendall: cold, warm
@@ -39,7 +42,7 @@
  * `python3 -m venv /tmp/benchvenv && /tmp/benchvenv/bin/pip install numpy pandas scipy` when missing).
  *
  *   deno run -A bench/http_end_to_end.ts [--n 206418] [--regions 3000] [--worlds 1000] [--seed S]
- *     [--steps import,task,audit,relabel,frontier,threshold,corr,wide,console] [--wide ROWS] [--parity]
+ *     [--steps import,task,audit,relabel,frontier,budgets,threshold,corr,wide,console] [--wide ROWS] [--parity]
  *     [--env NAME=VALUE ...] [--keep] [--no-reference]
  *
  * --steps picks steps (import and task run whenever a later step of the case needs them: the store is
@@ -216,7 +219,18 @@ function parseArgs(args: string[]) {
       opts.env[k] = v.join("=");
     } else throw new Error(`unknown option ${a}`);
   }
-  const known = ["import", "task", "audit", "relabel", "frontier", "threshold", "corr", "wide", "console"];
+  const known = [
+    "import",
+    "task",
+    "audit",
+    "relabel",
+    "frontier",
+    "budgets",
+    "threshold",
+    "corr",
+    "wide",
+    "console",
+  ];
   for (const s of opts.steps ?? []) {
     if (!known.includes(s)) throw new Error(`unknown step ${s}: choose among ${known.join(", ")}`);
   }
@@ -447,9 +461,10 @@ async function main() {
   const load0 = loadavg();
   const equalOpp = !opts.parity;
   const want = (s: string) => !opts.steps || opts.steps.has(s);
-  const caseSteps = ["audit", "relabel", "frontier", "threshold", "corr", "console"].filter(want);
+  const caseSteps = ["audit", "relabel", "frontier", "budgets", "threshold", "corr", "console"].filter(want);
   const needCase = want("import") || want("task") || caseSteps.length > 0;
-  const needTask = want("task") || ["audit", "relabel", "frontier", "threshold", "console"].some(want);
+  const needTask = want("task") ||
+    ["audit", "relabel", "frontier", "budgets", "threshold", "console"].some(want);
 
   const tmp = await Deno.makeTempDir({ prefix: "tessera-http-e2e-" });
   log(`Tessera HTTP end to end, ${new Date().toISOString()}, load ${load0}; temporary directory ${tmp}`);
@@ -733,6 +748,21 @@ async function main() {
           log(
             `  ${p.budget_constr}: status ${p.solver_status_code}, ${p.n_flips} flips, objective ${p.objective}, ` +
               `SBI after ${p.sbi_after}, solver ${p.solver_seconds} s, ${p.elapsed_ms} ms`,
+          );
+        }
+      }
+    }
+    for (const equal_opp of want("budgets") ? [false, true] : []) {
+      for (const budget_constr of [0.05, 0.2, 2000]) {
+        const label = `relabel ${equal_opp ? "EO" : "SP"} ${budget_constr}`;
+        const body = { ...mitigationBody, equal_opp, approx: true, budget_constr, include_maps: false };
+        const a = await step(label, post(await token(), `${task}/mitigate/relabel`, body));
+        if (a) {
+          const j = jsonOf(a);
+          solverNote(label, j);
+          log(
+            `  ${j.solver_status_message}, ${j.n_flips} flips of ${j.flip_budget}, objective ${j.objective}, ` +
+              `gap ${j.gap}; ${timingFields(j)}`,
           );
         }
       }
