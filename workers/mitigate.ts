@@ -5,10 +5,13 @@
  * `mitigateRelabel(pool, input)`, `thresholdParts(pool, input)`, `thresholdFitOf(pool, input)` and
  * `mitigateThreshold(pool, input)`: the pool copies the inputs (it transfers only when asked), so the
  * caller keeps its columns for the audits after; the pool's timeout sits above work_limit (the solver
- * stops itself at work_limit; the timeout only catches a runaway worker).
+ * stops itself at work_limit; the timeout only catches a runaway worker). The solver's progress comes
+ * back as it runs (`onProgress`), at most every PROGRESS_MS but for a new phase (`throttled`, in the worker).
  */
 import type { WorkerPool } from "./pool.ts";
+import type { Report } from "./protocol.ts";
 import type { RelabelInput, RelabelResult } from "../core/spatial/mitigate/relabel.ts";
+import type { OnProgress, SolveProgress } from "../core/spatial/mitigate/status.ts";
 import type {
   ThresholdFit,
   thresholdFit,
@@ -21,11 +24,35 @@ import type { TrainTest } from "../core/spatial/mitigate/train_test_split.ts";
 /** Seconds the pool waits beyond work_limit (problem building, flips, metrics at a million individuals). */
 const MARGIN_MS = 120_000;
 
-const timeout = (workLimitSeconds: number) => ({ timeoutMs: Math.ceil(workLimitSeconds * 1000) + MARGIN_MS });
+/** The least time between two progress reports of one phase (a new phase is reported at once). */
+export const PROGRESS_MS = 200;
 
-/** The relabel mitigation of a request, in a worker of `pool`. */
-export function mitigateRelabel(pool: WorkerPool, input: RelabelInput): Promise<RelabelResult> {
-  return pool.run("mitigate.relabel", input, timeout(input.workLimitSeconds));
+/** The solver's progress as `report` posts it: every new phase, else at most every `everyMs`. */
+export function throttled(report: Report, everyMs = PROGRESS_MS, now = () => performance.now()): OnProgress {
+  let phase = "", last = -Infinity;
+  return (p) => {
+    const t = now();
+    if (p.phase === phase && t - last < everyMs) return;
+    phase = p.phase;
+    last = t;
+    report(p);
+  };
+}
+
+/** The pool's options of a solver's task: its timeout, and its progress handed to `onProgress`. */
+const options = (workLimitSeconds: number, onProgress?: OnProgress) => ({
+  timeoutMs: Math.ceil(workLimitSeconds * 1000) + MARGIN_MS,
+  // the boundary is trusted: the task's reports are its solver's (workers/tasks.ts)
+  onProgress: onProgress && ((p: unknown) => onProgress(p as SolveProgress)),
+});
+
+/** The relabel mitigation of a request, in a worker of `pool`, reporting the solver's progress. */
+export function mitigateRelabel(
+  pool: WorkerPool,
+  input: RelabelInput,
+  onProgress?: OnProgress,
+): Promise<RelabelResult> {
+  return pool.run("mitigate.relabel", input, options(input.workLimitSeconds, onProgress));
 }
 
 /** The train/test split a threshold mitigation of these settings makes, in a worker of `pool`. */
@@ -44,7 +71,11 @@ export function thresholdFitOf(pool: WorkerPool, input: FitInput): Promise<Thres
   return pool.run("mitigate.fit", input);
 }
 
-/** The threshold mitigation of a request, in a worker of `pool`. */
-export function mitigateThreshold(pool: WorkerPool, input: ThresholdInput): Promise<ThresholdResult> {
-  return pool.run("mitigate.threshold", input, timeout(input.workLimitSeconds));
+/** The threshold mitigation of a request, in a worker of `pool`, reporting the solver's progress. */
+export function mitigateThreshold(
+  pool: WorkerPool,
+  input: ThresholdInput,
+  onProgress?: OnProgress,
+): Promise<ThresholdResult> {
+  return pool.run("mitigate.threshold", input, options(input.workLimitSeconds, onProgress));
 }

@@ -4,7 +4,8 @@
  * limit counts from its submission, queueing included: one past it while queued leaves the queue and
  * never starts; one past it while running has its worker terminated and replaced, since synchronous code
  * cannot be interrupted any other way. An abort signal ends a task the same way, so a caller that has
- * given up leaves no work behind.
+ * given up leaves no work behind (`withSignal` in signalled_pool.ts: every task of a request at once). A
+ * running task may report its progress (`onProgress`).
  *
  * Inline: with no workers (WORKERS=0), or where none can start (Deno Deploy: `new Worker` throws or the
  * worker's module does not load), a pool that knows its task table runs the tasks in the caller's
@@ -40,6 +41,7 @@ interface Job {
   timer?: ReturnType<typeof setTimeout>;
   signal?: AbortSignal;
   onAbort?: () => void;
+  onProgress?: (progress: unknown) => void;
   /** The worker running the job, once one took it. */
   slot?: Slot;
   /** Resolved or rejected: nothing may settle it again (an inline task's late result is dropped). */
@@ -61,6 +63,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Ends the task (queued: dropped; running: its worker replaced); it fails with LimitError. */
   signal?: AbortSignal;
+  /** Called with each progress report the running task makes (its `Report`), never after it settled. */
+  onProgress?: (progress: unknown) => void;
   /**
    * Hand the payload's typed-array buffers to the worker instead of copying them. Faster, but the
    * caller's arrays are empty afterwards, so only for payloads built for this one call.
@@ -201,6 +205,7 @@ export class WorkerPool {
         timeoutMs,
         deadline: performance.now() + timeoutMs,
         signal: opts.signal,
+        onProgress: opts.onProgress,
         done: false,
       };
       job.timer = setTimeout(() => this.end(job, expired(job)), timeoutMs);
@@ -238,7 +243,10 @@ export class WorkerPool {
     const slot: Slot = { worker: new Worker(this.moduleUrl, { type: "module" }), job: null, ready: false };
     slot.worker.onmessage = (ev: MessageEvent<WorkerMessage>) => {
       if ("ready" in ev.data) slot.ready = this.loadedOnce = true;
-      else this.finish(slot, ev.data);
+      else if ("progress" in ev.data) {
+        const { id, progress } = ev.data;
+        if (slot.job?.req.id === id) this.report(slot.job, () => progress);
+      } else this.finish(slot, ev.data);
     };
     slot.worker.onerror = (ev) => {
       ev.preventDefault();
@@ -326,7 +334,12 @@ export class WorkerPool {
     } catch (e) {
       return this.settle(job, e as Error);
     }
-    const reply = deliverReply(await runTask(tasks, req), (r, transfer) => structuredClone(r, { transfer }));
+    // cloned as a worker's post would be
+    const report = (progress: unknown) => this.report(job, () => structuredClone(progress));
+    const reply = deliverReply(
+      await runTask(tasks, req, report),
+      (r, transfer) => structuredClone(r, { transfer }),
+    );
     // a running task cannot be interrupted: past its limit or aborted meanwhile, it fails as in a worker
     if (job.signal?.aborted) this.settle(job, aborted());
     else if (performance.now() >= job.deadline) this.settle(job, expired(job));
@@ -353,6 +366,16 @@ export class WorkerPool {
     if (slot.job) this.settle(slot.job, error);
     slot.job = null;
     this.pump();
+  }
+
+  /** Hands a running job's progress report to its caller; a caller's failure never reaches the task. */
+  private report(job: Job, progress: () => unknown): void {
+    if (job.done || !job.onProgress) return;
+    try {
+      job.onProgress(progress());
+    } catch (e) {
+      log("warn", "a task's progress report failed", { task: job.req.task, error: String(e) });
+    }
   }
 
   /** Resolves or rejects a job once, dropping its timer and abort listener. */

@@ -14,8 +14,10 @@ import {
 } from "../core/errors.ts";
 import { StoreUnavailableError } from "../store/store.ts";
 
+/** How a task says where it is while it runs: posted to the pool, which hands it to the caller. */
+export type Report = (progress: unknown) => void;
 // deno-lint-ignore no-explicit-any
-export type TaskFn = (payload: any) => unknown | Promise<unknown>;
+export type TaskFn = (payload: any, report: Report) => unknown | Promise<unknown>;
 export type TaskTable = Record<string, TaskFn>;
 /** What task `K` of table `T` takes: its function's parameter. */
 export type TaskInputOf<T extends TaskTable, K extends keyof T> = Parameters<T[K]>[0];
@@ -47,8 +49,14 @@ export interface ReadyMessage {
   ready: true;
 }
 
+/** A running task's report of its progress (`Report`), for the caller's `onProgress`. */
+export interface ProgressMessage {
+  id: number;
+  progress: unknown;
+}
+
 /** What a worker posts to the pool. */
-export type WorkerMessage = TaskReply | ReadyMessage;
+export type WorkerMessage = TaskReply | ReadyMessage | ProgressMessage;
 
 /**
  * A worker holding more WebAssembly memory than this after a task asks to be retired (`retire`): the
@@ -87,12 +95,19 @@ export function deserializeError(e: SerializedError): Error {
   }
 }
 
-/** Runs one request against a task table (in a worker, or inline where workers are unavailable). */
-export async function runTask(tasks: TaskTable, req: TaskRequest): Promise<TaskReply> {
+/**
+ * Runs one request against a task table (in a worker, or inline where workers are unavailable); the task
+ * reports its progress through `report`.
+ */
+export async function runTask(
+  tasks: TaskTable,
+  req: TaskRequest,
+  report: Report = () => {},
+): Promise<TaskReply> {
   const fn = tasks[req.task];
   if (!fn) return { id: req.id, ok: false, error: { name: "Error", message: `unknown task '${req.task}'` } };
   try {
-    return { id: req.id, ok: true, result: await fn(req.payload) };
+    return { id: req.id, ok: true, result: await fn(req.payload, report) };
   } catch (e) {
     return { id: req.id, ok: false, error: serializeError(e) };
   }
@@ -126,12 +141,21 @@ export function transferables(value: unknown, out: Transferable[] = [], depth = 
 
 /**
  * Worker entry: says it is ready, then answers every TaskRequest posted to this worker from the given
- * table, asking to be retired once it holds more than `retireAboveBytes` of WebAssembly memory.
+ * table (posting its progress reports as they come), asking to be retired once it holds more than
+ * `retireAboveBytes` of WebAssembly memory.
  */
 export function serveTasks(tasks: TaskTable, retireAboveBytes = RETIRE_ABOVE_BYTES): void {
   const scope = self as unknown as Worker;
   scope.onmessage = async (ev: MessageEvent<TaskRequest>) => {
-    const reply = await runTask(tasks, ev.data);
+    const { id } = ev.data;
+    const report: Report = (progress) => {
+      try {
+        scope.postMessage({ id, progress } satisfies ProgressMessage);
+      } catch {
+        // a report that cannot be cloned is dropped: it never fails the task
+      }
+    };
+    const reply = await runTask(tasks, ev.data, report);
     if (wasmBytes() > retireAboveBytes) reply.retire = true;
     deliverReply(reply, (r, transfer) => scope.postMessage(r, transfer));
   };

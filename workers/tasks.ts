@@ -4,7 +4,7 @@
  * (`pool.ts`) runs it in the caller's isolate. Its type is the worker boundary's: `pool.run(name, ...)`
  * takes the task's input and answers its output, as `TaskInput` and `TaskOutput` say.
  */
-import type { TaskInputOf, TaskOutputOf, TaskTable } from "./protocol.ts";
+import type { Report, TaskInputOf, TaskOutputOf, TaskTable } from "./protocol.ts";
 import { SPATIAL_TASKS } from "./spatial_tasks.ts";
 import { MAP_TASKS } from "./maps.ts";
 import { ANNOTATE_TASKS } from "./annotate.ts";
@@ -20,14 +20,14 @@ import {
   thresholdSplit,
 } from "../core/spatial/mitigate/threshold_mitigation.ts";
 import { toShared } from "../core/memory.ts";
-import type { FitInput } from "./mitigate.ts";
+import { type FitInput, throttled } from "./mitigate.ts";
 
 export const TASKS = {
   ...SPATIAL_TASKS, // "spatial.regions", "spatial.prepare", "spatial.hulls", "spatial.restrict", "spatial.worlds"
   ...MAP_TASKS, // "maps.fair", "maps.distribution", "maps.flips", "maps.threshold_chart"
-  // the mitigations, called through workers/mitigate.ts
-  "mitigate.relabel": (p: RelabelInput) => relabel(p),
-  "mitigate.threshold": (p: ThresholdInput) => thresholdMitigation(p),
+  // the mitigations, called through workers/mitigate.ts; their solvers report progress
+  "mitigate.relabel": (p: RelabelInput, report: Report) => relabel(p, throttled(report)),
+  "mitigate.threshold": (p: ThresholdInput, report: Report) => thresholdMitigation(p, throttled(report)),
   "mitigate.split": (p: Parameters<typeof thresholdSplit>[0]) => thresholdSplit(p),
   // shared: the service keeps it for the next threshold of the same split
   "mitigate.fit": (p: FitInput) => toShared(thresholdFit(p, p.train, p.n)),

@@ -1,10 +1,10 @@
 /**
  * Worker tasks only tests run, outside the service's table: the pool's own tests' (echo, spin, fail, warm-ups,
- * sum typed arrays, name the worker, lay out a trees' arena in WebAssembly memory), served by
+ * sum typed arrays, name the worker, lay out a trees' arena in WebAssembly memory, report progress), served by
  * pool_worker.ts, and "spatial.audit", the whole audit in one worker, served with the service's tasks
  * by spatial_worker.ts so the spatial test compares it with the audit spread over the pool.
  */
-import type { TaskTable } from "../../workers/protocol.ts";
+import type { Report, TaskTable } from "../../workers/protocol.ts";
 import { type PreparePayload, scoped } from "../../workers/spatial_tasks.ts";
 import { runAudit } from "../../core/spatial/audit.ts";
 import { InvalidInputError } from "../../core/errors.ts";
@@ -36,6 +36,11 @@ export const POOL_TEST_TASKS = {
     throw new InvalidInputError("y_pred must be 0 or 1", ["body", "mapping", "y_pred"]);
   },
   sum: ({ xs }: { xs: Float64Array }) => ({ total: xs.reduce((a, b) => a + b, 0), back: xs }),
+  report: ({ n }: { n: number }, report: Report) => {
+    for (let i = 0; i < n; i++) report({ i });
+    report(() => {}); // cannot be cloned: dropped, the task goes on
+    return n;
+  },
 } satisfies TaskTable;
 
 export const AUDIT_TEST_TASKS = {
