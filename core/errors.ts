@@ -64,3 +64,11 @@ export class DisabledError extends Error {
 export class LimitError extends Error {
   override name = "LimitError";
 }
+
+/** Work a person cancelled before it finished (409): nothing of it was kept; `runId` names its run. */
+export class CancelledError extends Error {
+  override name = "CancelledError";
+  constructor(message: string, readonly runId: string) {
+    super(message);
+  }
+}

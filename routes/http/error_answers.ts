@@ -7,6 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import type { z } from "zod";
 import {
   BadRequestError,
+  CancelledError,
   ConflictError,
   DisabledError,
   InvalidInputError,
@@ -167,6 +168,9 @@ export function onError(err: Error, c: Context, invalidStatus: 400 | 422 = 422):
     return validationResponse(c, problemItems(err.problems), invalidStatus);
   }
   if (err instanceof NotFoundError) return c.json({ detail: err.message }, 404);
+  if (err instanceof CancelledError) {
+    return c.json({ detail: err.message, run_id: err.runId, state: "cancelled" }, 409);
+  }
   if (err instanceof ConflictError) return c.json({ detail: err.message }, 409);
   if (err instanceof BadRequestError) return c.json({ detail: err.message }, 400);
   if (err instanceof DisabledError) return c.json({ detail: err.message }, 503);

@@ -4,7 +4,7 @@
  * its task document.
  */
 import { json, jsonBody } from "../http/schemas.ts";
-import { TaskParams } from "../spatial/spatial.schemas.ts";
+import { Cancelled, TaskParams } from "../spatial/spatial.schemas.ts";
 import { taskRoute } from "../spatial/task_route.ts";
 import {
   MitigationResponse,
@@ -31,7 +31,7 @@ export const relabel = taskRoute({
   summary: "Mitigation by relabeling (PROMIS): flip predictions to reduce spatial bias",
   description: RELABEL_DESCRIPTION,
   request: { params: TaskParams, ...jsonBody(RelabelRequest) },
-  responses: { 200: json(MitigationResponse, "Both audits, the flips and the maps") },
+  responses: { 200: json(MitigationResponse, "Both audits, the flips and the maps"), 409: Cancelled },
 });
 
 export const threshold = taskRoute({
@@ -40,5 +40,8 @@ export const threshold = taskRoute({
   summary: "Mitigation by per-region decision thresholds on y_pred_prob",
   description: THRESHOLD_DESCRIPTION,
   request: { params: TaskParams, ...jsonBody(ThresholdRequest) },
-  responses: { 200: json(ThresholdResponse, "Thresholds, both audits of the test part, charts") },
+  responses: {
+    200: json(ThresholdResponse, "Thresholds, both audits of the test part, charts"),
+    409: Cancelled,
+  },
 });

@@ -5,6 +5,7 @@ import { toAuditSettings } from "./spatial.schemas.ts";
 import { auditTask } from "../../services/spatial/audit.ts";
 import { datasetColumns as columnsOf } from "../../services/spatial/dataset_columns.ts";
 import { getRun, getRunMap, listRuns } from "../../services/spatial/runs.ts";
+import { cancelRun as cancel } from "../../services/spatial/live_runs.ts";
 import { jsonAnswer } from "../http/json_answer.ts";
 
 export const datasetColumns: AppRouteHandler<typeof routes.datasetColumns> = async (c) => {
@@ -39,4 +40,9 @@ export const runMap: AppRouteHandler<typeof routes.runMap> = async (c) => {
   return map.format === "html"
     ? c.body(map.text, 200, { "content-type": "text/html; charset=utf-8" })
     : c.body(map.bytes, 200, { "content-type": "image/png" });
+};
+
+export const cancelRun: AppRouteHandler<typeof routes.cancelRun> = async (c) => {
+  const { data_collection_name, run_id } = c.req.valid("param");
+  return c.json(await cancel(c.var.deps, data_collection_name, run_id, c.var.principal.sub), 200);
 };

@@ -13,6 +13,7 @@ export function spatialRoutes() {
     routes.runs.path,
     routes.run.path,
     routes.runMap.path,
+    routes.cancelRun.path,
   );
-  return bindRoutes(app, routes, handlers, ["datasetColumns", "audit", "runs", "run", "runMap"]);
+  return bindRoutes(app, routes, handlers, ["datasetColumns", "audit", "runs", "run", "runMap", "cancelRun"]);
 }

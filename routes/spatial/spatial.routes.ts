@@ -3,12 +3,13 @@
  * audit itself. Both resolve `{data_collection_name}` through its task document.
  */
 import { z } from "@hono/zod-openapi";
-import { json, jsonBody } from "../http/schemas.ts";
+import { detailResponse, json, jsonBody } from "../http/schemas.ts";
 import { MAPPING_SAMPLE } from "../../core/spatial/mapping.ts";
 import { RUNS_KEPT } from "../../services/spatial/runs.ts";
 import {
   AuditRequest,
   AuditResponse,
+  CancelResponse,
   DatasetColumns,
   RunList,
   RunMapParams,
@@ -50,22 +51,48 @@ const KEPT =
   `maps and final predictions); a task keeps its last ${RUNS_KEPT} runs, and saving one more removes the ` +
   `oldest.`;
 
+const RUNNING = "A mitigation is listed from its start, in state `running` with its phase and, while " +
+  "solving, its best objective and bound, until it completes (then `complete`), fails or is cancelled " +
+  "(then no more).";
+
+const STILL_RUNNING = detailResponse("The run is still running: its answer is kept once it completes");
+
 export const runs = taskRoute({
   method: "get",
   path: "/api/spatial-hitl/task/{data_collection_name}/runs",
-  summary: `The task's kept runs, newest first (the last ${RUNS_KEPT})`,
-  description: KEPT,
+  summary: `The task's running mitigations and kept runs, newest first (the last ${RUNS_KEPT} kept)`,
+  description: `${KEPT} ${RUNNING}`,
   request: { params: TaskParams },
-  responses: { 200: json(RunList, "The runs: id, kind, time, summary, map names") },
+  responses: {
+    200: json(RunList, "The runs: id, kind, state, time, summary, map names; progress if running"),
+  },
 });
 
 export const run = taskRoute({
   method: "get",
   path: "/api/spatial-hitl/task/{data_collection_name}/runs/{run_id}",
   summary: "One kept run: the answer it gave",
-  description: `${KEPT} A run the task does not keep (never made, another task's, or removed) is a 404.`,
+  description: `${KEPT} A run the task does not keep (never made, another task's, or removed) is a 404; ` +
+    "one still running a 409.",
   request: { params: RunParams, query: RunQuery },
-  responses: { 200: json(StoredRun, "The stored answer") },
+  responses: { 200: json(StoredRun, "The stored answer"), 409: STILL_RUNNING },
+});
+
+export const cancelRun = taskRoute({
+  method: "post",
+  path: "/api/spatial-hitl/task/{data_collection_name}/runs/{run_id}/cancel",
+  summary: "Cancel a running mitigation",
+  description: "Stops a running relabel or threshold (state `running` in the list) within a second: its " +
+    "solver's worker is replaced, its own request answers 409 at once (`state: cancelled`), and nothing " +
+    "of its run is kept. This answers once it has stopped (`cancelled`), or after 3 s (`cancelling`: " +
+    "another server runs it and stops it within a second, or with WORKERS=0 a task that cannot be " +
+    "interrupted holds it until it ends). Cancelling it again answers the same. An unknown run is a 404; " +
+    "one that has finished, or whose server stopped without finishing it, a 409.",
+  request: { params: RunParams },
+  responses: {
+    200: json(CancelResponse, "Cancelled, or being cancelled"),
+    409: detailResponse("The run is not running: it has finished, or its server stopped"),
+  },
 });
 
 export const runMap = taskRoute({
@@ -76,6 +103,7 @@ export const runMap = taskRoute({
     "answer's base64 decoded). An unknown run or map name is a 404 naming it (and the run's maps).",
   request: { params: RunMapParams },
   responses: {
+    409: STILL_RUNNING,
     200: {
       description: "The map",
       content: {

@@ -223,18 +223,75 @@ const RunSummary = z.record(z.string(), z.unknown()).openapi({
     "and for threshold train_size, test_size",
 });
 
+/** Where a running mitigation is (services/spatial/live_runs.ts: RunPhase). */
+const RunPhase = z.enum([
+  "starting",
+  "loading",
+  "preparing",
+  "solving",
+  "zero gap",
+  "column generation",
+  "integer D",
+  "exact search",
+  "auditing after",
+  "saving",
+]).openapi({
+  description: "running runs only: loading the rows, preparing the regions (and the before-audit), the " +
+    "solver (solving; then its own phases: zero gap, column generation, integer D, exact search), the audit " +
+    "after and its maps, saving the run",
+});
+
 export const RunEntry = z.object({
   run_id: z.string(),
   kind: RunKind,
+  state: z.enum(["running", "complete"]).openapi({
+    description: "running: a mitigation whose request is still computing it (cancel it with POST " +
+      ".../runs/{run_id}/cancel; GET .../runs/{run_id} answers 409 until it is complete); complete: kept",
+  }),
   created_at: z.string(),
   requested_by: z.string().nullable(),
   summary: RunSummary,
   maps: z.array(z.string()).openapi({ description: "the names GET .../runs/{run_id}/maps/{name} serves" }),
+  started_at: z.string().optional().openapi({ description: "running runs only: when its request started" }),
+  phase: RunPhase.optional(),
+  objective: z.number().nullable().optional().openapi({
+    description: "running runs only: the solver's best objective so far (null until it has one)",
+  }),
+  bound: z.number().nullable().optional().openapi({
+    description: "running runs only: the solver's best proven lower bound so far (null until it has one)",
+  }),
+  updated_at: z.string().optional().openapi({
+    description: "running runs only: when its progress was last written (at most every 0.5 s)",
+  }),
 }).openapi("RunEntry");
 
 export const RunList = z.array(RunEntry).openapi("RunList", {
-  description: `newest first; a task keeps its last ${RUNS_KEPT} runs (saving one more removes the oldest)`,
+  description:
+    "the running mitigations first, then the kept runs, each newest first; a task keeps its last " +
+    `${RUNS_KEPT} runs (saving one more removes the oldest). A running run whose server stopped without ` +
+    "finishing it drops out of the list within 15 s",
 });
+
+export const CancelResponse = z.object({
+  run_id: z.string(),
+  kind: RunKind,
+  state: z.enum(["cancelled", "cancelling"]).openapi({
+    description: "cancelled: it has stopped and nothing of its run is left (its own request answered 409); " +
+      "cancelling: asked, but it had not stopped within 3 s (another server runs it, or a task that cannot " +
+      "be interrupted holds it: WORKERS=0)",
+  }),
+  cancelled_at: z.string(),
+}).openapi("CancelResponse");
+
+/** What a cancelled mitigation's own request answers. */
+export const Cancelled = json(
+  z.object({
+    detail: z.string(),
+    run_id: z.string(),
+    state: z.literal("cancelled"),
+  }).openapi("Cancelled"),
+  "Cancelled (POST .../runs/{run_id}/cancel) before it finished: nothing of its run was kept",
+);
 
 export const StoredRun = z.looseObject({
   run_id: z.string(),

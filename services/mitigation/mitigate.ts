@@ -3,6 +3,7 @@
  * mitigate in a worker while the audit before it and its maps run beside the solver, audit again over the
  * same regions with the before-audit's colour cap, draw the maps, keep the run (written a part at a time as
  * the parts come), note the mitigation on the task document, and answer with both audits and the flips.
+ * Each runs as a live run (live_mitigation.ts): listed with its progress from its start, and cancellable.
  */
 import { auditCap } from "../../core/spatial/maps/map_value.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
@@ -46,9 +47,17 @@ import {
   withHulls,
 } from "../spatial/audit.ts";
 import { PhaseClock, type Phases } from "../spatial/phases.ts";
-import { taskDocumentsRef } from "../tasks/task_documents.ts";
-import { type RunAnswer, type RunSource, RunWriter } from "../spatial/runs.ts";
+import type { RunAnswer, RunWriter } from "../spatial/runs.ts";
 import { PredictionLines } from "./prediction_lines.ts";
+import {
+  describeRun,
+  keepMitigation,
+  liveMitigation,
+  type Mitigation,
+  type MitigationTarget,
+} from "./live_mitigation.ts";
+
+export type { MitigationTarget };
 
 /**
  * The settings of a relabel request: the audit's, the solver's under core's names, and flip_order
@@ -72,14 +81,6 @@ export type ThresholdSettings =
 /** What relabels of one frontier share: the before-audit the first computes (frontier.ts). */
 export interface SharedBefore {
   before?: Promise<{ regions: Regions; settings: Omit<MapSettings, "title">; payload: AuditPayload }>;
-}
-
-/** Which task a mitigation works on, who asked (noted on the task document) and how (kept with the run). */
-export interface MitigationTarget {
-  collectionName: string;
-  requestedBy: string;
-  /** The request body as validated, kept with the run. */
-  request?: unknown;
 }
 
 /** The answer of `mitigate/relabel`, and the part `mitigate/threshold` shares. */
@@ -193,67 +194,6 @@ async function written<T extends object>(maps: Promise<T>, writer: RunWriter, pr
   return drawn;
 }
 
-/**
- * Notes on the task document what was mitigated, with the whole mapping it read (omitted keys resolved
- * to the fields they read), so write-back knows every field the mitigation used.
- */
-async function recordMitigation(
-  deps: SpatialDeps,
-  target: MitigationTarget,
-  kind: "relabel" | "threshold",
-  mapping: Mapping,
-  nFlips: number,
-  runId: string,
-) {
-  const at = new Date().toISOString();
-  await deps.store.patch(taskDocumentsRef(deps.config.TESSERA_DB), target.collectionName, {
-    last_mitigation: { kind, at, by: target.requestedBy, mapping, n_flips: nFlips, run_id: runId },
-  });
-}
-
-/**
- * The writer of a mitigation's run, which the use case hands the answer's parts as they are computed; a
- * failure of the request must `abandon` it.
- */
-function mitigationRun(
-  deps: SpatialDeps,
-  input: MitigationTarget,
-  kind: "relabel" | "threshold",
-  data: { source: RunSource; mapping: Mapping },
-): RunWriter {
-  const { source, mapping } = data;
-  return new RunWriter(deps, {
-    kind,
-    task: input.collectionName,
-    source,
-    mapping,
-    requestedBy: input.requestedBy,
-    request: input.request,
-  });
-}
-
-/** Keeps the run of a mitigation's answer, then notes the mitigation (with the run's id) on the task. */
-async function keepMitigation<T extends MitigationAnswer>(
-  deps: SpatialDeps,
-  input: MitigationTarget & AuditSettings,
-  run: { writer: RunWriter; kind: "relabel" | "threshold"; mapping: Mapping },
-  answer: T,
-): Promise<RunAnswer<T>> {
-  const kept = await run.writer.keep(answer, input.includeMaps);
-  await recordMitigation(deps, input, run.kind, run.mapping, answer.n_flips, kept.run_id);
-  return kept;
-}
-
-/** `work` with the run's writer, whose parts written so far are removed when the work fails. */
-async function writingRun<T>(writer: RunWriter, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (e) {
-    await writer.abandon();
-    throw e;
-  }
-}
-
 /** The fields relabel and threshold answers share, from the solver's result. */
 function solverFields(r: MitigationOutcome, regions: Regions) {
   return {
@@ -283,13 +223,26 @@ function solverFields(r: MitigationOutcome, regions: Regions) {
  * Flips predictions where the audit finds bias (PROMIS), then shows the reviewer both audits. The
  * before-audit and its maps need no solution, so they run beside the solver (which holds one worker).
  */
-export async function mitigateByRelabel(
+export function mitigateByRelabel(
   deps: SpatialDeps,
   input: MitigationTarget & RelabelSettings & { shared?: SharedBefore },
 ): Promise<RunAnswer<MitigationAnswer>> {
-  const t0 = performance.now(), clock = new PhaseClock();
+  const t0 = performance.now();
+  return liveMitigation(deps, input, "relabel", (m) => relabelRun(m, deps, input, t0));
+}
+
+/** The work of mitigateByRelabel as run `m` (whose deps end their pool tasks when it is cancelled). */
+async function relabelRun(
+  m: Mitigation,
+  unsignalled: SpatialDeps,
+  input: MitigationTarget & RelabelSettings & { shared?: SharedBefore },
+  t0: number,
+): Promise<RunAnswer<MitigationAnswer>> {
+  const { deps, writer, live } = m, clock = new PhaseClock();
   const { pool } = deps, name = input.collectionName;
-  const data = await taskIndividuals(deps, input, { prob: false }, clock);
+  // the columns may be a read other requests share (keptOrBuilt): a cancel of this run does not end it
+  const data = await taskIndividuals(unsignalled, input, { prob: false }, clock);
+  describeRun(m, data);
   const { ind, mapping } = data;
   const flipOrder = flipOrderOf(input.flipOrder, ind, mapping);
   const prepared = await preparedAudit(deps, data, input, clock);
@@ -299,7 +252,6 @@ export async function mitigateByRelabel(
   const common = sharedMapSettings(deps, input);
   // the run is written as its parts come: the before-audit's maps during the solver, the predictions
   // during the after-audit
-  const writer = mitigationRun(deps, input, "relabel", data);
   const auditBefore = async () => {
     const audited = await auditOf(pool, ind, input, clock, { prepared, plan: prepared.plan, worlds });
     return await clock.time("maps", async () => {
@@ -324,54 +276,55 @@ export async function mitigateByRelabel(
     writer.writeMaps(before.payload, "audit_before_mitigation.");
     return before;
   };
-  return await writingRun(writer, async () => {
-    const [{ regions, settings, payload }, r] = await beside(
-      beforeWork,
-      () =>
-        clock.time("solve", () =>
-          mitigateRelabel(pool, {
-            yPred: ind.yPred,
-            yTrue: ind.yTrue,
-            scope: prepared.scope,
-            regions: prepared.regions,
-            ...solverSettings(input),
-            flipOrder,
-            prob: flipOrder === "uncertainty" ? ind.prob : null,
-            seed: input.seed,
-            plan: prepared.plan,
-          })),
-    );
-    const preds = writtenPredictions(writer, ind, null, r.mitigatedPreds);
-    await nextTurn(); // the predictions' chunks are made in this turn; the audit after is posted in the next
-    const afterAudit = await auditOf(pool, ind, input, clock, {
-      yPred: r.mitigatedPreds,
-      prepared,
-      basePlan: prepared.plan,
-      worlds,
-    });
-    const after = { ...afterAudit, regions };
-    const [mapsAfter, flips] = await clock.time("maps", () =>
-      Promise.all([
-        written(
-          auditMaps(pool, ind, after, r.mitigatedPreds, { ...settings, title: `After relabeling: ${name}` }),
-          writer,
-          "audit_after_mitigation.",
-        ),
-        written(
-          flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...settings, title: `Flips: ${name}` }),
-          writer,
-        ),
-      ]));
-    return await keepMitigation(deps, input, { writer, kind: "relabel", mapping }, {
-      ...solverFields(r, prepared.regions),
-      audit_before_mitigation: payload,
-      audit_after_mitigation: auditPayload(afterAudit, mapsAfter),
-      mitigated_preds: preds,
-      flip_order: r.flipOrder,
-      ...flips,
-      phases: clock.phases,
-      elapsed_ms: Math.round(performance.now() - t0),
-    });
+  live.phase("solving");
+  const [{ regions, settings, payload }, r] = await beside(
+    beforeWork,
+    () =>
+      clock.time("solve", () =>
+        mitigateRelabel(pool, {
+          yPred: ind.yPred,
+          yTrue: ind.yTrue,
+          scope: prepared.scope,
+          regions: prepared.regions,
+          ...solverSettings(input),
+          flipOrder,
+          prob: flipOrder === "uncertainty" ? ind.prob : null,
+          seed: input.seed,
+          plan: prepared.plan,
+        }, live.solver)),
+  );
+  live.solved(r.objective, r.bound);
+  live.phase("auditing after");
+  const preds = writtenPredictions(writer, ind, null, r.mitigatedPreds);
+  await nextTurn(); // the predictions' chunks are made in this turn; the audit after is posted in the next
+  const afterAudit = await auditOf(pool, ind, input, clock, {
+    yPred: r.mitigatedPreds,
+    prepared,
+    basePlan: prepared.plan,
+    worlds,
+  });
+  const after = { ...afterAudit, regions };
+  const [mapsAfter, flips] = await clock.time("maps", () =>
+    Promise.all([
+      written(
+        auditMaps(pool, ind, after, r.mitigatedPreds, { ...settings, title: `After relabeling: ${name}` }),
+        writer,
+        "audit_after_mitigation.",
+      ),
+      written(
+        flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...settings, title: `Flips: ${name}` }),
+        writer,
+      ),
+    ]));
+  return await keepMitigation(m, input, { kind: "relabel", mapping }, {
+    ...solverFields(r, prepared.regions),
+    audit_before_mitigation: payload,
+    audit_after_mitigation: auditPayload(afterAudit, mapsAfter),
+    mitigated_preds: preds,
+    flip_order: r.flipOrder,
+    ...flips,
+    phases: clock.phases,
+    elapsed_ms: Math.round(performance.now() - t0),
   });
 }
 
@@ -382,13 +335,25 @@ export async function mitigateByRelabel(
  * split and its training part's fit, per split. The split comes first, so the test part's before-audit, its
  * maps and its chart before run beside the fit and the solver.
  */
-export async function mitigateByThreshold(
+export function mitigateByThreshold(
   deps: SpatialDeps,
   input: MitigationTarget & ThresholdSettings,
 ): Promise<RunAnswer<ThresholdAnswer>> {
-  const t0 = performance.now(), clock = new PhaseClock();
+  const t0 = performance.now();
+  return liveMitigation(deps, input, "threshold", (m) => thresholdRun(m, deps, input, t0));
+}
+
+/** The work of mitigateByThreshold as run `m` (see relabelRun). */
+async function thresholdRun(
+  m: Mitigation,
+  unsignalled: SpatialDeps,
+  input: MitigationTarget & ThresholdSettings,
+  t0: number,
+): Promise<RunAnswer<ThresholdAnswer>> {
+  const { deps, writer, live } = m, clock = new PhaseClock();
   const { pool } = deps, name = input.collectionName;
-  const data = await taskIndividuals(deps, input, { prob: true }, clock);
+  const data = await taskIndividuals(unsignalled, input, { prob: true }, clock);
+  describeRun(m, data);
   const { ind, mapping } = data;
   const part = regionsPart(data, input, "everyone");
   // the split and the training part's fit, kept with the prepared dataset for the next request of this split
@@ -424,7 +389,6 @@ export async function mitigateByThreshold(
   const test = subsetIndividuals({ ...ind, regionIds: null, docIds: [] }, split.test);
   const common = sharedMapSettings(deps, input);
   // the run is written as its parts come (see mitigateByRelabel)
-  const writer = mitigationRun(deps, input, "threshold", data);
   const chartSettings = { defaultBoundary: input.defaultBoundary, equalOpp: input.equalOpp };
   const beforeWork = async () => {
     const scope = scopeOf(test, input.equalOpp);
@@ -460,88 +424,89 @@ export async function mitigateByThreshold(
       return { prepared, before, shown, settings, payload, chartBefore };
     });
   };
-  return await writingRun(writer, async () => {
-    const [{ prepared, before, shown, settings, payload, chartBefore }, r] = await beside(
-      beforeWork,
-      async () => {
-        // the fit then the solver, on one worker, while the before-audit takes the other
-        const fit = keptFit?.fit ?? await clock.time("prepare", async () => {
-          const fitInput = {
-            yTrue: ind.yTrue,
-            regions,
-            equalOpp: input.equalOpp,
-            train: split.train,
-            n: ind.n,
-          };
-          const built = await thresholdFitOf(pool, fitInput);
-          const bytes = typedBytes(built) + typedBytes(split);
-          deps.prepared?.put(data.dataset, fitPart, { value: { split, fit: built }, bytes });
-          return built;
-        });
-        return await clock.time("solve", () =>
-          mitigateThreshold(pool, {
-            yPred: ind.yPred,
-            yTrue: ind.yTrue,
-            prob: ind.prob!,
-            regions,
-            equalOpp: input.equalOpp,
-            ...solverSettings(input),
-            defaultBoundary: input.defaultBoundary,
-            trainRatio: input.trainRatio,
-            stratified: input.stratified,
-            randomState: input.randomState,
-            split,
-            fit,
-          }));
-      },
-    );
-    const testPreds = gather(r.mitigatedPreds, r.test)!;
-    const preds = writtenPredictions(writer, ind, r.test, r.mitigatedPreds);
-    await nextTurn(); // as in relabel: the audit after is posted in a turn of its own
-    const after = await auditOf(pool, test, input, clock, {
-      prepared,
-      yPred: testPreds,
-      basePlan: before.plan,
-      worlds,
-    });
-    const [mapsAfter, flips, chartAfter] = await clock.time("maps", () =>
-      Promise.all([
-        written(
-          auditMaps(pool, test, shown(after), testPreds, {
-            ...settings,
-            title: `Test part after thresholds: ${name}`,
-          }),
-          writer,
-          "audit_after_mitigation.",
-        ),
-        written(
-          flipsMaps(pool, ind, shown(after), r.flipped, r.mitigatedPreds, {
-            ...settings,
-            title: `Flips: ${name}`,
-          }),
-          writer,
-        ),
-        pool.run("maps.threshold_chart", {
-          ...chartSettings,
-          before: before.audit,
-          thresholds: r.newThresholds.map((t) => t.threshold),
-          after: after.audit,
-        }).then((chart) => (writer.writeMaps({ threshold_chart_after: chart }, ""), chart)),
-      ]));
-    return await keepMitigation(deps, input, { writer, kind: "threshold", mapping }, {
-      ...solverFields(r, regions),
-      audit_before_mitigation: payload,
-      audit_after_mitigation: auditPayload(after, mapsAfter),
-      mitigated_preds: preds,
-      flip_order: null,
-      ...flips,
-      threshold_chart_before: chartBefore,
-      threshold_chart_after: chartAfter,
-      new_thresholds: r.newThresholds.map((t) => ({ ...t, region_id: regions.ids[t.idx] })),
-      train_size: r.train.length,
-      test_size: r.test.length,
-      phases: clock.phases,
-      elapsed_ms: Math.round(performance.now() - t0),
-    });
+  live.phase("solving");
+  const [{ prepared, before, shown, settings, payload, chartBefore }, r] = await beside(
+    beforeWork,
+    async () => {
+      // the fit then the solver, on one worker, while the before-audit takes the other
+      const fit = keptFit?.fit ?? await clock.time("prepare", async () => {
+        const fitInput = {
+          yTrue: ind.yTrue,
+          regions,
+          equalOpp: input.equalOpp,
+          train: split.train,
+          n: ind.n,
+        };
+        const built = await thresholdFitOf(pool, fitInput);
+        const bytes = typedBytes(built) + typedBytes(split);
+        deps.prepared?.put(data.dataset, fitPart, { value: { split, fit: built }, bytes });
+        return built;
+      });
+      return await clock.time("solve", () =>
+        mitigateThreshold(pool, {
+          yPred: ind.yPred,
+          yTrue: ind.yTrue,
+          prob: ind.prob!,
+          regions,
+          equalOpp: input.equalOpp,
+          ...solverSettings(input),
+          defaultBoundary: input.defaultBoundary,
+          trainRatio: input.trainRatio,
+          stratified: input.stratified,
+          randomState: input.randomState,
+          split,
+          fit,
+        }, live.solver));
+    },
+  );
+  live.solved(r.objective, r.bound);
+  live.phase("auditing after");
+  const testPreds = gather(r.mitigatedPreds, r.test)!;
+  const preds = writtenPredictions(writer, ind, r.test, r.mitigatedPreds);
+  await nextTurn(); // as in relabel: the audit after is posted in a turn of its own
+  const after = await auditOf(pool, test, input, clock, {
+    prepared,
+    yPred: testPreds,
+    basePlan: before.plan,
+    worlds,
+  });
+  const [mapsAfter, flips, chartAfter] = await clock.time("maps", () =>
+    Promise.all([
+      written(
+        auditMaps(pool, test, shown(after), testPreds, {
+          ...settings,
+          title: `Test part after thresholds: ${name}`,
+        }),
+        writer,
+        "audit_after_mitigation.",
+      ),
+      written(
+        flipsMaps(pool, ind, shown(after), r.flipped, r.mitigatedPreds, {
+          ...settings,
+          title: `Flips: ${name}`,
+        }),
+        writer,
+      ),
+      pool.run("maps.threshold_chart", {
+        ...chartSettings,
+        before: before.audit,
+        thresholds: r.newThresholds.map((t) => t.threshold),
+        after: after.audit,
+      }).then((chart) => (writer.writeMaps({ threshold_chart_after: chart }, ""), chart)),
+    ]));
+  return await keepMitigation(m, input, { kind: "threshold", mapping }, {
+    ...solverFields(r, regions),
+    audit_before_mitigation: payload,
+    audit_after_mitigation: auditPayload(after, mapsAfter),
+    mitigated_preds: preds,
+    flip_order: null,
+    ...flips,
+    threshold_chart_before: chartBefore,
+    threshold_chart_after: chartAfter,
+    new_thresholds: r.newThresholds.map((t) => ({ ...t, region_id: regions.ids[t.idx] })),
+    train_size: r.train.length,
+    test_size: r.test.length,
+    phases: clock.phases,
+    elapsed_ms: Math.round(performance.now() - t0),
   });
 }

@@ -10,21 +10,25 @@
  * predictions as JSON text (with the request), each map's text, and the predictions packed in columns.
  * A chunk's id follows from the run's id and the layout, so reading a run needs no query.
  *
- * Only a run in state "complete" is listed or read. Saving writes the header in state "writing", then the
- * chunks, then marks it "complete": a crash midway never leaves a run that lists. A run may be written a
+ * Only a run in state "complete" is read, and listed with those in state "running". Saving writes the
+ * header in state "writing", then the chunks, then marks it "complete": a crash midway never leaves a run
+ * that lists as complete. A mitigation's header is written at its request's start, in state "running"
+ * (`begin`), with its progress and a lease its request renews (live_runs.ts); a run whose lease has run out
+ * is neither listed nor read, and is removed like one left "writing". A run may be written a
  * part at a time as its answer is computed (`RunWriter`: a mitigation's before-audit maps while the solver
  * runs, its predictions while the after-audit runs); the header's layout grows before each part's chunks
  * are written, so leftovers can always be found. Removing marks the header "deleting" first, deletes the
  * chunks, then the header. Each save also finishes the removal of any run of its task that a crash left
- * "deleting", or "writing" for longer than STALE_MS.
+ * "deleting", "writing" for longer than STALE_MS, or "running" past its lease.
  */
 import { nextTurn, SLICE } from "../../core/turns.ts";
 import type { Config } from "../../config.ts";
-import { ConflictError, NotFoundError } from "../../core/errors.ts";
+import { CancelledError, ConflictError, NotFoundError } from "../../core/errors.ts";
 import { log } from "../../core/log.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
+import type { SolveProgress } from "../../core/spatial/mitigate/status.ts";
 import { newId } from "../../store/ids.ts";
-import type { CollectionRef, Doc, Store } from "../../store/store.ts";
+import { type CollectionRef, type Doc, DuplicateIdError, type Store } from "../../store/store.ts";
 import { datasetGeneration } from "../datasets/registry.ts";
 import { type TaskCollection, taskCollection } from "./task_collection.ts";
 
@@ -152,32 +156,65 @@ interface Layout {
   preds: { count: number; chunks: number; flags: boolean } | null;
 }
 
+/** Where a mitigation is: the request's own phases around the solver's (SolveProgress). */
+export type RunPhase =
+  | "starting"
+  | "loading"
+  | "preparing"
+  | "solving"
+  | SolveProgress["phase"]
+  | "auditing after"
+  | "saving";
+
+/** Where a running run is: its phase, and its solver's best objective and bound so far (null: none yet). */
+export interface RunProgress {
+  phase: RunPhase;
+  objective: number | null;
+  bound: number | null;
+  /** When it was reported. */
+  at: string;
+}
+
 /** The header document of a run. */
 export interface RunHeader extends Doc {
   task: string;
   database: string;
   collection: string;
   kind: RunKind;
-  state: "writing" | "complete" | "deleting";
+  state: "writing" | "running" | "complete" | "deleting";
   created_at: string;
   requested_by: string | null;
   generation: string | null;
   mapping: Mapping;
   summary: Record<string, unknown>;
   layout: Layout;
+  /** A run written from its request's start (`begin`): when it started, and how far it has come. */
+  started_at?: string;
+  progress?: RunProgress | null;
+  /** A running run is listed until then; its request renews it (live_runs.ts). */
+  lease_until?: string | null;
+  /** Asked to stop (live_runs.ts: cancelRun); its request then removes it. */
+  cancel_requested_at?: string | null;
+  cancelled_by?: string | null;
 }
 
-/** A run as the list shows it. */
+/** A run as the list shows it; a running one says where it is. */
 export interface RunEntry {
   run_id: string;
   kind: RunKind;
+  state: "running" | "complete";
   created_at: string;
   requested_by: string | null;
   summary: Record<string, unknown>;
   maps: string[];
+  started_at?: string;
+  phase?: RunPhase;
+  objective?: number | null;
+  bound?: number | null;
+  updated_at?: string;
 }
 
-const runsRef = (tesseraDb: string): CollectionRef => ({ db: tesseraDb, collection: "spatial_runs" });
+export const runsRef = (tesseraDb: string): CollectionRef => ({ db: tesseraDb, collection: "spatial_runs" });
 const chunksRef = (tesseraDb: string): CollectionRef => ({ db: tesseraDb, collection: "spatial_run_chunks" });
 
 const answerChunkId = (id: string, i: number) => `${id}:a:${i}`;
@@ -196,6 +233,20 @@ function chunkIds(h: RunHeader): string[] {
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A run in state "running" whose request renews it no more (its process stopped): it failed. */
+export const leaseExpired = (h: RunHeader, now = Date.now()) =>
+  h.state === "running" && !(Date.parse(h.lease_until ?? "") > now);
+
+/** A run its request is still computing. */
+export const isRunning = (h: RunHeader, now = Date.now()) => h.state === "running" && !leaseExpired(h, now);
+
+/** What a cancelled mitigation's request answers (409). */
+export const cancelled = (kind: RunKind, runId: string) =>
+  new CancelledError(
+    `the ${kind} was cancelled before it finished (run '${runId}'): nothing of it was kept`,
+    runId,
+  );
 
 /** A plain object (an answer's part), not an array or an instance of a class (such as PredictionLines). */
 const isPlain = (v: unknown): v is Record<string, unknown> =>
@@ -350,18 +401,66 @@ function summaryOf(kind: RunKind, answer: Record<string, unknown>, preds: number
  * parts of the answer while the rest is computed, and write them in the background, one after another;
  * `keep` writes what is left once the answer is whole, marks the run complete and starts the pruning of its
  * task's runs. A request that fails after handing over a part calls `abandon`, which removes what was
- * written.
+ * written, and nothing is written after it. A mitigation lists its run from its start (`begin`, then
+ * `describe` once its rows are read); such a run completes only if nobody cancelled it meanwhile.
  */
 export class RunWriter {
-  readonly id = newId();
+  readonly id: string;
   private layout: Layout = { answer: 0, maps: [], preds: null };
   private header: RunHeader | null = null;
   /** The parts handed over, written in order; rejects with the first failure. */
   private written: Promise<void> = Promise.resolve();
+  /** Writes under way besides the parts (the header's start, its description, keep's): abandon awaits them. */
+  private pending = new Set<Promise<unknown>>();
   /** The predictions handed over, so `keep` knows the answer's are written. */
   private preds: Lines<StoredPrediction> | null = null;
+  /** Listed while it runs (`begin`). */
+  private running = false;
+  /** Abandoned: nothing more is written. */
+  private closed = false;
 
-  constructor(private deps: RunDeps, private run: RunContext) {}
+  /** A run with a new id, or `id` (one the console made for its Cancel button: begin refuses it if taken). */
+  constructor(private deps: RunDeps, private run: RunContext, id = newId()) {
+    this.id = id;
+  }
+
+  get kind(): RunKind {
+    return this.run.kind;
+  }
+
+  /**
+   * Writes the header now, in state "running" (listed from now on), with `progress` and a lease until
+   * `leaseUntil` that the request renews (live_runs.ts). A 409 when the id is taken.
+   */
+  begin(progress: RunProgress, leaseUntil: string): Promise<void> {
+    const header: RunHeader = {
+      ...this.headerOf(this.layout),
+      state: "running",
+      started_at: new Date().toISOString(),
+      progress,
+      lease_until: leaseUntil,
+      cancel_requested_at: null,
+      cancelled_by: null,
+    };
+    this.running = true;
+    return this.track((async () => {
+      try {
+        await this.deps.store.insertMany(runsRef(this.deps.config.TESSERA_DB), [header]);
+      } catch (e) {
+        if (e instanceof DuplicateIdError) throw new ConflictError(`run id '${this.id}' is taken`);
+        throw e;
+      }
+      this.header = header;
+    })());
+  }
+
+  /** Where the run's rows came from and the mapping read, once known (a run that began before its rows). */
+  describe(source: RunSource, mapping: Mapping): void {
+    this.run = { ...this.run, source, mapping };
+    if (!this.header || this.closed) return;
+    const { db: database, collection, generation } = source;
+    this.track(this.patchHeader({ database, collection, generation, mapping })).catch(() => {});
+  }
 
   /** Writes the map fields of `part`, the answer's field at `prefix` ("audit_before_mitigation."). */
   writeMaps(part: object, prefix: string): void {
@@ -382,19 +481,7 @@ export class RunWriter {
    */
   async keep<T extends object>(answer: T, includeMaps = true): Promise<RunAnswer<T>> {
     try {
-      await this.written;
-      const { rest, maps, preds } = splitAnswer(answer);
-      const done = new Set(this.layout.maps.map((m) => m.name));
-      await this.putMaps(maps.filter((m) => !done.has(m.name)));
-      if (preds !== this.preds) {
-        if (this.preds) throw new Error("the answer's predictions are not those written");
-        if (preds) await this.putPredictions(preds);
-      }
-      const texts = sliceText(JSON.stringify({ answer: rest, request: this.run.request ?? null }));
-      const answerChunk = (i: number) => ({ _id: answerChunkId(this.id, i), text: texts[i] });
-      await this.put({ ...this.layout, answer: texts.length }, texts.length, answerChunk, TEXT_BATCH);
-      const summary = summaryOf(this.run.kind, rest, preds?.length ?? null);
-      await this.patchHeader({ state: "complete", summary });
+      await this.track(this.writeRest(answer));
     } catch (e) {
       await this.abandon();
       throw e;
@@ -404,16 +491,58 @@ export class RunWriter {
     return { run_id: this.id, ...shown };
   }
 
-  /** Removes whatever was written of the run (after the parts under way have settled). */
+  /** keep's writes: the parts not handed over, then the run marked complete. */
+  private async writeRest(answer: object): Promise<void> {
+    await this.written;
+    const { rest, maps, preds } = splitAnswer(answer);
+    const done = new Set(this.layout.maps.map((m) => m.name));
+    await this.putMaps(maps.filter((m) => !done.has(m.name)));
+    if (preds !== this.preds) {
+      if (this.preds) throw new Error("the answer's predictions are not those written");
+      if (preds) await this.putPredictions(preds);
+    }
+    const texts = sliceText(JSON.stringify({ answer: rest, request: this.run.request ?? null }));
+    const answerChunk = (i: number) => ({ _id: answerChunkId(this.id, i), text: texts[i] });
+    await this.put({ ...this.layout, answer: texts.length }, texts.length, answerChunk, TEXT_BATCH);
+    await this.complete(summaryOf(this.run.kind, rest, preds?.length ?? null));
+  }
+
+  /** Marks the run complete; a running one only while nobody asked to cancel it (else a CancelledError). */
+  private async complete(summary: Record<string, unknown>): Promise<void> {
+    if (!this.running) return await this.patchHeader({ state: "complete", summary });
+    const { store, config } = this.deps, runs = runsRef(config.TESSERA_DB);
+    const expected = { state: "running", cancel_requested_at: null };
+    const set = { state: "complete", summary, progress: null, lease_until: null };
+    if (await store.compareAndSet(runs, this.id, expected, set)) return;
+    const h = (await store.get(runs, this.id)) as RunHeader | null;
+    if (h?.cancel_requested_at) throw cancelled(this.run.kind, this.id);
+    throw new Error(`run ${this.id} was removed while it was written`);
+  }
+
+  /**
+   * Removes whatever was written of the run (after the writes under way have settled); nothing is written
+   * after it.
+   */
   async abandon(): Promise<void> {
+    this.closed = true;
     await this.written.catch(() => {});
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
     const header = this.header;
     this.header = null; // removed once, however many callers give up on the run
     if (header) await removeRun(this.deps, { ...header, layout: this.layout }).catch(() => {});
   }
 
+  /** A write besides the parts, awaited by abandon. */
+  private track<T>(write: Promise<T>): Promise<T> {
+    this.pending.add(write);
+    const drop = () => this.pending.delete(write);
+    write.then(drop, drop);
+    return write;
+  }
+
   /** Queues a write after those handed over before it (a failure skips the rest; `keep` reports it). */
   private then(write: () => Promise<void>): void {
+    if (this.closed) return;
     this.written = this.written.then(write);
     this.written.catch(() => {}); // reported by keep, or ignored by abandon
   }
@@ -460,6 +589,10 @@ export class RunWriter {
     batch = WRITE_BATCH,
   ): Promise<void> {
     const { store, config } = this.deps, runs = runsRef(config.TESSERA_DB);
+    const open = () => {
+      if (this.closed) throw new Error(`run ${this.id} was abandoned`);
+    };
+    open();
     this.layout = layout;
     if (this.header) await this.patchHeader({ layout });
     else {
@@ -467,6 +600,7 @@ export class RunWriter {
       await store.put(runs, this.header);
     }
     for (let i = 0; i < count; i += batch) {
+      open();
       const part = Array.from({ length: Math.min(batch, count - i) }, (_, j) => ({
         ...chunk(i + j),
         run_id: this.id,
@@ -535,39 +669,71 @@ export async function prunesSettled(): Promise<void> {
   while (pruning.size) await Promise.all(pruning);
 }
 
-/** Keeps a task's last RUNS_KEPT complete runs and finishes what crashes left half written or removed. */
+/**
+ * Keeps a task's last RUNS_KEPT complete runs and finishes what crashes left half written or removed (or
+ * running past its lease).
+ */
 async function pruneRuns(deps: RunDeps, task: string): Promise<void> {
   const all = (await deps.store.list(runsRef(deps.config.TESSERA_DB), { task })) as RunHeader[];
   const now = Date.now();
   const complete = all.filter((h) => h.state === "complete").sort(newestFirst);
   const left = all.filter((h) =>
-    h.state === "deleting" || (h.state === "writing" && now - Date.parse(h.created_at) > STALE_MS)
+    h.state === "deleting" || (h.state === "writing" && now - Date.parse(h.created_at) > STALE_MS) ||
+    leaseExpired(h, now)
   );
   for (const h of [...complete.slice(RUNS_KEPT), ...left]) await removeRun(deps, h);
 }
 
-/** The runs of a task, newest first (404 without its task document). */
-export async function listRuns(deps: RunDeps, task: string): Promise<RunEntry[]> {
-  await taskCollection(deps, task);
-  const all = await deps.store.list(runsRef(deps.config.TESSERA_DB), { task, state: "complete" });
-  // the newest RUNS_KEPT: the oldest may outlive its removal by a moment (pruneAfterAnswer)
-  return (all as RunHeader[]).sort(newestFirst).slice(0, RUNS_KEPT).map((h) => ({
+/** A run as the list shows it: a running one with its start and its progress. */
+export function runEntry(h: RunHeader): RunEntry {
+  const entry: RunEntry = {
     run_id: h._id,
     kind: h.kind,
+    state: h.state === "running" ? "running" : "complete",
     created_at: h.created_at,
     requested_by: h.requested_by,
     summary: h.summary,
     maps: h.layout.maps.map((m) => m.name),
-  }));
+  };
+  if (h.state !== "running") return entry;
+  const p = h.progress;
+  return {
+    ...entry,
+    started_at: h.started_at ?? h.created_at,
+    phase: p?.phase ?? "starting",
+    objective: p?.objective ?? null,
+    bound: p?.bound ?? null,
+    updated_at: p?.at ?? h.created_at,
+  };
 }
 
-/** A complete run's header by id, or null. */
+/** The runs of a task: those running (past their lease: no more), then the complete, newest first. */
+export async function listRuns(deps: RunDeps, task: string): Promise<RunEntry[]> {
+  await taskCollection(deps, task);
+  const runs = runsRef(deps.config.TESSERA_DB);
+  const [complete, running] = await Promise.all([
+    deps.store.list(runs, { task, state: "complete" }),
+    deps.store.list(runs, { task, state: "running" }),
+  ]) as RunHeader[][];
+  const now = Date.now();
+  // the newest RUNS_KEPT: the oldest may outlive its removal by a moment (pruneAfterAnswer)
+  return [
+    ...running.filter((h) => isRunning(h, now)).sort(newestFirst),
+    ...complete.sort(newestFirst).slice(0, RUNS_KEPT),
+  ].map(runEntry);
+}
+
+/** A complete run's header by id, or null; a 409 for one still running. */
 async function findRun(deps: RunDeps, runId: string): Promise<RunHeader | null> {
   const h = (await deps.store.get(runsRef(deps.config.TESSERA_DB), runId)) as RunHeader | null;
+  if (h && isRunning(h)) {
+    const phase = h.progress?.phase ? ` (${h.progress.phase})` : "";
+    throw new ConflictError(`run '${runId}' is still running${phase}: its answer is kept once it completes`);
+  }
   return h?.state === "complete" ? h : null;
 }
 
-const noRun = (runId: string, task: string) =>
+export const noRun = (runId: string, task: string) =>
   new NotFoundError(
     `no run '${runId}' for task '${task}' (a task keeps its last ${RUNS_KEPT} runs; its list shows them)`,
   );

@@ -28,6 +28,8 @@ export interface StoreTestOptions {
   env?: Record<string, string>;
   /** AUTH_MODE=local with user alice:wonderland and the realm's token endpoint mounted. */
   auth?: boolean;
+  /** Registers both tests ignored (a test that needs what this run lacks, such as workers). */
+  ignore?: boolean;
 }
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
@@ -60,20 +62,24 @@ export function storeTest(
   fn: (t: StoreApp) => Promise<void>,
   opts: StoreTestOptions = {},
 ): void {
-  Deno.test(`${name} [kv]`, async () => {
-    const dir = await Deno.makeTempDir({ prefix: "tessera-test-" });
-    const store = await KvStore.open(`${dir}/t.kv`);
-    try {
-      const t = await build(store, opts, { tessera: "tessera", db: "testdb" });
-      await fn(t).finally(() => settle(t));
-    } finally {
-      await store.close();
-      await Deno.remove(dir, { recursive: true });
-    }
+  Deno.test({
+    name: `${name} [kv]`,
+    ignore: opts.ignore,
+    async fn() {
+      const dir = await Deno.makeTempDir({ prefix: "tessera-test-" });
+      const store = await KvStore.open(`${dir}/t.kv`);
+      try {
+        const t = await build(store, opts, { tessera: "tessera", db: "testdb" });
+        await fn(t).finally(() => settle(t));
+      } finally {
+        await store.close();
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
   });
   Deno.test({
     name: `${name} [mongo]`,
-    ignore: !MONGO_URL,
+    ignore: opts.ignore || !MONGO_URL,
     async fn() {
       const id = unique();
       const names = { tessera: `tessera_t_${id}`, db: `data_t_${id}` };
