@@ -10,7 +10,7 @@
  * and redirects to the run's own page, `/console/tasks/{name}/runs/{run_id}`, which reads it back. Maps
  * and CSV files are served per run from the runs service (the JSON API's map route takes only a bearer
  * token; these take the console's session). A refused field comes back as the API's 422 `loc` and is
- * shown next to the field, the values kept.
+ * shown next to the field, the values kept. A mitigation under way can be cancelled (review_cancel.tsx).
  */
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { Child } from "hono/jsx";
@@ -57,6 +57,8 @@ import { int, runHref, Stats, taskHref, writebackHref } from "./review_parts.tsx
 import { frontierRoutes, runFrontier } from "./review_frontier.tsx";
 import type { FrontierRequest } from "../../mitigation/frontier.schemas.ts";
 import { auditRegionsCsv, mitigationRegionsCsv, predictionsCsv, thresholdsCsv } from "../review_csv.ts";
+import { CancelButton, cancelRoutes, CancelRunForm, sentRunId } from "./review_cancel.tsx";
+import { newRunId } from "../../../services/spatial/live_runs.ts";
 import { problemItems, type ValidationItem } from "../../http/error_answers.ts";
 import { toAuditSettings } from "../../spatial/spatial.schemas.ts";
 import {
@@ -79,6 +81,7 @@ import {
 import { findDataset } from "../../../services/datasets/registry.ts";
 import type { ConsoleSession } from "../../../services/console/sessions.ts";
 import {
+  CancelledError,
   ConflictError,
   InvalidInputError,
   InvalidInputsError,
@@ -99,6 +102,7 @@ export function reviewRoutes(app: Hono<ConsoleEnv>, page: MiddlewareHandler<Cons
   app.get(`${run}/writeback`, page, writebackConfirm);
   app.post(`${run}/writeback`, page, writebackSubmit);
   frontierRoutes(app, page);
+  cancelRoutes(app, page, run);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -123,6 +127,8 @@ interface ReviewView {
   writeback: FormState;
   /** The path of this page (where "Mark done" comes back to). */
   here: string;
+  /** The id of the next mitigation sent from this page, so that it can be cancelled (review_cancel.tsx). */
+  nextRunId: string;
 }
 
 /** Who asked for a run: the subject the services record, named as the signed-in person when it is them. */
@@ -294,7 +300,10 @@ const ReviewPage = (v: ReviewView) => {
                 state={v.form}
                 runId={v.run?.run_id}
                 rows={v.rows}
-              />
+              >
+                <CancelButton />
+              </SettingsForm>
+              <CancelRunForm task={v.name} runId={v.nextRunId} session={v.session} />
             </section>
             <div class="review-main">
               <ResultPanel v={v} />
@@ -338,6 +347,7 @@ async function showReview(c: Context<ConsoleEnv>, name: string, o: ShowOptions =
   const notices = [...o.notices ?? []];
   const marked = c.req.query("marked");
   if (marked === name) notices.push({ kind: "success", text: `'${name}' is marked done.` });
+  if (c.req.query("cancelled")) notices.push({ kind: "info", text: CANCELLED });
   const view: ReviewView = {
     session: c.var.session,
     name,
@@ -351,6 +361,7 @@ async function showReview(c: Context<ConsoleEnv>, name: string, o: ShowOptions =
     notices,
     writeback: o.writeback ?? {},
     here: run ? runHref(name, run.run_id) : taskHref(name),
+    nextRunId: newRunId(),
   };
   return render(c, <ReviewPage {...view} />, o.status ?? 200);
 }
@@ -406,25 +417,30 @@ function invalidItems(e: unknown): ValidationItem[] | null {
   return null;
 }
 
-/** Runs the action's service with the validated body; the page of what it kept. */
+/** What the page says of a mitigation cancelled while it ran. */
+const CANCELLED = "The mitigation was cancelled before it finished: nothing of it was kept.";
+
+/** Runs the action's service with the validated body (a mitigation as run `runId`); the page it kept. */
 async function runAction(
   c: Context<ConsoleEnv>,
   name: string,
   action: Action,
   body: Record<string, unknown>,
+  runId?: string,
 ) {
   const deps = c.var.deps;
   const target = { collectionName: name, requestedBy: c.var.session.sub, request: body };
   if (action === "frontier") return await runFrontier(c, name, body as FrontierRequest);
+  const mitigation = { ...target, runId };
   if (action === "audit") {
     return runHref(name, (await auditTask(deps, { ...target, ...toAuditSettings(body as never) })).run_id);
   }
   if (action === "relabel") {
     const settings = toRelabelSettings(body as RelabelRequest);
-    return runHref(name, (await mitigateByRelabel(deps, { ...target, ...settings })).run_id);
+    return runHref(name, (await mitigateByRelabel(deps, { ...mitigation, ...settings })).run_id);
   }
   const settings = toThresholdSettings(body as ThresholdRequest);
-  return runHref(name, (await mitigateByThreshold(deps, { ...target, ...settings })).run_id);
+  return runHref(name, (await mitigateByThreshold(deps, { ...mitigation, ...settings })).run_id);
 }
 
 export async function reviewSubmit(c: Context<ConsoleEnv>) {
@@ -448,10 +464,17 @@ export async function reviewSubmit(c: Context<ConsoleEnv>) {
   if (!parsed.ok) return again({ form: { values: fields, errors: parsed.errors }, status: 422 });
   let href: string;
   try {
-    href = await runAction(c, name, action, parsed.body);
+    href = await runAction(c, name, action, parsed.body, sentRunId(fields));
   } catch (e) {
     const items = invalidItems(e);
     if (items) return again({ form: { values: fields, errors: errorsFromDetail(items) }, status: 422 });
+    if (e instanceof CancelledError) {
+      return again({ form: { values: fields }, notices: [{ kind: "info", text: CANCELLED }], status: 409 });
+    }
+    if (e instanceof ConflictError) {
+      const errors = { form: `${e.message[0].toUpperCase()}${e.message.slice(1)}.` };
+      return again({ form: { values: fields, errors }, status: 409 });
+    }
     if (e instanceof LimitError) {
       const errors = {
         form: `The computation was stopped: ${e.message}. Try fewer worlds or a lower work limit.`,

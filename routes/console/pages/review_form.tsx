@@ -9,7 +9,7 @@
  * (AuditRequest, RelabelRequest, ThresholdRequest): a refusal comes back as the API's 422 `loc`, and is
  * shown next to the field it names.
  */
-import type { FC } from "hono/jsx";
+import type { Child, FC } from "hono/jsx";
 import type { z } from "zod";
 import { Csrf, type FormState, Message, SelectField, Submit } from "../components.tsx";
 import { AuditRequest } from "../../spatial/spatial.schemas.ts";
@@ -246,6 +246,8 @@ export interface SettingsView {
   runId?: string;
   /** Individuals the collection holds, when known: said while the work runs. */
   rows?: number | null;
+  /** Shown above the status line (the Cancel button of a mitigation under way: review_cancel.tsx). */
+  children?: Child;
 }
 
 /** The mapping's choices for one key: every profiled field, with a "none" only where no field fits. */
@@ -396,6 +398,7 @@ export const SettingsForm: FC<SettingsView> = (v) => {
           <Submit label="Thresholds" name="action" value="threshold" busy="Fitting thresholds…" />
         </fieldset>
       </fieldset>
+      {v.children}
       <Busy rows={v.rows} />
     </form>
   );

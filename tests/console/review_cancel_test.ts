@@ -1,0 +1,150 @@
+/**
+ * The review page's Cancel button without a browser (app.request), on both stores: the page names the
+ * next mitigation's run (a hidden Cancel form with its id, and the address of its progress); a relabel
+ * sent with that id is followed (state, phase) and cancelled through the console, and its own answer is
+ * the page saying so, within a second; an id sent twice is refused. Needs workers (not run inline).
+ */
+import assert from "node:assert/strict";
+import { type StoreApp, storeTest } from "../support/stores.ts";
+import { createTaskDocument } from "../../services/tasks/task_documents.ts";
+import { Rng } from "../../core/random.ts";
+
+const ORIGIN = "http://localhost:8000"; // PUBLIC_URL of a test app
+const inline = Deno.env.get("WORKERS") === "0";
+
+/** 3,000 individuals in 16 overlapping regions: an exact relabel the search cannot finish in 30 s. */
+function overlapping(): Record<string, unknown>[] {
+  const rng = new Rng(7);
+  return Array.from({ length: 3000 }, () => {
+    const ids: number[] = [];
+    for (let r = 0; r < 16; r++) if (rng.next() < 0.5) ids.push(r);
+    const p = 0.15 + 0.5 * (ids.filter((r) => r < 8).length / 16);
+    return { region_ids: ids, y_pred: rng.next() < p ? 1 : 0 };
+  });
+}
+
+interface Session {
+  cookie: string;
+  csrf: string;
+}
+
+async function setUp(t: StoreApp, rows: Record<string, unknown>[]): Promise<Session> {
+  await t.store.insertMany({ db: t.db, collection: "long" }, rows);
+  await createTaskDocument(t, { database_name: t.db, data_collection_name: "long", status: "pending" });
+  const res = await t.app.request("/console/sign-in", {
+    method: "POST",
+    headers: { origin: ORIGIN },
+    body: new URLSearchParams({ username: "alice", password: "" }),
+  });
+  assert.equal(res.status, 303);
+  const cookie = res.headers.get("set-cookie")!.split(";")[0];
+  const page = await (await t.app.request("/console/tasks/long", { headers: { cookie } })).text();
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1];
+  return { cookie, csrf };
+}
+
+const get = (t: StoreApp, s: Session, path: string) => t.app.request(path, { headers: { cookie: s.cookie } });
+
+const post = (t: StoreApp, s: Session, path: string, fields: Record<string, string>) =>
+  t.app.request(path, {
+    method: "POST",
+    headers: { origin: ORIGIN, cookie: s.cookie },
+    body: new URLSearchParams({ _csrf: s.csrf, ...fields }),
+  });
+
+/** The review form's fields for an exact relabel of the whole collection, 30 s at most. */
+const RELABEL = {
+  action: "relabel",
+  map_y_pred: "y_pred",
+  map_region_ids: "region_ids",
+  equal_opp: "false",
+  n_worlds: "19",
+  approx: "false",
+  work_limit: "30",
+  budget_pct: "20",
+  tolerance_pct: "10",
+};
+
+/** The Cancel form of the task's page: the run id it names, where it posts, where progress is read. */
+async function cancelForm(t: StoreApp, s: Session) {
+  const page = await (await get(t, s, "/console/tasks/long")).text();
+  const form = /<form[^>]*class="cancel-run"[^>]*>/.exec(page)?.[0];
+  assert.ok(form, "the page has a Cancel form");
+  // its button sits in the settings form, above the status line, hidden until the script shows it
+  const settings = page.slice(page.indexOf('class="review-form"'), page.indexOf("data-busy-status"));
+  assert.match(
+    settings,
+    /<div class="form-actions cancel-run-actions" hidden="">\s*<button type="submit" form="cancel-run"/,
+  );
+  const attr = (name: string) => new RegExp(`${name}="([^"]+)"`).exec(form)![1];
+  return { runId: attr("data-run-id"), action: attr("action"), progress: attr("data-progress") };
+}
+
+storeTest(
+  "console review: a relabel sent with the page's run id is followed and cancelled from the page",
+  async (t) => {
+    const s = await setUp(t, overlapping());
+    const { runId, action, progress } = await cancelForm(t, s);
+    assert.match(runId, /^[0-9a-f]{24}$/);
+    assert.equal(action, `/console/tasks/long/runs/${runId}/cancel`);
+    assert.equal(progress, `/console/tasks/long/runs/${runId}/progress`);
+    assert.notEqual((await cancelForm(t, s)).runId, runId, "each page names a new run");
+
+    const pending = post(t, s, "/console/tasks/long/review", { ...RELABEL, run_id: runId });
+    let p: Record<string, unknown> = {};
+    for (
+      const until = Date.now() + 30_000;
+      p.phase !== "exact search";
+      await new Promise((r) => setTimeout(r, 50))
+    ) {
+      assert.ok(Date.now() < until, `not solving: ${JSON.stringify(p)}`);
+      const res = await get(t, s, progress);
+      if (res.status === 200) p = await res.json();
+      else await res.body?.cancel();
+    }
+    assert.deepEqual({ ...p, phase: "" }, {
+      run_id: runId,
+      kind: "relabel",
+      state: "running",
+      phase: "",
+      objective: null,
+      bound: null,
+    });
+
+    const asked = performance.now();
+    const cancelled = await post(t, s, action, {});
+    const answer = await pending;
+    assert.ok(performance.now() - asked < 1000, `${performance.now() - asked} ms`);
+    assert.equal(cancelled.status, 303);
+    assert.equal(cancelled.headers.get("location"), `/console/tasks/long?cancelled=${runId}`);
+    // the relabel's own answer: the page again, its settings kept, saying it was cancelled
+    assert.equal(answer.status, 409);
+    const page = await answer.text();
+    assert.match(page, /The mitigation was cancelled before it finished: nothing of it was kept\./);
+    assert.match(page, /class="review-form"/);
+    const next = /class="cancel-run" data-run-id="([0-9a-f]{24})"/.exec(page)?.[1];
+    assert.ok(next && next !== runId, "the page names a new run for the next mitigation");
+    // nothing of it is left: no progress, no run, the cancel again not found
+    assert.equal((await get(t, s, progress)).status, 404);
+    assert.equal((await get(t, s, `/console/tasks/long/runs/${runId}`)).status, 404);
+    assert.equal((await post(t, s, action, {})).status, 404);
+    const notice = await (await get(t, s, `/console/tasks/long?cancelled=${runId}`)).text();
+    assert.match(notice, /The mitigation was cancelled before it finished/);
+  },
+  { ignore: inline },
+);
+
+storeTest("console review: a run id sent twice is refused; a malformed one is not used", async (t) => {
+  const s = await setUp(t, overlapping().slice(0, 300));
+  const { runId } = await cancelForm(t, s);
+  const small = { ...RELABEL, approx: "true", work_limit: "5", run_id: runId };
+  const first = await post(t, s, "/console/tasks/long/review", small);
+  assert.equal(first.status, 303, await first.clone().text());
+  assert.match(first.headers.get("location")!, new RegExp(`/runs/${runId}#result$`));
+  const again = await post(t, s, "/console/tasks/long/review", small);
+  assert.equal(again.status, 409);
+  assert.match(await again.text(), new RegExp(`Run id &#39;${runId}&#39; is taken`));
+  const odd = await post(t, s, "/console/tasks/long/review", { ...small, run_id: "../../x" });
+  assert.equal(odd.status, 303);
+  assert.match(odd.headers.get("location")!, /\/runs\/[0-9a-f]{24}#result$/);
+});
