@@ -29,7 +29,7 @@ export type { ApproxResult };
  * generation (approx_columns.ts); this whole model is what HiGHS's generic methods are measured on.
  */
 export function approxModel(pr: MitigationProblem): SparseModel {
-  const U = pr.unitSign.length, { rowOf, kappa, alpha, rhs } = approxRows(pr);
+  const U = pr.unitSign.length, { kappa, alpha, rhs, unitRowStart, unitRows } = approxRows(pr);
   const T = kappa.length;
   const colD = U + 2 * T, nCols = colD + 1, nRows = T + 2, budgetRow = T, sumRow = T + 1;
   const colCost = new Float64Array(nCols),
@@ -37,12 +37,7 @@ export function approxModel(pr: MitigationProblem): SparseModel {
     colUpper = new Float64Array(nCols);
   const rowLower = new Float64Array(nRows), rowUpper = new Float64Array(nRows);
   let nnz = 2 * T + T + 1;
-  for (let u = 0; u < U; u++) {
-    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
-      if (rowOf[pr.unitRegions[k]] >= 0) nnz++;
-    }
-    nnz += 2;
-  }
+  nnz += unitRows.length + 2 * U;
   const start = new Int32Array(nCols + 1), index = new Int32Array(nnz), value = new Float64Array(nnz);
   let at = 0;
   // x_u: +1 in each of its active regions' rows (ascending, as the problem lists them), its sign in the
@@ -50,10 +45,7 @@ export function approxModel(pr: MitigationProblem): SparseModel {
   for (let u = 0; u < U; u++) {
     if (pr.unitSign[u] > 0) colUpper[u] = pr.unitCount[u];
     else colLower[u] = -pr.unitCount[u];
-    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
-      const row = rowOf[pr.unitRegions[k]];
-      if (row >= 0) (index[at] = row, value[at++] = 1);
-    }
+    for (let k = unitRowStart[u]; k < unitRowStart[u + 1]; k++) (index[at] = unitRows[k], value[at++] = 1);
     (index[at] = budgetRow, value[at++] = pr.unitSign[u]);
     (index[at] = sumRow, value[at++] = 1);
     start[u + 1] = at;

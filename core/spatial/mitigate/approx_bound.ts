@@ -13,44 +13,96 @@
  */
 import type { MitigationProblem } from "./problem.ts";
 
-/** The regions that make rows of PROMIS-Approx (0 < n_i < N), and each row's κ, α and right-hand side. */
+/**
+ * The rows of PROMIS-Approx: one per distinct set of members among the regions with 0 < n_i < N. Regions
+ * with the same members (a scan design's nested squares often hold the same individuals: 285 of 3,001 on
+ * the LAR-like case) have the same n, p, α and b, so their terms κ|·| add up to one row of weight Σκ; the
+ * rows are fewer and the optimum the same.
+ */
 export interface ApproxRows {
   /** Row of region r, or -1 when its weight is 0 (n_r = 0 or n_r = N). */
   rowOf: Int32Array;
-  /** Per row: κ_i = sqrt(N / (n_i (N − n_i))), α_i = n_i/N, b_i = n_i P/N − p_i. */
+  /** Per row: its weight (κ_i = sqrt(N / (n_i (N − n_i))) summed over its regions), α_i = n_i/N, b_i = n_i P/N − p_i. */
   kappa: Float64Array;
   alpha: Float64Array;
   rhs: Float64Array;
+  /** Rows of unit u (each once, ascending): unitRows[unitRowStart[u] .. unitRowStart[u+1]). */
+  unitRowStart: Int32Array;
+  unitRows: Int32Array;
 }
 
-/** The rows of the approx model, in region order (one pass; shared by the model and its certificate). */
-export function approxRows(pr: MitigationProblem): ApproxRows {
-  const { N, P } = pr, R = pr.n.length, rowOf = new Int32Array(R).fill(-1);
-  let T = 0;
-  for (let r = 0; r < R; r++) if (pr.n[r] > 0 && pr.n[r] < N) rowOf[r] = T++;
-  const kappa = new Float64Array(T), alpha = new Float64Array(T), rhs = new Float64Array(T);
-  for (let r = 0; r < R; r++) {
-    const k = rowOf[r];
-    if (k < 0) continue;
-    kappa[k] = Math.sqrt(N / (pr.n[r] * (N - pr.n[r])));
-    alpha[k] = pr.n[r] / N;
-    rhs[k] = (pr.n[r] * P) / N - pr.p[r];
+/** Each region's units (CSR by region), from the units' region lists. */
+function regionUnits(pr: MitigationProblem): { start: Int32Array; units: Int32Array } {
+  const R = pr.n.length, U = pr.unitSign.length, start = new Int32Array(R + 1);
+  for (let k = 0; k < pr.unitRegions.length; k++) start[pr.unitRegions[k] + 1]++;
+  for (let r = 0; r < R; r++) start[r + 1] += start[r];
+  const units = new Int32Array(start[R]), fill = start.slice(0, R);
+  for (let u = 0; u < U; u++) {
+    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) units[fill[pr.unitRegions[k]]++] = u;
   }
-  return { rowOf, kappa, alpha, rhs };
+  return { start, units };
+}
+
+/**
+ * The rows of the approx model, in region order of their first region (one pass to group regions by their
+ * units, hashed then compared; one to list each unit's rows once).
+ */
+export function approxRows(pr: MitigationProblem): ApproxRows {
+  const { N, P } = pr, R = pr.n.length, U = pr.unitSign.length, rowOf = new Int32Array(R).fill(-1);
+  const { start, units } = regionUnits(pr), firstOf = new Map<number, number[]>();
+  const same = (a: number, b: number) => {
+    if (start[a + 1] - start[a] !== start[b + 1] - start[b]) return false;
+    for (let k = 0; k < start[a + 1] - start[a]; k++) {
+      if (units[start[a] + k] !== units[start[b] + k]) return false;
+    }
+    return true;
+  };
+  const kappas: number[] = [], alpha: number[] = [], rhs: number[] = [];
+  for (let r = 0; r < R; r++) {
+    if (!(pr.n[r] > 0 && pr.n[r] < N)) continue;
+    let h = start[r + 1] - start[r];
+    for (let k = start[r]; k < start[r + 1]; k++) h = Math.imul(h ^ units[k], 0x9e3779b1) ^ (h >>> 15);
+    const kappa = Math.sqrt(N / (pr.n[r] * (N - pr.n[r]))), bucket = firstOf.get(h) ?? [];
+    const twin = bucket.find((q) => same(q, r));
+    if (twin !== undefined) {
+      (rowOf[r] = rowOf[twin], kappas[rowOf[r]] += kappa);
+      continue;
+    }
+    (bucket.push(r), firstOf.set(h, bucket));
+    rowOf[r] = kappas.length;
+    (kappas.push(kappa), alpha.push(pr.n[r] / N), rhs.push((pr.n[r] * P) / N - pr.p[r]));
+  }
+  const unitRowStart = new Int32Array(U + 1),
+    list = new Int32Array(pr.unitRegions.length),
+    seen = new Int32Array(kappas.length).fill(-1);
+  let at = 0;
+  for (let u = 0; u < U; u++) {
+    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
+      const row = rowOf[pr.unitRegions[k]];
+      if (row >= 0 && seen[row] !== u) (seen[row] = u, list[at++] = row);
+    }
+    list.subarray(unitRowStart[u], at).sort();
+    unitRowStart[u + 1] = at;
+  }
+  return {
+    rowOf,
+    kappa: Float64Array.from(kappas),
+    alpha: Float64Array.from(alpha),
+    rhs: Float64Array.from(rhs),
+    unitRowStart,
+    unitRows: list.subarray(0, at),
+  };
 }
 
 /** Σ_i κ_i |Σ_{u∋i} x_u − α_i D − b_i| with D = Σ_u x_u: the approx objective of any flips x. */
-export function approxObjective(pr: MitigationProblem, rows: ApproxRows, x: Float64Array): number {
+export function approxObjective(rows: ApproxRows, x: Float64Array): number {
   const T = rows.kappa.length, act = new Float64Array(T);
   let D = 0;
   for (let u = 0; u < x.length; u++) {
     const v = x[u];
     if (v === 0) continue;
     D += v;
-    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
-      const row = rows.rowOf[pr.unitRegions[k]];
-      if (row >= 0) act[row] += v;
-    }
+    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) act[rows.unitRows[k]] += v;
   }
   let sum = 0;
   for (let i = 0; i < T; i++) sum += rows.kappa[i] * Math.abs(act[i] - rows.alpha[i] * D - rows.rhs[i]);
@@ -72,10 +124,7 @@ export function unitReducedCosts(pr: MitigationProblem, rows: ApproxRows, m: App
   const U = pr.unitSign.length, d = new Float64Array(U);
   for (let u = 0; u < U; u++) {
     let s = 0;
-    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
-      const row = rows.rowOf[pr.unitRegions[k]];
-      if (row >= 0) s += m.y[row];
-    }
+    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) s += m.y[rows.unitRows[k]];
     d[u] = -s - pr.unitSign[u] * m.lambda - m.mu;
   }
   return d;

@@ -81,15 +81,14 @@ function openMaster(highs: Highs, pr: MitigationProblem, rows: ApproxRows, limit
 function addUnits(m: Master, pr: MitigationProblem, rows: ApproxRows, add: Int32Array): void {
   const n = add.length, start = new Int32Array(n + 1);
   let nnz = 0;
-  for (const u of add) nnz += pr.unitRegStart[u + 1] - pr.unitRegStart[u] + 2;
+  for (const u of add) nnz += rows.unitRowStart[u + 1] - rows.unitRowStart[u] + 2;
   const index = new Int32Array(nnz), value = new Float64Array(nnz);
   const lower = new Float64Array(n), upper = new Float64Array(n);
   let at = 0;
   add.forEach((u, c) => {
     pr.unitSign[u] > 0 ? (upper[c] = pr.unitCount[u]) : (lower[c] = -pr.unitCount[u]);
-    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
-      const row = rows.rowOf[pr.unitRegions[k]];
-      if (row >= 0) (index[at] = row, value[at++] = 1);
+    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) {
+      (index[at] = rows.unitRows[k], value[at++] = 1);
     }
     (index[at] = m.T, value[at++] = pr.unitSign[u]);
     (index[at] = m.T + 1, value[at++] = 1);
@@ -182,7 +181,7 @@ function generate(
       };
     }
     const { x, duals } = readMaster(m, U);
-    const objective = approxObjective(pr, rows, x);
+    const objective = approxObjective(rows, x);
     // the objective is a sum of absolute values, so 0 bounds it too (and proves a zero optimal)
     const bound = Math.max(best?.bound ?? 0, approxDualBound(pr, rows, duals, dLo, dHi));
     best = { code: 1, detail: "", x, objective, bound, rounds, columns: m.units.length };
@@ -265,14 +264,14 @@ export async function solveApproxByColumns(
     onProgress({ phase: "zero gap", objective: null, bound: null });
     const zero = solveZeroGap(pr, rows, deadline);
     if (zero) {
-      const objective = approxObjective(pr, rows, zero.x), bound = 0, columns = 0, rounds = zero.steps;
+      const objective = approxObjective(rows, zero.x), bound = 0, columns = 0, rounds = zero.steps;
       if (relativeGap(objective, bound) <= GAP_TOLERANCE) {
         const detail = `every region at the overall rate (${zero.steps} Newton steps): optimal at 0`;
         return done(0, detail, { code: 0, detail, x: zero.x, objective, bound, rounds, columns });
       }
     }
     m = openMaster(highs, pr, rows, limitSeconds);
-    if (pr.unitRegions.length + 2 * U <= WHOLE_MODEL_NONZEROS) {
+    if (rows.unitRows.length + 2 * U <= WHOLE_MODEL_NONZEROS) {
       addUnits(
         m,
         pr,

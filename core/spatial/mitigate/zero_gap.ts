@@ -32,20 +32,17 @@ export interface ZeroGapPoint {
   steps: number;
 }
 
-/** Each unit's rows in the Newton system: its active regions' rows, then the sum row T. */
+/** Each unit's rows in the Newton system: its rows of the model, then the sum row T. */
 function unitRows(pr: MitigationProblem, rows: ApproxRows): { start: Int32Array; idx: Int32Array } {
   const U = pr.unitSign.length, T = rows.kappa.length, start = new Int32Array(U + 1);
-  const idx = new Int32Array(pr.unitRegions.length + U);
+  const idx = new Int32Array(rows.unitRows.length + U);
   let at = 0;
   for (let u = 0; u < U; u++) {
-    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1]; k++) {
-      const row = rows.rowOf[pr.unitRegions[k]];
-      if (row >= 0) idx[at++] = row;
-    }
+    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) idx[at++] = rows.unitRows[k];
     idx[at++] = T;
     start[u + 1] = at;
   }
-  return { start, idx: idx.subarray(0, at) };
+  return { start, idx };
 }
 
 /**

@@ -78,7 +78,7 @@ function assertZeroGap(pr: MitigationProblem, x: Float64Array, D: number): void 
   });
   assert.ok(used <= pr.C + 1e-9 && Number.isInteger(D) && D >= pr.dMin && D <= pr.dMax);
   assert.ok(Math.abs(sum - D) <= 1e-8);
-  assert.ok(approxObjective(pr, approxRows(pr), x) <= 1e-8);
+  assert.ok(approxObjective(approxRows(pr), x) <= 1e-8);
 }
 
 Deno.test("zero gap: reached where scipy's optimum is 0, refused where it is 0.7337", () => {
