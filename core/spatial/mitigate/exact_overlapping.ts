@@ -15,7 +15,7 @@
 import { xlogxTable } from "../statistic.ts";
 import { regionBound } from "./exact_fixed_rate.ts";
 import type { MitigationProblem } from "./problem.ts";
-import type { UnitSolution } from "./status.ts";
+import type { OnProgress, UnitSolution } from "./status.ts";
 import { solverStatus } from "./status.ts";
 
 /** Share of the work limit the open bound may take after it (then the deepest frames share one bound). */
@@ -59,6 +59,7 @@ export function solveExactOverlapping(
   start: Int32Array | null = null,
   spentSeconds = 0,
   nodeLimit = Infinity,
+  onProgress?: OnProgress,
 ): UnitSolution {
   const t0 = performance.now(), deadline = t0 + (workLimitSeconds - spentSeconds) * 1000;
   const { N, P, C, dMin, dMax } = pr, R = pr.n.length, U = pr.unitSign.length, t = xlogxTable(N);
@@ -135,7 +136,11 @@ export function solveExactOverlapping(
   let sp = 0, open = Infinity;
   // the node of the current state, at depth sp: stop, prune, settle a leaf, or push its frame
   const enter = () => {
-    if (((++nodes & 1023) === 0 && performance.now() > deadline) || nodes > nodeLimit) {
+    // every 1,024 nodes: the clock, and the incumbent for a caller that shows it (its bound: the root's)
+    if ((++nodes & 1023) === 0 && onProgress && fBound.length) {
+      onProgress({ phase: "exact search", objective: Number.isFinite(best) ? best : null, bound: fBound[0] });
+    }
+    if (((nodes & 1023) === 0 && performance.now() > deadline) || nodes > nodeLimit) {
       (aborted = true, open = bound());
       return;
     }

@@ -87,11 +87,13 @@ export async function solveProblem(
     if (pr.overlapping) {
       // beyond a few units the search needs a good incumbent to prune: the approx solution, rounded,
       // from half the work limit (its own limit and solver errors only leave the search unseeded)
-      if (pr.unitSign.length <= SEED_UNITS) return solveExactOverlapping(pr, workLimitSeconds);
+      if (pr.unitSign.length <= SEED_UNITS) {
+        return solveExactOverlapping(pr, workLimitSeconds, null, 0, Infinity, onProgress);
+      }
       const seed = await solveApprox(pr, workLimitSeconds / 2, onProgress);
       onProgress?.({ phase: "exact search", objective: null, bound: null });
       const start = seed.unitDelta && hasSolution(seed.status) ? unitFlipCounts(pr, seed.unitDelta) : null;
-      const r = solveExactOverlapping(pr, workLimitSeconds, start, seed.seconds);
+      const r = solveExactOverlapping(pr, workLimitSeconds, start, seed.seconds, Infinity, onProgress);
       return { ...r, seconds: r.seconds + seed.seconds };
     }
     const G = groupsOf(pr, xlogxTable(pr.N));
