@@ -16,6 +16,7 @@ import {
   unitReducedCosts,
 } from "./approx_bound.ts";
 import { openHighs } from "./highs.ts";
+import { rowBounds, slackColumns, unitColumns } from "./approx_model.ts";
 import { solveZeroGap } from "./zero_gap.ts";
 import type { MitigationProblem } from "./problem.ts";
 import { GAP_TOLERANCE, type OnProgress, relativeGap, type SolverStatus, solverStatus } from "./status.ts";
@@ -43,70 +44,44 @@ interface Master {
 
 /** The master with every row and no unit: e⁺_i, e⁻_i per row, then D. */
 function openMaster(highs: Highs, pr: MitigationProblem, rows: ApproxRows, limit: number): Master {
-  const T = rows.kappa.length, nCols = 2 * T + 1, nRows = T + 2, inf = highs.infinity;
-  const colCost = new Float64Array(nCols),
-    colLower = new Float64Array(nCols),
-    colUpper = new Float64Array(nCols);
-  const start = new Int32Array(nCols + 1),
-    index = new Int32Array(3 * T + 1),
-    value = new Float64Array(3 * T + 1);
-  let at = 0;
-  for (let i = 0; i < T; i++) {
-    colCost[2 * i] = colCost[2 * i + 1] = rows.kappa[i];
-    colUpper[2 * i] = colUpper[2 * i + 1] = inf;
-    (index[at] = i, value[at++] = -1, start[2 * i + 1] = at);
-    (index[at] = i, value[at++] = 1, start[2 * i + 2] = at);
-  }
-  for (let i = 0; i < T; i++) (index[at] = i, value[at++] = -rows.alpha[i]);
-  (index[at] = T + 1, value[at++] = -1, start[nCols] = at);
-  (colLower[2 * T] = pr.dMin, colUpper[2 * T] = pr.dMax);
-  const rowLower = new Float64Array(nRows), rowUpper = new Float64Array(nRows);
-  (rowLower.set(rows.rhs), rowUpper.set(rows.rhs));
-  (rowLower[T] = -inf, rowUpper[T] = pr.C);
+  const T = rows.kappa.length, cols = slackColumns(pr, rows, highs.infinity);
+  const bounds = rowBounds(pr, rows, highs.infinity), nCols = cols.cost.length, nRows = T + 2;
   const model = highs.createModel({
     numCols: nCols,
     numRows: nRows,
-    colCost,
-    colLower,
-    colUpper,
-    rowLower,
-    rowUpper,
-    matrix: { format: "csc", numRows: nRows, numCols: nCols, starts: start, indices: index, values: value },
+    colCost: cols.cost,
+    colLower: cols.lower,
+    colUpper: cols.upper,
+    rowLower: bounds.lower,
+    rowUpper: bounds.upper,
+    matrix: {
+      format: "csc",
+      numRows: nRows,
+      numCols: nCols,
+      starts: cols.start,
+      indices: cols.index,
+      values: cols.value,
+    },
   });
   model.options.set({ output_flag: false, time_limit: Math.max(1e-3, limit) });
   return { highs, model, colOf: new Int32Array(pr.unitSign.length).fill(-1), units: [], colD: 2 * T, T };
 }
 
-/** Adds units' columns to the master: +1 in their regions' rows, sign in the budget row, 1 in the sum row. */
+/** Adds units' columns to the master (approx_model.ts unitColumns), after those it has. */
 function addUnits(m: Master, pr: MitigationProblem, rows: ApproxRows, add: Int32Array): void {
-  const n = add.length, start = new Int32Array(n + 1);
-  let nnz = 0;
-  for (const u of add) nnz += rows.unitRowStart[u + 1] - rows.unitRowStart[u] + 2;
-  const index = new Int32Array(nnz), value = new Float64Array(nnz);
-  const lower = new Float64Array(n), upper = new Float64Array(n);
-  let at = 0;
-  add.forEach((u, c) => {
-    pr.unitSign[u] > 0 ? (upper[c] = pr.unitCount[u]) : (lower[c] = -pr.unitCount[u]);
-    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) {
-      (index[at] = rows.unitRows[k], value[at++] = 1);
-    }
-    (index[at] = m.T, value[at++] = pr.unitSign[u]);
-    (index[at] = m.T + 1, value[at++] = 1);
-    start[c + 1] = at;
-    m.colOf[u] = m.colD + 1 + m.units.length;
-    m.units.push(u);
-  });
+  const cols = unitColumns(pr, rows, add);
+  for (const u of add) (m.colOf[u] = m.colD + 1 + m.units.length, m.units.push(u));
   m.model.addCols({
-    cost: new Float64Array(n),
-    lower,
-    upper,
+    cost: cols.cost,
+    lower: cols.lower,
+    upper: cols.upper,
     matrix: {
       format: "csc",
       numRows: m.T + 2,
-      numCols: n,
-      starts: start,
-      indices: index.subarray(0, at),
-      values: value.subarray(0, at),
+      numCols: add.length,
+      starts: cols.start,
+      indices: cols.index,
+      values: cols.value,
     },
   });
 }
@@ -272,12 +247,7 @@ export async function solveApproxByColumns(
     }
     m = openMaster(highs, pr, rows, limitSeconds);
     if (rows.unitRows.length + 2 * U <= WHOLE_MODEL_NONZEROS) {
-      addUnits(
-        m,
-        pr,
-        rows,
-        Int32Array.from(pr.unitSign, (_, u) => u),
-      );
+      addUnits(m, pr, rows, Int32Array.from(pr.unitSign, (_, u) => u));
     }
     let phase: "column generation" | "integer D" = "column generation";
     const report = (objective: number, bound: number) => onProgress({ phase, objective, bound });

@@ -1,0 +1,93 @@
+/**
+ * The columns and rows of PROMIS-Approx (approx.ts has the model in words), written once for both its
+ * users: the whole model that HiGHS's generic methods are measured on, and the restricted masters of the
+ * column generation (approx_columns.ts), which start with the slack columns and add unit columns.
+ * Rows: the approx rows (approx_bound.ts approxRows), then the budget row T, then the sum row T + 1.
+ */
+import type { ApproxRows } from "./approx_bound.ts";
+import type { MitigationProblem } from "./problem.ts";
+
+/** Columns in CSC (rows ascending) with their costs and bounds. */
+export interface Columns {
+  cost: Float64Array;
+  lower: Float64Array;
+  upper: Float64Array;
+  start: Int32Array;
+  index: Int32Array;
+  value: Float64Array;
+}
+
+/**
+ * The flips x_u of `units`: +1 in each of the unit's rows (each once, ascending), its sign in the budget row,
+ * 1 in the sum row; bounds by its label's direction, cost 0.
+ */
+export function unitColumns(pr: MitigationProblem, rows: ApproxRows, units: ArrayLike<number>): Columns {
+  const n = units.length, T = rows.kappa.length, start = new Int32Array(n + 1);
+  let nnz = 0;
+  for (let c = 0; c < n; c++) nnz += rows.unitRowStart[units[c] + 1] - rows.unitRowStart[units[c]] + 2;
+  const index = new Int32Array(nnz), value = new Float64Array(nnz);
+  const lower = new Float64Array(n), upper = new Float64Array(n);
+  let at = 0;
+  for (let c = 0; c < n; c++) {
+    const u = units[c];
+    pr.unitSign[u] > 0 ? (upper[c] = pr.unitCount[u]) : (lower[c] = -pr.unitCount[u]);
+    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) {
+      (index[at] = rows.unitRows[k], value[at++] = 1);
+    }
+    (index[at] = T, value[at++] = pr.unitSign[u]);
+    (index[at] = T + 1, value[at++] = 1);
+    start[c + 1] = at;
+  }
+  return { cost: new Float64Array(n), lower, upper, start, index, value };
+}
+
+/**
+ * e⁺_i and e⁻_i of each row (cost κ_i, −1 and +1 in it, [0, inf)), then D (−α_i in each row, −1 in the sum
+ * row, [dMin, dMax]): the columns every master has.
+ */
+export function slackColumns(pr: MitigationProblem, rows: ApproxRows, inf: number): Columns {
+  const T = rows.kappa.length, n = 2 * T + 1;
+  const cost = new Float64Array(n), lower = new Float64Array(n), upper = new Float64Array(n);
+  const start = new Int32Array(n + 1), index = new Int32Array(3 * T + 1), value = new Float64Array(3 * T + 1);
+  let at = 0;
+  for (let i = 0; i < T; i++) {
+    cost[2 * i] = cost[2 * i + 1] = rows.kappa[i];
+    upper[2 * i] = upper[2 * i + 1] = inf;
+    (index[at] = i, value[at++] = -1, start[2 * i + 1] = at);
+    (index[at] = i, value[at++] = 1, start[2 * i + 2] = at);
+  }
+  for (let i = 0; i < T; i++) (index[at] = i, value[at++] = -rows.alpha[i]);
+  (index[at] = T + 1, value[at++] = -1, start[n] = at);
+  (lower[2 * T] = pr.dMin, upper[2 * T] = pr.dMax);
+  return { cost, lower, upper, start, index, value };
+}
+
+/** Row bounds: b_i on each row, Σ sign_u x_u ≤ C on the budget row, 0 on the sum row. */
+export function rowBounds(pr: MitigationProblem, rows: ApproxRows, inf: number) {
+  const T = rows.kappa.length, lower = new Float64Array(T + 2), upper = new Float64Array(T + 2);
+  (lower.set(rows.rhs), upper.set(rows.rhs));
+  (lower[T] = -inf, upper[T] = pr.C);
+  return { lower, upper };
+}
+
+/** x then y, in one array of their kind. */
+function concat<A extends Float64Array | Int32Array>(x: A, y: A): A {
+  const out = new (x.constructor as new (n: number) => A)(x.length + y.length);
+  (out.set(x), out.set(y, x.length));
+  return out;
+}
+
+/** Columns side by side: b's after a's (one CSC). */
+export function joinColumns(a: Columns, b: Columns): Columns {
+  const na = a.cost.length, start = new Int32Array(na + b.cost.length + 1);
+  start.set(a.start);
+  for (let c = 1; c <= b.cost.length; c++) start[na + c] = a.start[na] + b.start[c];
+  return {
+    cost: concat(a.cost, b.cost),
+    lower: concat(a.lower, b.lower),
+    upper: concat(a.upper, b.upper),
+    start,
+    index: concat(a.index, b.index),
+    value: concat(a.value, b.value),
+  };
+}
