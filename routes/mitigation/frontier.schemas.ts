@@ -1,7 +1,7 @@
 /** Request and answer of `mitigate/relabel/frontier`: relabel's fields with `budgets` for `budget_constr`. */
 import { z } from "@hono/zod-openapi";
-import { auditFields, runIdField, toAuditSettings, withAuditRules } from "../spatial/spatial.schemas.ts";
-import { mitigationFields, RelabelRequest } from "./mitigation.schemas.ts";
+import { auditFields, runIdField, withAuditRules } from "../spatial/spatial.schemas.ts";
+import { mitigationFields, RelabelRequest, toRelabelSettings } from "./mitigation.schemas.ts";
 import type { FrontierInput } from "../../services/mitigation/frontier.ts";
 
 /** Most budgets one frontier runs (each is a relabel, kept as a run). */
@@ -26,18 +26,12 @@ export const FrontierRequest = withAuditRules(
 ).openapi("FrontierRequest");
 export type FrontierRequest = z.infer<typeof FrontierRequest>;
 
-/** The service's input of a validated frontier body. */
+/** The service's input of a validated frontier body: relabel's settings, budgets for budget_constr. */
 export function toFrontierSettings(
   body: FrontierRequest,
 ): Omit<FrontierInput, "collectionName" | "requestedBy"> {
-  return {
-    ...toAuditSettings(body),
-    approx: body.approx,
-    prTol: body.pr_constr,
-    workLimitSeconds: body.work_limit,
-    flipOrder: body.flip_order,
-    budgets: body.budgets,
-  };
+  const { budget: _, ...relabel } = toRelabelSettings({ ...body, budget_constr: 0 });
+  return { ...relabel, budgets: body.budgets };
 }
 
 const count = z.number().int();
