@@ -7,24 +7,13 @@
 import assert from "node:assert/strict";
 import { browserTest } from "../support/browser.ts";
 import { createTaskDocument } from "../../services/tasks/task_documents.ts";
-import { Rng } from "../../core/random.ts";
-
-/** 3,000 individuals in 16 overlapping regions: an exact relabel the search cannot finish in 30 s. */
-function overlapping(): Record<string, unknown>[] {
-  const rng = new Rng(7);
-  return Array.from({ length: 3000 }, () => {
-    const ids: number[] = [];
-    for (let r = 0; r < 16; r++) if (rng.next() < 0.5) ids.push(r);
-    const p = 0.15 + 0.5 * (ids.filter((r) => r < 8).length / 16);
-    return { region_ids: ids, y_pred: rng.next() < p ? 1 : 0 };
-  });
-}
+import { unfinishedExactRows } from "../support/long_mitigation.ts";
 
 browserTest(
   "console: a relabel under way is followed and cancelled with its Cancel button",
   async (h) => {
     const { store, config } = h.app;
-    await store.insertMany({ db: "demo", collection: "long" }, overlapping());
+    await store.insertMany({ db: "demo", collection: "long" }, unfinishedExactRows());
     await createTaskDocument({ store, config }, {
       database_name: "demo",
       data_collection_name: "long",

@@ -7,50 +7,18 @@
 import assert from "node:assert/strict";
 import { type StoreApp, storeTest } from "../support/stores.ts";
 import { createTaskDocument } from "../../services/tasks/task_documents.ts";
-import { Rng } from "../../core/random.ts";
+import { getPage, postForm, type Session, signIn } from "../support/console_session.ts";
+import { unfinishedExactRows } from "../support/long_mitigation.ts";
 
-const ORIGIN = "http://localhost:8000"; // PUBLIC_URL of a test app
 const inline = Deno.env.get("WORKERS") === "0";
-
-/** 3,000 individuals in 16 overlapping regions: an exact relabel the search cannot finish in 30 s. */
-function overlapping(): Record<string, unknown>[] {
-  const rng = new Rng(7);
-  return Array.from({ length: 3000 }, () => {
-    const ids: number[] = [];
-    for (let r = 0; r < 16; r++) if (rng.next() < 0.5) ids.push(r);
-    const p = 0.15 + 0.5 * (ids.filter((r) => r < 8).length / 16);
-    return { region_ids: ids, y_pred: rng.next() < p ? 1 : 0 };
-  });
-}
-
-interface Session {
-  cookie: string;
-  csrf: string;
-}
 
 async function setUp(t: StoreApp, rows: Record<string, unknown>[]): Promise<Session> {
   await t.store.insertMany({ db: t.db, collection: "long" }, rows);
   await createTaskDocument(t, { database_name: t.db, data_collection_name: "long", status: "pending" });
-  const res = await t.app.request("/console/sign-in", {
-    method: "POST",
-    headers: { origin: ORIGIN },
-    body: new URLSearchParams({ username: "alice", password: "" }),
-  });
-  assert.equal(res.status, 303);
-  const cookie = res.headers.get("set-cookie")!.split(";")[0];
-  const page = await (await t.app.request("/console/tasks/long", { headers: { cookie } })).text();
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1];
-  return { cookie, csrf };
+  return await signIn(t, "long");
 }
 
-const get = (t: StoreApp, s: Session, path: string) => t.app.request(path, { headers: { cookie: s.cookie } });
-
-const post = (t: StoreApp, s: Session, path: string, fields: Record<string, string>) =>
-  t.app.request(path, {
-    method: "POST",
-    headers: { origin: ORIGIN, cookie: s.cookie },
-    body: new URLSearchParams({ _csrf: s.csrf, ...fields }),
-  });
+const get = getPage, post = postForm;
 
 /** The review form's fields for an exact relabel of the whole collection, 30 s at most. */
 const RELABEL = {
@@ -83,7 +51,7 @@ async function cancelForm(t: StoreApp, s: Session) {
 storeTest(
   "console review: a relabel sent with the page's run id is followed and cancelled from the page",
   async (t) => {
-    const s = await setUp(t, overlapping());
+    const s = await setUp(t, unfinishedExactRows());
     const { runId, action, progress } = await cancelForm(t, s);
     assert.match(runId, /^[0-9a-f]{24}$/);
     assert.equal(action, `/console/tasks/long/runs/${runId}/cancel`);
@@ -137,7 +105,7 @@ storeTest(
 );
 
 storeTest("console review: a run id sent twice is refused; a malformed one is not used", async (t) => {
-  const s = await setUp(t, overlapping().slice(0, 300));
+  const s = await setUp(t, unfinishedExactRows().slice(0, 300));
   const { runId } = await cancelForm(t, s);
   const small = { ...RELABEL, approx: "true", work_limit: "5", run_id: runId };
   const first = await post(t, s, "/console/tasks/long/review", small);

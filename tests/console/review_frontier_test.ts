@@ -1,25 +1,12 @@
 /**
- * The review's budget frontier without a browser, over the eight individuals of review_routes_test
+ * The review's budget frontier without a browser, over the eight individuals of SPOTS_CSV
  * (region 0: 3 positives of 4, region 1: 1 of 4; statistical parity, tolerance 0): budgets 0 % and 25 %
  * are C = 0 (no flip, SBI as before) and C = 2 (one flip each way brings both regions to 50 %).
  */
 import assert from "node:assert/strict";
 import { importCsv, type StoreApp, storeTest } from "../support/stores.ts";
 import { createTaskDocument } from "../../services/tasks/task_documents.ts";
-
-const ORIGIN = "http://localhost:8000";
-
-const CSV = [
-  "name,lat,lon,y_true,y_pred,region_ids",
-  "a1,50.1,10.1,1,1,0",
-  "a2,50.2,10.2,1,1,0",
-  "a3,50.3,10.3,0,1,0",
-  "a4,50.4,10.4,1,0,0",
-  "b1,50.1,11.1,1,1,1",
-  "b2,50.2,11.2,1,0,1",
-  "b3,50.3,11.3,0,0,1",
-  "b4,50.4,11.4,1,0,1",
-].join("\n");
+import { postForm, signIn, SPOTS_CSV } from "../support/console_session.ts";
 
 const SETTINGS = {
   map_y_pred: "y_pred",
@@ -37,25 +24,14 @@ const SETTINGS = {
 };
 
 async function setUp(t: StoreApp) {
-  await importCsv(t, "spots", CSV);
+  await importCsv(t, "spots", SPOTS_CSV);
   await createTaskDocument(t, { database_name: t.db, data_collection_name: "spots", status: "pending" });
-  const res = await t.app.request("/console/sign-in", {
-    method: "POST",
-    headers: { origin: ORIGIN },
-    body: new URLSearchParams({ username: "alice", password: "" }),
-  });
-  const cookie = res.headers.get("set-cookie")!.split(";")[0];
-  const page = await (await t.app.request("/console/tasks/spots", { headers: { cookie } })).text();
-  assert.match(page, /<input id="f-frontier_pcts"[^>]*value="5, 10, 20, 30, 40"/);
-  assert.match(page, /<button[^>]*name="action"[^>]*value="frontier"/);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1];
+  const s = await signIn(t, "spots");
+  assert.match(s.page, /<input id="f-frontier_pcts"[^>]*value="5, 10, 20, 30, 40"/);
+  assert.match(s.page, /<button[^>]*name="action"[^>]*value="frontier"/);
   const send = (fields: Record<string, string>) =>
-    t.app.request("/console/tasks/spots/review", {
-      method: "POST",
-      headers: { origin: ORIGIN, cookie },
-      body: new URLSearchParams({ _csrf: csrf, ...SETTINGS, ...fields, action: "frontier" }),
-    });
-  return { cookie, send };
+    postForm(t, s, "/console/tasks/spots/review", { ...SETTINGS, ...fields, action: "frontier" });
+  return { cookie: s.cookie, send };
 }
 
 storeTest("console frontier: the curve and table link each budget's relabel run", async (t) => {

@@ -15,50 +15,16 @@
  */
 import assert from "node:assert/strict";
 import { importCsv, type StoreApp, storeTest } from "../support/stores.ts";
+import { getPage, ORIGIN, postForm, type Session, signIn, SPOTS_CSV } from "../support/console_session.ts";
 import { createTaskDocument, getTaskDocument } from "../../services/tasks/task_documents.ts";
 
-const ORIGIN = "http://localhost:8000"; // PUBLIC_URL of a test app
-
-const CSV = [
-  "name,lat,lon,y_true,y_pred,region_ids",
-  "a1,50.1,10.1,1,1,0",
-  "a2,50.2,10.2,1,1,0",
-  "a3,50.3,10.3,0,1,0",
-  "a4,50.4,10.4,1,0,0",
-  "b1,50.1,11.1,1,1,1",
-  "b2,50.2,11.2,1,0,1",
-  "b3,50.3,11.3,0,0,1",
-  "b4,50.4,11.4,1,0,1",
-].join("\n");
-
-interface Session {
-  cookie: string;
-  csrf: string;
-}
-
 async function setUp(t: StoreApp): Promise<Session> {
-  await importCsv(t, "spots", CSV);
+  await importCsv(t, "spots", SPOTS_CSV);
   await createTaskDocument(t, { database_name: t.db, data_collection_name: "spots", status: "pending" });
-  const res = await t.app.request("/console/sign-in", {
-    method: "POST",
-    headers: { origin: ORIGIN },
-    body: new URLSearchParams({ username: "alice", password: "" }),
-  });
-  assert.equal(res.status, 303);
-  const cookie = res.headers.get("set-cookie")!.split(";")[0];
-  const page = await (await t.app.request("/console/tasks/spots", { headers: { cookie } })).text();
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1];
-  return { cookie, csrf };
+  return await signIn(t, "spots");
 }
 
-const get = (t: StoreApp, s: Session, path: string) => t.app.request(path, { headers: { cookie: s.cookie } });
-
-const post = (t: StoreApp, s: Session, path: string, fields: Record<string, string>) =>
-  t.app.request(path, {
-    method: "POST",
-    headers: { origin: ORIGIN, cookie: s.cookie },
-    body: new URLSearchParams({ _csrf: s.csrf, ...fields }),
-  });
+const get = getPage, post = postForm;
 
 /** The settings a reviewer sends: statistical parity, 19 worlds, the suggested mapping. */
 const SETTINGS = {

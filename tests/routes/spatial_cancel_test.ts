@@ -10,27 +10,12 @@
 import assert from "node:assert/strict";
 import { type StoreApp, storeTest } from "../support/stores.ts";
 import { jsonBody } from "../support/app.ts";
-import { Rng } from "../../core/random.ts";
+import { unfinishedExactRows } from "../support/long_mitigation.ts";
 import { prunesSettled, RunWriter } from "../../services/spatial/runs.ts";
 
 const inline = Deno.env.get("WORKERS") === "0";
 
-/**
- * 3,000 individuals, each in every one of 16 regions with probability 1/2 (seeded), more often predicted
- * positive the more of the first eight regions hold them: about 3,000 units, which the exact search cannot
- * finish (measured: 4 million nodes in 5 s, stopped at its limit with bound 0).
- */
-function overlapping(): Record<string, unknown>[] {
-  const rng = new Rng(7);
-  return Array.from({ length: 3000 }, () => {
-    const ids: number[] = [];
-    for (let r = 0; r < 16; r++) if (rng.next() < 0.5) ids.push(r);
-    const p = 0.15 + 0.5 * (ids.filter((r) => r < 8).length / 16);
-    return { region_ids: ids, y_pred: rng.next() < p ? 1 : 0 };
-  });
-}
-
-/** An exact relabel of `overlapping()` that would run for its whole work limit of 30 s. */
+/** An exact relabel of `unfinishedExactRows()` that would run for its whole work limit of 30 s. */
 const LONG = { equal_opp: false, approx: false, work_limit: 30, n_worlds: 19, include_maps: false };
 
 /** The solver's own phases, as the worker reports them (core/spatial/mitigate/status.ts). */
@@ -93,7 +78,7 @@ async function leftOf(t: StoreApp, runId: string) {
 storeTest(
   "cancel: a long exact relabel lists as running, stops within 1 s of its cancel, leaves nothing; the next runs",
   async (t) => {
-    await withTask(t, "long", overlapping());
+    await withTask(t, "long", unfinishedExactRows());
     const started = Date.now();
     const pending = post(t, "long", "mitigate/relabel", LONG);
     const running = await solving(t, "long");
@@ -151,7 +136,7 @@ storeTest(
 storeTest(
   "cancel: a threshold asked to stop by another instance stops within a second; the cancel answers once",
   async (t) => {
-    const rows = overlapping().map((r, i) => ({ ...r, y_pred_prob: ((i * 7919) % 1000) / 1000 }));
+    const rows = unfinishedExactRows().map((r, i) => ({ ...r, y_pred_prob: ((i * 7919) % 1000) / 1000 }));
     await withTask(t, "long", rows);
     const pending = post(t, "long", "mitigate/threshold", { ...LONG, train_ratio: 0.9 });
     const running = await solving(t, "long");
@@ -177,7 +162,7 @@ storeTest(
 storeTest(
   "cancel: a run whose server stopped is not listed, cannot be cancelled, and is removed",
   async (t) => {
-    await withTask(t, "small", overlapping().slice(0, 200));
+    await withTask(t, "small", unfinishedExactRows().slice(0, 200));
     const runs = { db: t.config.TESSERA_DB, collection: "spatial_runs" };
     const chunks = { db: t.config.TESSERA_DB, collection: "spatial_run_chunks" };
     const header = (id: string, leaseUntil: number) => ({
@@ -227,7 +212,7 @@ storeTest(
 );
 
 storeTest("cancel: a run abandoned while a part was still to come writes nothing more", async (t) => {
-  await withTask(t, "small", overlapping().slice(0, 20));
+  await withTask(t, "small", unfinishedExactRows().slice(0, 20));
   const deps = { store: t.store, config: t.config };
   const context = {
     kind: "relabel" as const,
