@@ -76,10 +76,11 @@ interface Backend {
 
 /**
  * `deno task import` as a child process, killed once its journal has logged `batches` batches of new rows
- * (of 1,000: the batches before the last logged one are in the store). The journal is watched rather than
+ * (of 1,000: a batch is logged while the one before inserts its rows, so the batches before the last two
+ * logged ones are in the store; 4 logged leave at least 2,000 rows in). The journal is watched rather than
  * the collection, which on MongoDB takes too long to count to catch an import mid-way.
  */
-async function importKilled(b: Backend, file: string, args: string[], ref: CollectionRef, batches = 3) {
+async function importKilled(b: Backend, file: string, args: string[], ref: CollectionRef, batches = 4) {
   const env = Deno.env.toObject();
   delete env.MONGO_URL;
   const child = new Deno.Command(Deno.execPath(), {
