@@ -13,6 +13,7 @@
  * (openBound).
  */
 import { xlogxTable } from "../statistic.ts";
+import { exactObjective, positivesAfter } from "./exact_objective.ts";
 import { regionBound } from "./exact_fixed_rate.ts";
 import type { MitigationProblem } from "./problem.ts";
 import type { OnProgress, UnitSolution } from "./status.ts";
@@ -21,29 +22,10 @@ import { solverStatus } from "./status.ts";
 /** Share of the work limit the open bound may take after it (then the deepest frames share one bound). */
 const GRACE = 0.05;
 
-/** Σ_i (l1_i - l0) of regions with positives x at P' (each raw statistic clamped at 0). */
-function objective(pr: MitigationProblem, t: Float64Array, x: Int32Array, Pp: number): number {
-  const N = pr.N, l0 = t[Pp] + t[N - Pp] - t[N];
-  let sum = 0;
-  for (let i = 0; i < x.length; i++) {
-    const n = pr.n[i], m = N - n, q = Pp - x[i];
-    if (n === 0 || n === N) continue;
-    const s = t[x[i]] + t[n - x[i]] + (t[q] + t[m - q]) - (t[n] + t[m]) - l0;
-    if (s > 0) sum += s;
-  }
-  return sum;
-}
-
 /** The incumbent's objective when its integer flips k_u fit the budget and the window, else Infinity. */
 function evaluate(pr: MitigationProblem, t: Float64Array, k: Int32Array): number {
-  const x = pr.p.slice();
-  let D = 0, used = 0;
-  for (let u = 0; u < k.length; u++) {
-    const d = pr.unitSign[u] * k[u];
-    (D += d, used += k[u]);
-    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) x[pr.unitRegions[r]] += d;
-  }
-  return used <= pr.C && D >= pr.dMin && D <= pr.dMax ? objective(pr, t, x, pr.P + D) : Infinity;
+  const { x, D, used } = positivesAfter(pr, k);
+  return used <= pr.C && D >= pr.dMin && D <= pr.dMax ? exactObjective(pr, t, x, pr.P + D) : Infinity;
 }
 
 /**
@@ -78,7 +60,7 @@ export function solveExactOverlapping(
       pr.unitSign[u] > 0 ? (remUp[pr.unitRegions[r]] += c) : (remDown[pr.unitRegions[r]] += c);
     }
   }
-  let best = dMin <= 0 && 0 <= dMax ? objective(pr, t, x, P) : Infinity;
+  let best = dMin <= 0 && 0 <= dMax ? exactObjective(pr, t, x, P) : Infinity;
   let bestK = k.slice(), bestFree = 0, aborted = false, nodes = 0;
   if (start) {
     const v = evaluate(pr, t, start);
@@ -126,7 +108,7 @@ export function solveExactOverlapping(
     const left = C - used;
     const f0 = Math.max(dMin - D, -Math.min(freeDown, left)), f1 = Math.min(dMax - D, Math.min(freeUp, left));
     for (let f = f0; f <= f1; f++) {
-      const v = objective(pr, t, x, P + D + f);
+      const v = exactObjective(pr, t, x, P + D + f);
       if (v < best - tol()) (best = v, bestK = k.slice(), bestFree = f);
     }
   };

@@ -15,11 +15,19 @@ import { solveApprox } from "./approx.ts";
 import { solveExactDisjoint } from "./exact_disjoint.ts";
 import { groupsOf } from "./exact_fixed_rate.ts";
 import { solveExactOverlapping } from "./exact_overlapping.ts";
+import { exactStart } from "./exact_start.ts";
 import { chooseMembers, type FlipOrder, regionFlipCounts, regionsDelta, unitFlipCounts } from "./flips.ts";
 import { InvalidInputError } from "../../errors.ts";
 import { type MitigationOutcome, mitigationOutcome } from "./outcome.ts";
 import { buildProblem, type MitigationProblem, unitRegion } from "./problem.ts";
-import { hasSolution, type OnProgress, solverStatus, type UnitSolution } from "./status.ts";
+import {
+  GAP_TOLERANCE,
+  hasSolution,
+  type OnProgress,
+  relativeGap,
+  solverStatus,
+  type UnitSolution,
+} from "./status.ts";
 
 /** What `relabel` needs: the collection's columns, the audit's scope and regions, the request's knobs. */
 export interface RelabelInput {
@@ -58,6 +66,14 @@ export interface RelabelResult extends MitigationOutcome {
 /** Overlapping exact searches over more units than this start from the rounded approx solution. */
 const SEED_UNITS = 24;
 
+/** A search's answer with a bound proven elsewhere: the larger bound, and status 0 once the gap closes. */
+function withBound(r: UnitSolution, bound: number): UnitSolution {
+  if (r.objective === null || r.bound === null || r.status.code === 0) return r;
+  const b = Math.max(r.bound, Math.min(bound, r.objective));
+  if (relativeGap(r.objective, b) > GAP_TOLERANCE) return { ...r, bound: b };
+  return { ...r, bound: b, status: solverStatus(0, "the incumbent meets the bound of the integer counts") };
+}
+
 /** Runs the chosen solver on a problem (the part shared by relabel and threshold mitigation). */
 export async function solveProblem(
   pr: MitigationProblem,
@@ -85,16 +101,28 @@ export async function solveProblem(
       };
     }
     if (pr.overlapping) {
-      // beyond a few units the search needs a good incumbent to prune: the approx solution, rounded,
-      // from half the work limit (its own limit and solver errors only leave the search unseeded)
       if (pr.unitSign.length <= SEED_UNITS) {
         return solveExactOverlapping(pr, workLimitSeconds, null, 0, Infinity, onProgress);
       }
-      const seed = await solveApprox(pr, workLimitSeconds / 2, onProgress);
-      onProgress?.({ phase: "exact search", objective: null, bound: null });
-      const start = seed.unitDelta && hasSolution(seed.status) ? unitFlipCounts(pr, seed.unitDelta) : null;
-      const r = solveExactOverlapping(pr, workLimitSeconds, start, seed.seconds, Infinity, onProgress);
-      return { ...r, seconds: r.seconds + seed.seconds };
+      // beyond a few units the search needs a good incumbent to prune and a bound that counts integers:
+      // exact_start.ts finds both in part of the work limit (its misses only leave the search unseeded)
+      const t = xlogxTable(pr.N), seed = await exactStart(pr, t, workLimitSeconds, onProgress);
+      if (seed.bound === Infinity) {
+        const detail = "no integer flips reach a positive count in the rate window";
+        return {
+          status: solverStatus(3, detail),
+          unitDelta: null,
+          objective: null,
+          bound: null,
+          seconds: seed.seconds,
+        };
+      }
+      // the search's own bound is its root's; the caller sees the better of the two
+      const floor = (b: number | null) => (b === null ? seed.bound : Math.max(b, seed.bound));
+      const progress: OnProgress | undefined = onProgress &&
+        ((p) => onProgress({ ...p, bound: floor(p.bound) }));
+      const r = solveExactOverlapping(pr, workLimitSeconds, seed.start, seed.seconds, Infinity, progress);
+      return { ...withBound(r, seed.bound), seconds: r.seconds + seed.seconds };
     }
     const G = groupsOf(pr, xlogxTable(pr.N));
     const r = solveExactDisjoint(G, pr.dMin, pr.dMax, workLimitSeconds);

@@ -1,68 +1,11 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { Rng } from "../../../../core/random.ts";
-import { buildProblem, type MitigationProblem } from "../../../../core/spatial/mitigate/problem.ts";
+import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { solveExactOverlapping } from "../../../../core/spatial/mitigate/exact_overlapping.ts";
 import { solveProblem } from "../../../../core/spatial/mitigate/relabel.ts";
-import type { UnitSolution } from "../../../../core/spatial/mitigate/status.ts";
 import { regionsOf } from "./fixtures.ts";
-
-/** k ln(k/m) + (m-k) ln(1 - k/m), 0 ln 0 = 0: the log-likelihood term, written out for these tests. */
-function ll(k: number, m: number): number {
-  return (k > 0 ? k * Math.log(k / m) : 0) +
-    (k < m ? (m - k) * Math.log((m - k) / m) : 0);
-}
-
-/** Σ_i max(0, l1_i - l0) after flipping the first counts[u] members of every unit u. */
-function statAfter(
-  pr: MitigationProblem,
-  labels: Uint8Array,
-  members: number[][],
-  counts: ArrayLike<number>,
-) {
-  const y = labels.slice();
-  for (let u = 0; u < counts.length; u++) {
-    for (let m = 0; m < counts[u]; m++) {
-      y[pr.unitMembers[pr.unitMemStart[u] + m]] ^= 1;
-    }
-  }
-  const N = y.length, P = y.reduce((a, b) => a + b, 0), l0 = ll(P, N);
-  let sum = 0;
-  for (const reg of members) {
-    const n = reg.length, p = reg.reduce((a, j) => a + y[j], 0);
-    if (n > 0 && n < N) sum += Math.max(0, ll(p, n) + ll(P - p, N - n) - l0);
-  }
-  return { value: sum, newP: P };
-}
-
-/** The optimum over every integer flip vector k_u ∈ [0, count_u] within the budget and the window. */
-function bruteForce(
-  pr: MitigationProblem,
-  labels: Uint8Array,
-  members: number[][],
-): number {
-  const U = pr.unitCount.length, k = new Int32Array(U);
-  let best = Infinity;
-  for (;;) {
-    const used = k.reduce((a, b) => a + b, 0);
-    if (used <= pr.C) {
-      const { value, newP } = statAfter(pr, labels, members, k);
-      if (newP - pr.P >= pr.dMin && newP - pr.P <= pr.dMax) {
-        best = Math.min(best, value);
-      }
-    }
-    let u = 0; // next vector, mixed radix
-    while (u < U && k[u] === pr.unitCount[u]) k[u++] = 0;
-    if (u === U) return best;
-    k[u]++;
-  }
-}
-
-/** The solution's flips per unit (|δ_u|, integers). */
-const countsOf = (s: UnitSolution) => Array.from(s.unitDelta!, Math.abs);
-
-/** |a - b| within 1e-9 relative (absolute below 1). */
-const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+import { bruteForce, countsOf, near, setUp, statAfter, tiny } from "./exact_reference.ts";
 
 /** N individuals, each in every one of R regions with probability 1/2: nearly N distinct signatures. */
 function randomOverlapping(N: number, R: number, seed: number) {
@@ -153,50 +96,6 @@ Deno.test("exact (overlapping) at a work limit of 1 µs: bound ≤ brute-force o
   }
   assert.ok(stopped >= 3, `only ${stopped} of 8 searches stopped`); // those of more than 1,024 nodes
 });
-
-/** A tiny instance as fast-check draws it (setUp turns it into a problem). */
-interface Tiny {
-  labels: boolean[];
-  inRegion: boolean[][];
-  budget: number;
-  prTol: number;
-  seed: number[] | null;
-  nodeLimit: number;
-}
-
-/** Tiny overlapping instances: labels, regions (individual 0 in regions 0 and 1), budget, rate tolerance. */
-const tiny: fc.Arbitrary<Tiny> = fc.tuple(
-  fc.integer({ min: 3, max: 9 }),
-  fc.integer({ min: 2, max: 4 }),
-)
-  .chain(([N, R]) =>
-    fc.record({
-      labels: fc.array(fc.boolean(), { minLength: N, maxLength: N }),
-      inRegion: fc.array(
-        fc.array(fc.boolean(), { minLength: R, maxLength: R }),
-        {
-          minLength: N,
-          maxLength: N,
-        },
-      ),
-      budget: fc.constantFrom(0.2, 0.5, 1, 2, 3),
-      prTol: fc.constantFrom(0, 0.1, 0.3, 1),
-      seed: fc.option(
-        fc.array(fc.nat(), { minLength: 2 * N, maxLength: 2 * N }),
-      ),
-      nodeLimit: fc.integer({ min: 0, max: 40 }),
-    })
-  );
-
-/** The instance's problem, its members and the optional start (counts within each unit's). */
-function setUp(c: Tiny) {
-  const labels = Uint8Array.from(c.labels, Number), R = c.inRegion[0].length;
-  const members: number[][] = Array.from({ length: R }, () => []);
-  c.inRegion.forEach((row, j) => row.forEach((b, r) => (b || (j === 0 && r < 2)) && members[r].push(j)));
-  const pr = buildProblem(labels, regionsOf(members), c);
-  const start = c.seed ? Int32Array.from(pr.unitCount, (n, u) => c.seed![u] % (n + 1)) : null;
-  return { labels, members, pr, start, opt: bruteForce(pr, labels, members) };
-}
 
 Deno.test("exact (overlapping) on tiny instances: status 0 at the brute-force optimum, bound = objective", () => {
   fc.assert(

@@ -1,0 +1,130 @@
+/**
+ * Local search for PROMIS-Exact over overlapping regions: integer flips k_u improved by moves that each
+ * lower the exact objective, until no move does or the deadline passes. Rounding a real solution leaves
+ * each region a few members from its best integer count, and on a scan design those residues are most of
+ * the objective; two kinds of moves mend them:
+ * - single: one more or one fewer flip of a unit (moves newP by one, so every region's term changes: the
+ *   totals at P' ± 1 are kept, and the move's value is theirs plus its own regions' change);
+ * - pair: one flip moved between neighbouring units (unit_neighbours.ts), so that only the regions where
+ *   they differ change and newP stays.
+ * Both keep the budget and the window; the result is never worse than the start.
+ */
+import { exactObjective, positivesAfter, regionTerm } from "./exact_objective.ts";
+import type { MitigationProblem } from "./problem.ts";
+import { unitNeighbours } from "./unit_neighbours.ts";
+
+/** Neighbours per unit and the largest difference in regions a pair move may have. */
+const NEIGHBOURS = 24, MAX_DIFF = 40;
+
+/** A move's value below this counts as a gain (the tables' rounding is ~1e-15 a term). */
+const GAIN = 1e-12;
+
+/** The search's state: flips, positives per region, D, flips used, and the objective at P' - 1, P', P' + 1. */
+interface State {
+  k: Int32Array;
+  x: Int32Array;
+  D: number;
+  used: number;
+  at: [number, number, number];
+}
+
+/** One round of single moves over every unit; the number of moves taken. */
+function singles(pr: MitigationProblem, t: Float64Array, s: State, deadline: number): number {
+  const total = (Pp: number) => exactObjective(pr, t, s.x, Pp);
+  let moves = 0;
+  for (let u = 0; u < s.k.length; u++) {
+    if ((u & 255) === 0 && performance.now() > deadline) break;
+    for (const dk of [1, -1]) {
+      const nk = s.k[u] + dk, d = pr.unitSign[u] * dk, nD = s.D + d;
+      if (nk < 0 || nk > pr.unitCount[u] || s.used + dk > pr.C || nD < pr.dMin || nD > pr.dMax) continue;
+      const Pn = pr.P + nD;
+      let v = s.at[1 + d];
+      for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) {
+        const i = pr.unitRegions[r];
+        v += regionTerm(pr, t, i, s.x[i] + d, Pn) - regionTerm(pr, t, i, s.x[i], Pn);
+      }
+      if (!(v < s.at[1] - GAIN)) continue;
+      for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s.x[pr.unitRegions[r]] += d;
+      (s.k[u] = nk, s.used += dk, s.D = nD, moves++);
+      s.at = [total(Pn - 1), v, total(Pn + 1)];
+      break;
+    }
+  }
+  return moves;
+}
+
+/** One round of pair moves over every unit and its neighbours; the number of moves taken. */
+function pairs(
+  pr: MitigationProblem,
+  t: Float64Array,
+  s: State,
+  near: Int32Array[],
+  deadline: number,
+): number {
+  const change = new Int32Array(pr.n.length), touched: number[] = [], Pp = pr.P + s.D;
+  const add = (u: number, d: number) => {
+    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) {
+      const i = pr.unitRegions[r];
+      if (change[i] === 0) touched.push(i);
+      change[i] += d;
+    }
+  };
+  let moves = 0;
+  for (let u = 0; u < s.k.length; u++) {
+    if ((u & 255) === 0 && performance.now() > deadline) break;
+    for (const du of [1, -1]) {
+      const ku = s.k[u] + du;
+      if (ku < 0 || ku > pr.unitCount[u]) continue;
+      let taken = false;
+      for (const v of near[u]) {
+        // v takes the opposite change of the regions, so D stays: its count moves by -sign_u·du/sign_v
+        const dv = -pr.unitSign[u] * du * pr.unitSign[v], kv = s.k[v] + dv;
+        if (kv < 0 || kv > pr.unitCount[v] || s.used + du + dv > pr.C) continue;
+        (add(u, pr.unitSign[u] * du), add(v, pr.unitSign[v] * dv));
+        let gain = 0;
+        for (const i of touched) {
+          if (change[i]) {
+            gain += regionTerm(pr, t, i, s.x[i] + change[i], Pp) - regionTerm(pr, t, i, s.x[i], Pp);
+          }
+        }
+        taken = gain < -GAIN;
+        if (taken) {
+          for (const i of touched) s.x[i] += change[i];
+          (s.k[u] = ku, s.k[v] = kv, s.used += du + dv, s.at[1] += gain, moves++);
+        }
+        for (const i of touched) change[i] = 0;
+        touched.length = 0;
+        if (taken) break;
+      }
+      if (taken) break;
+    }
+  }
+  if (moves) s.at = [exactObjective(pr, t, s.x, Pp - 1), s.at[1], exactObjective(pr, t, s.x, Pp + 1)];
+  return moves;
+}
+
+/**
+ * Feasible integer flips k (within the budget and the window) improved by single and pair moves until
+ * neither finds a gain or `deadline` (ms, performance.now()) passes; returns the flips and their objective.
+ */
+export function improveFlips(
+  pr: MitigationProblem,
+  t: Float64Array,
+  start: Int32Array,
+  deadline: number,
+): { k: Int32Array; objective: number } {
+  const { x, D, used } = positivesAfter(pr, start), Pp = pr.P + D;
+  const s: State = { k: start.slice(), x, D, used, at: [0, exactObjective(pr, t, x, Pp), 0] };
+  const edge = (Pn: number) =>
+    Pn - pr.P < pr.dMin || Pn - pr.P > pr.dMax ? Infinity : exactObjective(pr, t, x, Pn);
+  s.at = [edge(Pp - 1), s.at[1], edge(Pp + 1)];
+  let near: Int32Array[] | null = null;
+  for (let round = 0; performance.now() < deadline; round++) {
+    const a = singles(pr, t, s, deadline);
+    if (performance.now() > deadline) break;
+    near ??= unitNeighbours(pr, NEIGHBOURS, MAX_DIFF);
+    const b = pairs(pr, t, s, near, deadline);
+    if (a + b === 0) break;
+  }
+  return { k: s.k, objective: exactObjective(pr, t, s.x, pr.P + s.D) };
+}

@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { Rng } from "../../../../core/random.ts";
+import { xlogxTable } from "../../../../core/spatial/statistic.ts";
+import { exactObjective, positivesAfter } from "../../../../core/spatial/mitigate/exact_objective.ts";
+import { improveFlips } from "../../../../core/spatial/mitigate/exact_local.ts";
+import { rateBound } from "../../../../core/spatial/mitigate/exact_rate_bound.ts";
+import { buildProblem, type MitigationProblem } from "../../../../core/spatial/mitigate/problem.ts";
+import { solveProblem } from "../../../../core/spatial/mitigate/relabel.ts";
+import { solveApprox } from "../../../../core/spatial/mitigate/approx.ts";
+import { unitFlipCounts } from "../../../../core/spatial/mitigate/flips.ts";
+import { regionsOf } from "./fixtures.ts";
+import { near, setUp, statAfter, tiny } from "./exact_reference.ts";
+
+/** Flips within the budget, the window and every unit's count. */
+function feasible(pr: MitigationProblem, k: Int32Array): boolean {
+  const { D, used } = positivesAfter(pr, k);
+  return used <= pr.C && D >= pr.dMin && D <= pr.dMax && k.every((c, u) => c >= 0 && c <= pr.unitCount[u]);
+}
+
+Deno.test("rateBound by hand: a region of 2 positives of 4, no budget: 4 ln 2", () => {
+  // N = 4, P = 2, region {0, 1} with both positives; C = 0 so x = 2 and P' = 2:
+  // l1 = 2 ln(2/2) + 2 ln(2/2) = 0, l0 = 4 ln(1/2), the term 4 ln 2
+  const pr = buildProblem(Uint8Array.of(1, 1, 0, 0), regionsOf([[0, 1]]), { budget: 0, prTol: 0 });
+  const r = rateBound(pr, xlogxTable(pr.N));
+  assert.ok(Math.abs(r.bound - 4 * Math.LN2) < 1e-12, `${r.bound}`);
+  assert.equal(r.dBest, 0);
+  // a budget of 1 reaches x = 1, the overall rate: the bound falls to 0
+  const free = buildProblem(Uint8Array.of(1, 1, 0, 0), regionsOf([[0, 1]]), { budget: 1, prTol: 0 });
+  assert.equal(rateBound(free, xlogxTable(free.N)).bound, 0);
+});
+
+Deno.test("rateBound ≤ the brute-force optimum on tiny overlapping instances", () => {
+  let tight = 0;
+  fc.assert(
+    fc.property(tiny, (c) => {
+      const { pr, opt } = setUp(c);
+      const r = rateBound(pr, xlogxTable(pr.N));
+      assert.ok(r.bound <= opt + 1e-9 * Math.max(1, opt), `bound ${r.bound}, optimum ${opt}`);
+      if (opt > 1e-9 && near(r.bound, opt)) tight++;
+    }),
+    { numRuns: 1000, seed: 37 },
+  );
+  assert.ok(tight >= 50, `the bound met a positive optimum only ${tight} times`);
+});
+
+Deno.test("improveFlips: feasible, never worse than its start, the objective recomputed from labels", () => {
+  fc.assert(
+    fc.property(tiny, (c) => {
+      const { labels, members, pr, start, opt } = setUp(c);
+      const k0 = start && feasible(pr, start) ? start : new Int32Array(pr.unitCount.length);
+      const t = xlogxTable(pr.N), before = positivesAfter(pr, k0);
+      const r = improveFlips(pr, t, k0, Infinity);
+      assert.ok(feasible(pr, r.k));
+      assert.ok(r.objective <= exactObjective(pr, t, before.x, pr.P + before.D) + 1e-12);
+      assert.ok(r.objective >= opt - 1e-9 * Math.max(1, opt), `${r.objective} below the optimum ${opt}`);
+      assert.ok(near(statAfter(pr, labels, members, r.k).value, r.objective));
+    }),
+    { numRuns: 1000, seed: 38 },
+  );
+});
+
+/** A scan design: N individuals on a 60 × 60 grid of cells, R random squares of 3 to 10 cells a side. */
+function scanDesign(N: number, R: number, seed: number) {
+  const rng = new Rng(seed), G = 60;
+  const cell = Int32Array.from({ length: N }, () => Math.floor(rng.next() * G * G));
+  const labels = Uint8Array.from(cell, (c) => (rng.next() < 0.35 + 0.3 * ((c % G) / G) ? 1 : 0));
+  const members: number[][] = [];
+  for (let r = 0; r < R; r++) {
+    const s = 3 + Math.floor(rng.next() * 8),
+      x0 = Math.floor(rng.next() * (G - s)),
+      y0 = Math.floor(rng.next() * (G - s));
+    members.push([]);
+    cell.forEach((c, j) => {
+      const x = c % G, y = Math.floor(c / G);
+      if (x >= x0 && x < x0 + s && y >= y0 && y < y0 + s) members[r].push(j);
+    });
+  }
+  return { labels, members };
+}
+
+Deno.test("exact on a scan design of 20,000 individuals: feasible, bound ≥ the integer bound, ≤ the objective", async () => {
+  const { labels, members } = scanDesign(20_000, 1_000, 7);
+  const pr = buildProblem(labels, regionsOf(members), { budget: 0.2, prTol: 0.1 });
+  const r = await solveProblem(pr, false, 6);
+  assert.ok(r.status.code === 0 || r.status.code === 1, r.status.detail);
+  const counts = Int32Array.from(r.unitDelta!, Math.abs);
+  assert.ok(feasible(pr, counts));
+  // recomputed with logarithms: terms of ~N ln 2 cancel to ~1, so agreement is to ~1e-9 absolute, not relative
+  assert.ok(Math.abs(statAfter(pr, labels, members, counts).value - r.objective!) < 1e-7);
+  const bound = rateBound(pr, xlogxTable(pr.N)).bound;
+  assert.ok(r.bound! >= bound && r.bound! <= r.objective!, `bound ${r.bound}, integer bound ${bound}`);
+  // the search's old start, the rounded approx flips, is worse than what the local search reports
+  const a = await solveApprox(pr, 6), old = positivesAfter(pr, unitFlipCounts(pr, a.unitDelta!));
+  const before = exactObjective(pr, xlogxTable(pr.N), old.x, pr.P + old.D);
+  assert.ok(r.objective! < before, `objective ${r.objective}, rounded approx ${before}`);
+});
