@@ -1,6 +1,6 @@
 /**
  * Environment → one typed, validated Config. Nothing else in Tessera reads `Deno.env`.
- * Every variable, its default and its meaning is listed in README.md.
+ * Every variable, its default and its meaning is listed in docs/operations.md.
  */
 import { z } from "zod";
 

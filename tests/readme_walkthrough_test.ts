@@ -1,5 +1,5 @@
 /**
- * The README's walkthroughs do not fail silently (issue 21, item 14). Statically: no token is cut out of
+ * The README's tour and docs/walkthroughs.md do not fail silently (issue 21, item 14). Statically: no token is cut out of
  * an answer with sed (which stores an error as the token), every request of a walkthrough stops on an
  * error answer (`api`, `curl -f`, `--fail-with-body`), no polling loop waits on a status it may never get.
  * Then the walkthrough's preamble runs in bash, as written, against a started Tessera: `tok` gets a token
@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 
 const README = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+const WALKTHROUGHS = await Deno.readTextFile(new URL("../docs/walkthroughs.md", import.meta.url));
 const ANNOTATION = await Deno.readTextFile(new URL("../docs/annotation.md", import.meta.url));
 
 /** The ```sh blocks of a markdown text, from the heading `from` on. */
@@ -21,8 +22,12 @@ function shellBlocks(md: string, from = ""): string[] {
 const commands = (block: string) =>
   block.replace(/\\\n\s*/g, " ").split("\n").map((l) => l.replace(/(^|\s)#.*$/, "").trim()).filter(Boolean);
 
-Deno.test("README and docs/annotation.md: no token by sed, every request stops on an error, no endless poll", () => {
-  const walkthroughs = [...shellBlocks(README, "## Using it"), ...shellBlocks(ANNOTATION)];
+Deno.test("README, docs/walkthroughs.md, docs/annotation.md: every request stops on an error, no endless poll", () => {
+  const walkthroughs = [
+    ...shellBlocks(README, "## A five-minute tour"),
+    ...shellBlocks(WALKTHROUGHS),
+    ...shellBlocks(ANNOTATION),
+  ];
   assert.ok(walkthroughs.length >= 6);
   for (const block of walkthroughs) {
     assert.doesNotMatch(block, /sed -E 's\/\.\*"access_token"/, "a token cut out by sed");
@@ -48,9 +53,9 @@ function freePort(): number {
   return port;
 }
 
-/** The walkthroughs' preamble (the first block under "## Walkthroughs"), pointed at `base`. */
+/** The walkthroughs' shell functions (the first block under "## The shell functions"), pointed at `base`. */
 function preamble(base: string): string {
-  const block = shellBlocks(README, "## Walkthroughs")[0];
+  const block = shellBlocks(WALKTHROUGHS, "## The shell functions")[0];
   assert.match(block, /^B=localhost:8000$/m);
   return block.replace(/^B=localhost:8000$/m, `B=${base}`);
 }
@@ -68,7 +73,7 @@ async function bash(base: string, script: string) {
   return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
 }
 
-Deno.test("README preamble: tok, api and wait_job stop with a message on every error", async () => {
+Deno.test("walkthroughs' shell functions: tok, api and wait_job stop with a message on every error", async () => {
   const dir = await Deno.makeTempDir();
   const port = freePort();
   const base = `127.0.0.1:${port}`;
