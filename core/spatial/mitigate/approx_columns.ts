@@ -200,16 +200,35 @@ export interface ApproxResult {
   columns: number;
 }
 
+/** A warm start's flips when they fit `pr` (budget, window, each unit's direction and count), else null. */
+function fitting(pr: MitigationProblem, warm: Float64Array | null | undefined): Float64Array | null {
+  if (!warm || warm.length !== pr.unitSign.length) return null;
+  let used = 0, D = 0;
+  for (let u = 0; u < warm.length; u++) {
+    const v = warm[u] * pr.unitSign[u];
+    if (!(v >= 0 && v <= pr.unitCount[u])) return null;
+    (used += v, D += warm[u]);
+  }
+  const Dr = Math.round(D);
+  return used <= pr.C * (1 + 1e-12) && Math.abs(D - Dr) <= 1e-7 && Dr >= pr.dMin && Dr <= pr.dMax
+    ? warm
+    : null;
+}
+
 /**
  * PROMIS-Approx within `limitSeconds`: the relaxation (D real) by column generation, then, when its D is not
  * an integer, D fixed at the nearer integer and, unless that reaches the relaxation's bound, at the other
  * (the optimum over D is convex, so one of the two is the integer optimum); the better is kept. The bound
  * is the relaxation's, or the smaller of the two fixed ones' when that is higher. Never throws.
+ *
+ * `warm`: the flips of a neighbouring problem (a frontier's previous budget). When they fit this one and
+ * already reach 0 they are optimal as they are; otherwise their units start in the first master.
  */
 export async function solveApproxByColumns(
   pr: MitigationProblem,
   limitSeconds: number,
   onProgress: OnProgress = () => {},
+  warm: Float64Array | null = null,
 ): Promise<ApproxResult> {
   const t0 = performance.now(), deadline = t0 + limitSeconds * 1000, U = pr.unitSign.length;
   const done = (
@@ -235,6 +254,20 @@ export async function solveApproxByColumns(
   const rows = approxRows(pr);
   let m: Master | null = null;
   try {
+    const start = fitting(pr, warm);
+    if (start && relativeGap(approxObjective(rows, start), 0) <= GAP_TOLERANCE) {
+      const detail = "the warm start's flips fit and reach 0: optimal as they are";
+      const objective = approxObjective(rows, start);
+      return done(0, detail, {
+        code: 0,
+        detail,
+        x: start.slice(),
+        objective,
+        bound: 0,
+        rounds: 0,
+        columns: 0,
+      });
+    }
     // every region at the overall rate within the budget: optimal at 0, no simplex needed
     onProgress({ phase: "zero gap", objective: null, bound: null });
     const zero = solveZeroGap(pr, rows, deadline);
@@ -248,6 +281,10 @@ export async function solveApproxByColumns(
     m = openMaster(highs, pr, rows, limitSeconds);
     if (rows.unitRows.length + 2 * U <= WHOLE_MODEL_NONZEROS) {
       addUnits(m, pr, rows, Int32Array.from(pr.unitSign, (_, u) => u));
+    } else if (warm && warm.length === U) {
+      // a neighbouring problem's units: most of this optimum's columns, in the first master already
+      const support = Int32Array.from(warm.keys()).filter((u) => u < U && warm[u] !== 0);
+      if (support.length) addUnits(m, pr, rows, support);
     }
     let phase: "column generation" | "integer D" = "column generation";
     const report = (objective: number, bound: number) => onProgress({ phase, objective, bound });

@@ -19,6 +19,7 @@
  */
 import assert from "node:assert/strict";
 import { approxModel, solveApprox } from "../../../../core/spatial/mitigate/approx.ts";
+import { solveApproxByColumns } from "../../../../core/spatial/mitigate/approx_columns.ts";
 import { solveSparse } from "../../../../core/spatial/mitigate/highs.ts";
 import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { relabel, solveProblem } from "../../../../core/spatial/mitigate/relabel.ts";
@@ -142,4 +143,23 @@ Deno.test("HiGHS wrapper: a fractional integer column is settled at floor or cei
   assert.equal(r.status.code, 0);
   assert.equal(r.x![1], 1);
   assert.equal(r.objective, -1);
+});
+
+Deno.test("approx warm start: flips that fit and reach 0 are kept as they are; others change nothing", async () => {
+  // O1 with a budget of every individual and a window of ±100 %: every region can reach the overall rate
+  const loose = buildProblem(O1.labels, O1.regions, { budget: 1, prTol: 1 });
+  const cold = await solveApproxByColumns(loose, 10);
+  assert.equal(cold.status.code, 0);
+  assert.ok(cold.objective! <= 1e-9, `${cold.objective}`);
+  const again = await solveApproxByColumns(loose, 10, undefined, cold.unitDelta);
+  assert.equal(again.status.code, 0);
+  assert.equal(again.rounds, 0);
+  assert.deepEqual(again.unitDelta, cold.unitDelta);
+  // the same flips do not fit O1's budget of 1 flip: ignored, and O1's reference optimum comes out
+  const tight = buildProblem(O1.labels, O1.regions, O1);
+  const used = cold.unitDelta!.reduce((a, v, u) => a + v * tight.unitSign[u], 0);
+  assert.ok(used > tight.C, `the warm start uses ${used} flips`);
+  const r = await solveApproxByColumns(tight, 10, undefined, cold.unitDelta);
+  assert.equal(r.status.code, 0);
+  close(r.objective!, 0.8742151775501099, 1e-6, "objective");
 });
