@@ -46,11 +46,15 @@ export function approxModel(pr: MitigationProblem): SparseModel {
   };
 }
 
-/** Solves PROMIS-Approx under `workLimitSeconds` (wall clock), certified by a dual bound. */
+/**
+ * Solves PROMIS-Approx under `workLimitSeconds` (wall clock), certified by a dual bound; `warm`: a
+ * neighbouring problem's flips to start from (approx_columns.ts).
+ */
 export function solveApprox(
   pr: MitigationProblem,
   workLimitSeconds: number,
   onProgress?: OnProgress,
+  warm: Float64Array | null = null,
 ): Promise<ApproxResult> {
-  return solveApproxByColumns(pr, workLimitSeconds, onProgress);
+  return solveApproxByColumns(pr, workLimitSeconds, onProgress, warm);
 }

@@ -55,12 +55,16 @@ export interface RelabelInput {
   seed?: number;
   /** The plan of an audit over this scope and these regions: the problem takes its signatures. */
   plan?: AuditPlan;
+  /** Approx only: a neighbouring relabel's `unitDelta` (a frontier's previous budget) to start from. */
+  warm?: Float64Array | null;
 }
 
 /** The relabel's answer: positive rates in scope, metrics over every individual with y_true. */
 export interface RelabelResult extends MitigationOutcome {
   /** The flip order applied. */
   flipOrder: FlipOrder;
+  /** The solver's flips per unit (null without a solution): the warm start of a neighbouring relabel. */
+  unitDelta: Float64Array | null;
 }
 
 /** Overlapping exact searches over more units than this start from the rounded approx solution. */
@@ -80,6 +84,7 @@ export async function solveProblem(
   approx: boolean,
   workLimitSeconds: number,
   onProgress?: OnProgress,
+  warm: Float64Array | null = null,
 ): Promise<UnitSolution> {
   if (!(Number.isFinite(workLimitSeconds) && workLimitSeconds > 0)) {
     throw new RangeError(`the work limit must be a positive number of seconds, not ${workLimitSeconds}`);
@@ -91,7 +96,7 @@ export async function solveProblem(
       return { status: solverStatus(3, detail), unitDelta: null, objective: null, bound: null, seconds: 0 };
     }
     if (approx) {
-      const r = await solveApprox(pr, workLimitSeconds, onProgress);
+      const r = await solveApprox(pr, workLimitSeconds, onProgress, warm);
       return {
         status: r.status,
         unitDelta: r.unitDelta,
@@ -159,7 +164,7 @@ export async function relabel(input: RelabelInput, onProgress?: OnProgress): Pro
   const labels = gather(yPred, scope)!;
   const known = input.plan?.n === scope.length ? planSignatures(input.plan, input.regions) : undefined;
   const pr = buildProblem(labels, input.regions, { budget: input.budget, prTol: input.prTol }, known);
-  const sol = await solveProblem(pr, input.approx, input.workLimitSeconds, onProgress);
+  const sol = await solveProblem(pr, input.approx, input.workLimitSeconds, onProgress, input.warm ?? null);
   const mitigatedPreds = yPred.slice();
   // the solution fixes how many of each unit flip (and so every region's count); flip_order whom
   let flipped = new Int32Array(0), newP = pr.P, counts: Int32Array = new Int32Array(pr.unitSign.length);
@@ -183,5 +188,5 @@ export async function relabel(input: RelabelInput, onProgress?: OnProgress): Pro
     positiveRateBefore: pr.N ? pr.P / pr.N : 0,
     positiveRateAfter: pr.N ? newP / pr.N : 0,
   }, t0);
-  return { ...outcome, flipOrder };
+  return { ...outcome, flipOrder, unitDelta: hasSolution(sol.status) ? sol.unitDelta : null };
 }
