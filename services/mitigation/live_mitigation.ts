@@ -32,7 +32,7 @@ export interface Mitigation {
   deps: SpatialDeps;
 }
 
-/** Seconds a task may add beyond work_limit where it holds the event loop (workers/mitigate.ts's margin). */
+/** Seconds a task may add beyond work_limit where it holds the event loop (services/mitigation/on_pool.ts's margin). */
 const INLINE_MARGIN_MS = 120_000;
 
 /**

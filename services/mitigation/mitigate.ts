@@ -22,13 +22,8 @@ import { gather, subsetIndividuals } from "../../core/spatial/subset.ts";
 import { beside, nextTurn } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
-import { regionsOfEveryone, type SpatialAuditReply } from "../../workers/spatial.ts";
-import {
-  mitigateRelabel,
-  mitigateThreshold,
-  thresholdFitOf,
-  thresholdParts,
-} from "../../workers/mitigate.ts";
+import { regionsOfEveryone, type SpatialAuditReply } from "../spatial/on_pool.ts";
+import { mitigateRelabel, mitigateThreshold, thresholdFitOf, thresholdParts } from "./on_pool.ts";
 import {
   auditMaps,
   auditOf,

@@ -28,8 +28,8 @@ import {
   type SpatialAuditReply,
   type SpatialAuditRequest,
   type WorldsMemo,
-} from "../../workers/spatial.ts";
-import type { AuditMaps, AuditMapsPayload } from "../../workers/maps.ts";
+} from "./on_pool.ts";
+import type { AuditMaps, AuditMapsPayload } from "../../workers/tasks/maps.ts";
 import { loadColumns } from "./individuals.ts";
 import { taskCollection } from "./task_collection.ts";
 import { datasetVersion } from "../datasets/registry.ts";
