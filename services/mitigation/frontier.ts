@@ -11,7 +11,7 @@ import {
   type RelabelSettings,
   type SharedBefore,
 } from "./mitigate.ts";
-import type { RunAnswer } from "../spatial/runs.ts";
+import type { RunAnswer } from "../spatial/run_chunks.ts";
 
 /** One point of the frontier: a relabel with `budget_constr`, as kept in its run. */
 export interface FrontierPoint {

@@ -9,7 +9,9 @@ import type { Mapping } from "../../core/spatial/mapping.ts";
 import { withSignal } from "../../workers/signalled_pool.ts";
 import type { SpatialDeps } from "../spatial/audit.ts";
 import { LiveRun, RUN_LEASE_MS } from "../spatial/live_runs.ts";
-import { type RunAnswer, type RunSource, RunWriter } from "../spatial/runs.ts";
+import { type RunAnswer } from "../spatial/run_chunks.ts";
+import { type RunSource } from "../spatial/run_documents.ts";
+import { RunWriter } from "../spatial/run_writer.ts";
 import { taskCollection } from "../spatial/task_collection.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
 

@@ -42,7 +42,8 @@ import {
   withHulls,
 } from "../spatial/audit.ts";
 import { PhaseClock, type Phases } from "../spatial/phases.ts";
-import type { RunAnswer, RunWriter } from "../spatial/runs.ts";
+import type { RunAnswer } from "../spatial/run_chunks.ts";
+import type { RunWriter } from "../spatial/run_writer.ts";
 import { PredictionLines } from "./prediction_lines.ts";
 import {
   describeRun,
