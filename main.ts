@@ -16,7 +16,7 @@ import { isEmpty, seedDemo } from "./services/demo/seed.ts";
 import { setupAuth } from "./routes/auth/auth.index.ts";
 import { createWorkerPool } from "./workers/pool.ts";
 import { startJobRunner } from "./services/cleaning/job_runner.ts";
-import { startImportRecovery } from "./services/datasets/import_journal.ts";
+import { startImportRecovery } from "./services/datasets/import_recovery.ts";
 import { prunesSettled } from "./services/spatial/run_pruning.ts";
 import { setLogLevel } from "./core/log.ts";
 
