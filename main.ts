@@ -16,8 +16,8 @@ import { isEmpty, seedDemo } from "./services/demo/seed.ts";
 import { setupAuth } from "./routes/auth/auth.index.ts";
 import { createWorkerPool } from "./workers/pool.ts";
 import { startJobRunner } from "./services/cleaning/job_runner.ts";
-import { startImportRecovery } from "./services/datasets/import_journal.ts";
-import { prunesSettled } from "./services/spatial/runs.ts";
+import { startImportRecovery } from "./services/datasets/import_recovery.ts";
+import { prunesSettled } from "./services/spatial/run_pruning.ts";
 import { setLogLevel } from "./core/log.ts";
 
 /** Ends start-up: one JSON line on stderr, whatever LOG_LEVEL says, and exit code 1. */

@@ -10,7 +10,7 @@
  */
 import process from "node:process";
 import { WorkerPool } from "../workers/pool.ts";
-import { correlateOnPool } from "../workers/valuation.ts";
+import { correlateOnPool } from "../services/valuation/on_pool.ts";
 import {
   correlationMatrices,
   type Method,

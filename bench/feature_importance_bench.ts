@@ -11,7 +11,7 @@
  */
 import process from "node:process";
 import { WorkerPool } from "../workers/pool.ts";
-import { featureImportanceOnPool } from "../workers/valuation.ts";
+import { featureImportanceOnPool } from "../services/valuation/on_pool.ts";
 import { MODEL_NAMES } from "../core/learn/models.ts";
 import type { Frame } from "../core/stats/frame.ts";
 import { sharedAlloc } from "../core/memory.ts";

@@ -16,7 +16,7 @@
 import { clusters, overlappingSquares } from "./spatial_fixtures.ts";
 import { bestAndMedian } from "./timing.ts";
 import { WorkerPool } from "../workers/pool.ts";
-import { spatialAudit } from "../workers/spatial.ts";
+import { spatialAudit } from "../services/spatial/on_pool.ts";
 import { buildRegions } from "../core/spatial/regions.ts";
 import { planAudit } from "../core/spatial/audit.ts";
 import { simulateWorlds } from "../tests/support/kernel_ts.ts";

@@ -14,7 +14,7 @@ import { resolve } from "node:path";
 import { loadConfig } from "../config.ts";
 import { openStore } from "../store/open.ts";
 import { type ImportMode, importText } from "../services/datasets/import.ts";
-import { IMPORT_MODES } from "../services/datasets/import_journal.ts";
+import { IMPORT_MODES } from "../services/datasets/import_log.ts";
 import {
   CSV_DELIMITERS,
   type CsvDelimiter,

@@ -85,7 +85,7 @@ export function deserializeError(e: SerializedError): Error {
       return new BadRequestError(e.message);
     case "LimitError":
       return new LimitError(e.message);
-    case "StoreUnavailableError": // a worker reading a dataset for itself (dataset_reads.ts)
+    case "StoreUnavailableError": // a worker reading a dataset for itself (tasks/dataset.ts)
       return new StoreUnavailableError(e.message);
     default: {
       const err = new Error(e.message);

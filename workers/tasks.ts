@@ -1,36 +1,25 @@
 /**
- * Every task the worker pool can run: a name and a function of core over plain data. Each feature adds
- * its entries here; the worker (`worker.ts`) serves exactly this table, and the inline runner
- * (`pool.ts`) runs it in the caller's isolate. Its type is the worker boundary's: `pool.run(name, ...)`
- * takes the task's input and answers its output, as `TaskInput` and `TaskOutput` say.
+ * Every task the worker pool can run: a name and a function of core over plain data, each area's in
+ * `tasks/<prefix>.ts` (named as its tasks' names begin). The worker (`worker.ts`) serves exactly this
+ * table, and the inline runner (`pool.ts`) runs it in the caller's isolate. Its type is the worker
+ * boundary's: `pool.run(name, ...)` takes the task's input and answers its output, as `TaskInput` and
+ * `TaskOutput` say. Only task modules are imported here, never a caller, so the pool's types import no
+ * service.
  */
-import type { Report, TaskInputOf, TaskOutputOf, TaskTable } from "./protocol.ts";
-import { SPATIAL_TASKS } from "./spatial_tasks.ts";
-import { MAP_TASKS } from "./maps.ts";
-import { ANNOTATE_TASKS } from "./annotate.ts";
-import { VALUATION_TASKS } from "./valuation_tasks.ts";
-import { CLEANING_TASKS } from "./cleaning.ts";
-import { DATASET_TASKS } from "./dataset_reads.ts";
-import { WARM_UP_TASKS } from "./warm_up.ts";
-import { relabel, type RelabelInput } from "../core/spatial/mitigate/relabel.ts";
-import {
-  thresholdFit,
-  type ThresholdInput,
-  thresholdMitigation,
-  thresholdSplit,
-} from "../core/spatial/mitigate/threshold_mitigation.ts";
-import { toShared } from "../core/memory.ts";
-import { type FitInput, throttled } from "./mitigate.ts";
+import type { TaskInputOf, TaskOutputOf, TaskTable } from "./protocol.ts";
+import { SPATIAL_TASKS } from "./tasks/spatial.ts";
+import { MAP_TASKS } from "./tasks/maps.ts";
+import { MITIGATE_TASKS } from "./tasks/mitigate.ts";
+import { ANNOTATE_TASKS } from "./tasks/annotate.ts";
+import { VALUATION_TASKS } from "./tasks/valuation.ts";
+import { CLEANING_TASKS } from "./tasks/cleaning.ts";
+import { DATASET_TASKS } from "./tasks/dataset.ts";
+import { WARM_UP_TASKS } from "./tasks/warm_up.ts";
 
 export const TASKS = {
   ...SPATIAL_TASKS, // "spatial.regions", "spatial.prepare", "spatial.hulls", "spatial.restrict", "spatial.worlds"
   ...MAP_TASKS, // "maps.fair", "maps.distribution", "maps.flips", "maps.threshold_chart"
-  // the mitigations, called through workers/mitigate.ts; their solvers report progress
-  "mitigate.relabel": (p: RelabelInput, report: Report) => relabel(p, throttled(report)),
-  "mitigate.threshold": (p: ThresholdInput, report: Report) => thresholdMitigation(p, throttled(report)),
-  "mitigate.split": (p: Parameters<typeof thresholdSplit>[0]) => thresholdSplit(p),
-  // shared: the service keeps it for the next threshold of the same split
-  "mitigate.fit": (p: FitInput) => toShared(thresholdFit(p, p.train, p.n)),
+  ...MITIGATE_TASKS, // "mitigate.relabel", "mitigate.threshold", "mitigate.split", "mitigate.fit"
   ...ANNOTATE_TASKS, // "annotate.run"
   ...VALUATION_TASKS, // "valuation.correlation_*", "valuation.importance_*"
   ...CLEANING_TASKS, // "cleaning.run"

@@ -5,7 +5,7 @@
  *
  * In one thread: `runAudit(input)`. Across workers: `planAudit` once, `simulateWorlds` on disjoint world
  * ranges (a world depends only on seed and its number, so any split gives the same answer), then
- * `summarizeAudit` on the concatenated maxima (workers/spatial.ts does this over the pool).
+ * `summarizeAudit` on the concatenated maxima (services/spatial/on_pool.ts does this over the pool).
  */
 import { InvalidInputError } from "../errors.ts";
 import { worldsWasm } from "./audit_wasm.ts";

@@ -5,7 +5,7 @@
  * full precision.
  */
 import { csvLine } from "../../services/datasets/export.ts";
-import type { StoredPrediction } from "../../services/spatial/runs.ts";
+import type { StoredPrediction } from "../../services/spatial/run_documents.ts";
 import { type AuditView, type MitigationView, rateDiff } from "./pages/review_result.tsx";
 
 const STAT_COLUMNS = [

@@ -2,7 +2,8 @@
 import type { AppRouteHandler } from "../http/env.ts";
 import type * as routes from "./mitigation.routes.ts";
 import { toRelabelSettings, toThresholdSettings } from "./mitigation.schemas.ts";
-import { mitigateByRelabel, mitigateByThreshold } from "../../services/mitigation/mitigate.ts";
+import { mitigateByRelabel } from "../../services/mitigation/relabel.ts";
+import { mitigateByThreshold } from "../../services/mitigation/threshold.ts";
 import { writeBack } from "../../services/mitigation/writeback.ts";
 import { jsonAnswer } from "../http/json_answer.ts";
 

@@ -16,7 +16,7 @@ import {
 import { statusTable } from "./descriptions.ts";
 import { MAPPING_KEYS } from "../../core/spatial/mapping.ts";
 import { FLIP_ORDERS } from "../../core/spatial/mitigate/flips.ts";
-import type { RelabelSettings, ThresholdSettings } from "../../services/mitigation/mitigate.ts";
+import type { RelabelSettings, ThresholdSettings } from "../../services/mitigation/settings.ts";
 
 /** The fields relabel and threshold add to the audit's. */
 export const mitigationFields = {

@@ -11,32 +11,13 @@
  * name runs at a time; another is a 409 until it ends.
  */
 import { nextTurn } from "../../core/turns.ts";
-import {
-  type CollectionRef,
-  type Doc,
-  DocumentTooLargeError,
-  DuplicateIdError,
-  type Store,
-} from "../../store/store.ts";
-import {
-  bumpGeneration,
-  type ColumnInfo,
-  type DatasetRecord,
-  datasetRecord,
-  findDataset,
-  releaseDataset,
-  reserveDataset,
-} from "./registry.ts";
-import {
-  type EncodedIds,
-  encodeIds,
-  expandIds,
-  ImportJournal,
-  type ImportMode,
-  rollForward,
-} from "./import_journal.ts";
+import { type CollectionRef, type Doc, type Store } from "../../store/store.ts";
+import { type ColumnInfo, type DatasetRecord, datasetRecord } from "./registry.ts";
+import { type ImportMode } from "./import_log.ts";
+import { ImportJournal } from "./import_journal.ts";
+import { rollForward } from "./import_recovery.ts";
 import { newId } from "../../store/ids.ts";
-import { BadRequestError, ConflictError, InvalidInputError } from "../../core/errors.ts";
+import { BadRequestError, InvalidInputError } from "../../core/errors.ts";
 import { FieldProfiler } from "../../core/ingest/field_profile.ts";
 import { checkImportTarget } from "../../core/ingest/import_target.ts";
 import {
@@ -47,7 +28,11 @@ import {
 } from "../../core/ingest/records.ts";
 import type { Config } from "../../config.ts";
 
-export type { ImportMode } from "./import_journal.ts";
+import { emptyBatch, type Failed, loggable, type Pending, WrittenIds } from "./import_batches.ts";
+import { type Claim, claimName } from "./import_claim.ts";
+import { abandon } from "./import_undo.ts";
+
+export type { ImportMode } from "./import_log.ts";
 
 export interface ImportResult {
   /** What the import did: created a dataset, replaced its rows, or appended to them. */
@@ -126,23 +111,6 @@ export async function importText(deps: ImportDeps, input: TextImport): Promise<I
   return { ...result, delimiter: input.format === "csv" || input.format === "tsv" ? read.delimiter : null };
 }
 
-/** The batch being written: its documents, the ids made here and logged, and where each record came from. */
-interface Pending {
-  docs: Doc[];
-  fresh: Set<string>;
-  /** The ids logged in the journal: those made here and the records' own ids that did not exist yet. */
-  logged: string[];
-  places: string[];
-}
-
-const emptyBatch = (): Pending => ({ docs: [], fresh: new Set(), logged: [], places: [] });
-
-/** A batch the store failed on, and its failure. */
-interface Failed {
-  batch: Pending;
-  error: unknown;
-}
-
 /**
  * Batches being written at once, while the next is read and parsed. Two, but their rows go into the
  * store one batch after the other: a batch logs its ids in the journal (a renewal of the lease and a
@@ -156,25 +124,6 @@ interface Failed {
  * otherwise read and parsed in one stretch.
  */
 const WRITES_IN_FLIGHT = 2;
-
-/**
- * The ids an import has written, batch by batch, kept as runs (`encodeIds`: a batch of ids made here is
- * one string), so a million rows' ids are not a million strings on the heap until the import ends.
- */
-class WrittenIds {
-  private batches: EncodedIds[] = [];
-  length = 0;
-
-  add(ids: string[]): void {
-    this.batches.push(encodeIds(ids));
-    this.length += ids.length;
-  }
-
-  /** The ids, a batch at a time. */
-  *chunks(): Generator<string[]> {
-    for (const b of this.batches) yield expandIds(b);
-  }
-}
 
 /** Imports `records` into `target`, keeps the registry in step, and undoes itself on failure. */
 export async function importRecords(
@@ -327,149 +276,9 @@ export async function importRecords(
   };
 }
 
-/** The name's registry record before the import, and what the import found there. */
-interface Claim {
-  existing: DatasetRecord | null;
-  /** The import made the record (the dataset's first import). */
-  reserved: boolean;
-  /** The collection held documents when the import began (so a record's own `_id` may exist already). */
-  occupied: boolean;
-}
-
-/**
- * With the name held by the journal: the dataset's registry record, after reserving the name when the
- * dataset is new. A name that lives in another database is a 409; so is any existing dataset (or a
- * collection holding documents) in mode create. A reservation left by an import that died before the
- * journal existed is released.
- */
-async function claimName(
-  store: Store,
-  tesseraDb: string,
-  target: CollectionRef,
-  mode: ImportMode,
-): Promise<Claim> {
-  let existing = await findDataset(store, tesseraDb, target.collection);
-  if (existing && existing.database !== target.db) {
-    throw new ConflictError(
-      `a dataset named '${target.collection}' already exists in database '${existing.database}'`,
-    );
-  }
-  if (existing?.importing) {
-    // the journal holds the name, so no import is running: a reservation of a process that died
-    await releaseDataset(store, tesseraDb, target.collection);
-    existing = null;
-  }
-  const occupied = (await store.list(target, undefined, { limit: 1 })).length > 0;
-  if (mode === "create" && (existing || occupied)) {
-    const what = existing
-      ? `a dataset named '${target.collection}' exists already in database '${target.db}' ` +
-        `(${existing.rows} rows)`
-      : `collection '${target.collection}' of database '${target.db}' holds documents already`;
-    throw new ConflictError(`${what}: mode create makes new datasets only; use mode replace or append`);
-  }
-  if (existing) return { existing, reserved: false, occupied };
-  if (!await reserveDataset(store, tesseraDb, target)) {
-    throw new ConflictError(`the dataset name '${target.collection}' was taken meanwhile; try again`);
-  }
-  return { existing: null, reserved: true, occupied };
-}
-
-/**
- * The ids of a batch to log before writing it: every id made here, and the records' own ids. A record's
- * own id that exists already is left out (the store refuses it, and a recovery must not delete the
- * document that has it); that is looked up only when the collection held documents at the start.
- */
-async function loggable(store: Store, target: CollectionRef, batch: Pending, occupied: boolean) {
-  const ids = batch.docs.map((d) => d._id);
-  if (!occupied || batch.fresh.size === ids.length) return ids;
-  const own = ids.filter((id) => !batch.fresh.has(id));
-  const taken = new Set<string>();
-  for (let i = 0; i < own.length; i += 32) {
-    const part = own.slice(i, i + 32);
-    const found = await Promise.all(part.map((id) => store.get(target, id)));
-    found.forEach((d, j) => d && taken.add(part[j]));
-  }
-  return ids.filter((id) => !taken.has(id));
-}
-
 /** The ids of every document of a collection. */
 async function allIds(store: Store, ref: CollectionRef): Promise<string[]> {
   const ids: string[] = [];
   for await (const batch of store.stream(ref, { projection: [] })) ids.push(...batch.map((d) => d._id));
   return ids;
-}
-
-/**
- * An import that failed before committing: undo its rows, give back its name (a first import's
- * reservation) or give the dataset a new generation (a run may have read the rows while they were there),
- * remove its journal; the failure to throw. When the rows cannot be deleted (the store is down), the
- * journal stays: its lease runs out and a recovery rolls the import back.
- */
-async function abandon(
-  store: Store,
-  tesseraDb: string,
-  target: CollectionRef,
-  journal: ImportJournal,
-  reserved: boolean,
-  inserted: WrittenIds,
-  failed: Failed[],
-  cause: unknown,
-  mode: ImportMode,
-): Promise<Error> {
-  journal.close();
-  const { error, undone } = await undo(store, target, inserted, failed, cause as Error, mode === "replace");
-  if (!journal.lost && undone) {
-    try {
-      if (reserved) await releaseDataset(store, tesseraDb, target.collection);
-      else await bumpGeneration(store, tesseraDb, target.collection);
-      await journal.remove();
-    } catch { /* the journal stays; a recovery finishes the rollback */ }
-  }
-  return error;
-}
-
-/**
- * Deletes what a failed import wrote, and gives the failure to throw, naming the record a store refused.
- * Of a batch the store failed on, a typed refusal says how many leading documents it wrote; after an
- * unknown failure every id the journal logged for it is deleted (made here, or a record's own id that
- * did not exist before the batch: if it exists now, it is ours). `undone`: every row is gone.
- */
-async function undo(
-  store: Store,
-  ref: CollectionRef,
-  inserted: WrittenIds,
-  failed: Failed[],
-  cause: Error,
-  replace = false,
-): Promise<{ error: Error; undone: boolean }> {
-  let error = cause;
-  const partly: string[] = []; // of the failed batches
-  for (const { batch, error: failure } of failed) {
-    const refused = failure instanceof DuplicateIdError || failure instanceof DocumentTooLargeError
-      ? failure
-      : null;
-    const written = refused?.written ?? 0;
-    const logged = new Set(batch.logged);
-    batch.docs.forEach((d, i) => {
-      if (i < written || batch.fresh.has(d._id) || (!refused && logged.has(d._id))) partly.push(d._id);
-    });
-    if (refused && failure === cause) error = named(refused, batch.places[refused.index], replace);
-  }
-  try {
-    for (const ids of inserted.chunks()) await store.deleteMany(ref, ids);
-    await store.deleteMany(ref, partly);
-    return { error, undone: true };
-  } catch {
-    error.message += ` (the ${inserted.length + partly.length} documents inserted before the failure could ` +
-      "not be removed now; they are removed when the import is recovered, at the latest when Tessera next " +
-      "starts)";
-    return { error, undone: false };
-  }
-}
-
-/** A store's refusal of one document, as the error of the upload, naming the record's place. */
-function named(refused: DuplicateIdError | DocumentTooLargeError, place: string, replace: boolean): Error {
-  if (refused instanceof DocumentTooLargeError) return new BadRequestError(`${place}: ${refused.message}`);
-  const hint = replace ? " (a replacing upload keeps the old rows until the new ones are in)" : "";
-  return new ConflictError(`${place}: ${refused.message}${hint}`);
 }

@@ -4,14 +4,11 @@
  * point's before-audit. Answers each point's figures and run_id.
  */
 import type { SpatialDeps } from "../spatial/audit.ts";
-import {
-  mitigateByRelabel,
-  type MitigationAnswer,
-  type MitigationTarget,
-  type RelabelSettings,
-  type SharedBefore,
-} from "./mitigate.ts";
-import type { RunAnswer } from "../spatial/runs.ts";
+import { mitigateByRelabel, type SharedBefore } from "./relabel.ts";
+import { type MitigationAnswer } from "./answers.ts";
+import { type MitigationTarget } from "./live_mitigation.ts";
+import { type RelabelSettings } from "./settings.ts";
+import type { RunAnswer } from "../spatial/run_chunks.ts";
 
 /** One point of the frontier: a relabel with `budget_constr`, as kept in its run. */
 export interface FrontierPoint {

@@ -9,7 +9,9 @@ import type { Mapping } from "../../core/spatial/mapping.ts";
 import { withSignal } from "../../workers/signalled_pool.ts";
 import type { SpatialDeps } from "../spatial/audit.ts";
 import { LiveRun, RUN_LEASE_MS } from "../spatial/live_runs.ts";
-import { type RunAnswer, type RunSource, RunWriter } from "../spatial/runs.ts";
+import { type RunAnswer } from "../spatial/run_chunks.ts";
+import { type RunSource } from "../spatial/run_documents.ts";
+import { RunWriter } from "../spatial/run_writer.ts";
 import { taskCollection } from "../spatial/task_collection.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
 
@@ -32,7 +34,7 @@ export interface Mitigation {
   deps: SpatialDeps;
 }
 
-/** Seconds a task may add beyond work_limit where it holds the event loop (workers/mitigate.ts's margin). */
+/** Seconds a task may add beyond work_limit where it holds the event loop (services/mitigation/on_pool.ts's margin). */
 const INLINE_MARGIN_MS = 120_000;
 
 /**

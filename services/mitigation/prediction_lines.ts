@@ -8,7 +8,7 @@
  * makes them a slice at a time (`slice`); its JSON text (`toJSON`) is that of the whole array.
  */
 import { docIdAt, docIdIn, type DocIds } from "../../core/spatial/doc_ids.ts";
-import type { PredictionColumns } from "../spatial/runs.ts";
+import type { PredictionColumns } from "../spatial/run_chunks.ts";
 import { jsonAscii, jsonStringRoom, putRaw, putString, putUint, withRoom } from "../../core/json_bytes.ts";
 
 /** One line of `mitigated_preds`: an individual the mitigation judged, its final prediction. */

@@ -14,7 +14,8 @@ import {
 } from "../../core/spatial/mitigate/writeback_policy.ts";
 import type { CollectionRef, Doc, Store } from "../../store/store.ts";
 import { touchDataset } from "../datasets/registry.ts";
-import { runForWriteback, runPredictions, type WritableRun } from "../spatial/runs.ts";
+import { runForWriteback, type WritableRun } from "../spatial/run_writeback.ts";
+import { runPredictions } from "../spatial/runs.ts";
 import { type TaskCollection, taskCollection } from "../spatial/task_collection.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
 

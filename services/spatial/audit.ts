@@ -28,13 +28,15 @@ import {
   type SpatialAuditReply,
   type SpatialAuditRequest,
   type WorldsMemo,
-} from "../../workers/spatial.ts";
-import type { AuditMaps, AuditMapsPayload } from "../../workers/maps.ts";
+} from "./on_pool.ts";
+import type { AuditMaps, AuditMapsPayload } from "../../workers/tasks/maps.ts";
 import { loadColumns } from "./individuals.ts";
 import { taskCollection } from "./task_collection.ts";
 import { datasetVersion } from "../datasets/registry.ts";
 import { type DatasetKey, keptOrBuilt, type PreparedDatasets, typedBytes } from "../datasets/prepared.ts";
-import { keepRun, type RunAnswer, type RunSource } from "./runs.ts";
+import { keepRun } from "./run_writer.ts";
+import { type RunAnswer } from "./run_chunks.ts";
+import { type RunSource } from "./run_documents.ts";
 import { PhaseClock, type Phases } from "./phases.ts";
 
 /** What the spatial and mitigation services use: the store, the worker pool, the configuration. */

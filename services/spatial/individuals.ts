@@ -4,7 +4,7 @@
  */
 import type { LoadedColumns } from "../../core/spatial/load.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
-import { readColumns } from "../../workers/dataset_reads.ts";
+import { readColumns } from "../datasets/column_reads.ts";
 import {
   explicitKeys,
   type Mapping,
@@ -27,7 +27,7 @@ export async function firstDocuments(store: Store, ref: CollectionRef): Promise<
 
 /**
  * Reads the collection once into typed columns (422 when the data cannot be audited), with the mapping
- * it read, in a worker where one can open the store (workers/dataset_reads.ts). Keys the request gave must
+ * it read, in a worker where one can open the store (services/datasets/column_reads.ts). Keys the request gave must
  * name a field every document has; a key it left out reads the field defaultMapping finds in the first
  * MAPPING_SAMPLE documents, as dataset-columns shows it (those few are read here first, so the one pass
  * over the collection carries only the mapped fields). A request's needs are checked on the columns

@@ -15,20 +15,18 @@ import { ConflictError, NotFoundError } from "../../core/errors.ts";
 import { log } from "../../core/log.ts";
 import type { SolveProgress } from "../../core/spatial/mitigate/status.ts";
 import { newId } from "../../store/ids.ts";
+import { cancelled, type RunWriter } from "./run_writer.ts";
 import {
-  cancelled,
   isRunning,
   leaseExpired,
-  noRun,
   type RunDeps,
   type RunEntry,
-  runEntry,
   type RunHeader,
   type RunKind,
   type RunPhase,
   runsRef,
-  type RunWriter,
-} from "./runs.ts";
+} from "./run_documents.ts";
+import { noRun, runEntry } from "./runs.ts";
 import { taskCollection } from "./task_collection.ts";
 
 /** How often a running run's header is read for a cancel, and brought up to date when due. */

@@ -1,7 +1,7 @@
 /** Correlation matrices (Pearson, Spearman, Kendall tau-b) of a dataset's numeric columns (spec 2). */
 import type { NumericColumn } from "../../core/stats/frame.ts";
 import { type Matrices, type Matrix, type Method, METHODS } from "../../core/stats/correlation.ts";
-import { correlateOnPool, type Rankings } from "../../workers/valuation.ts";
+import { correlateOnPool, type Rankings } from "./on_pool.ts";
 import { typedBytes } from "../datasets/prepared.ts";
 import { loadDatasetFrame, shapeOf, type ValuationDeps } from "./dataset_frame.ts";
 

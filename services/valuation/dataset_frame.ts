@@ -1,5 +1,5 @@
 /**
- * A registered dataset read once (in a worker: workers/dataset_reads.ts) into typed columns in shared
+ * A registered dataset read once (in a worker: services/datasets/column_reads.ts) into typed columns in shared
  * memory, for the valuation's workers.
  */
 import type { Config } from "../../config.ts";
@@ -7,7 +7,7 @@ import type { Store } from "../../store/store.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import { NotFoundError } from "../../core/errors.ts";
 import type { Frame } from "../../core/stats/frame.ts";
-import { readFrame } from "../../workers/dataset_reads.ts";
+import { readFrame } from "../datasets/column_reads.ts";
 import { findDataset, versionOf } from "../datasets/registry.ts";
 import { type DatasetKey, keptOrBuilt, type PreparedDatasets, typedBytes } from "../datasets/prepared.ts";
 

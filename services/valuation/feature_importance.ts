@@ -4,7 +4,7 @@
  */
 import { MODEL_NAMES, type ModelName } from "../../core/learn/models.ts";
 import { targetName } from "../../core/learn/prepare.ts";
-import { featureImportanceOnPool } from "../../workers/valuation.ts";
+import { featureImportanceOnPool } from "./on_pool.ts";
 import { loadDatasetFrame, shapeOf, type ValuationDeps } from "./dataset_frame.ts";
 import { findDataset, recordedTarget } from "../datasets/registry.ts";
 

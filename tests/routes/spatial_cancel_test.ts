@@ -11,7 +11,8 @@ import assert from "node:assert/strict";
 import { type StoreApp, storeTest } from "../support/stores.ts";
 import { jsonBody } from "../support/app.ts";
 import { unfinishedExactRows } from "../support/long_mitigation.ts";
-import { prunesSettled, RunWriter } from "../../services/spatial/runs.ts";
+import { prunesSettled } from "../../services/spatial/run_pruning.ts";
+import { RunWriter } from "../../services/spatial/run_writer.ts";
 
 const inline = Deno.env.get("WORKERS") === "0";
 

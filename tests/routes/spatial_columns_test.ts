@@ -102,7 +102,7 @@ storeTest(
     );
     const streams: (string[] | undefined)[] = [];
     // a store that cannot be opened again is read on this side, where the spy below sees every read
-    // (a worker reads the same way on its own connection: workers/dataset_reads.ts)
+    // (a worker reads the same way on its own connection: workers/tasks/dataset.ts)
     Object.defineProperty(t.store, "location", { value: null });
     const stream = t.store.stream.bind(t.store);
     t.store.stream = (ref, opts) => {

@@ -6,7 +6,9 @@
 import assert from "node:assert/strict";
 import { type StoreApp, storeTest } from "../support/stores.ts";
 import { jsonBody } from "../support/app.ts";
-import { keepRun, listRuns, prunesSettled, RUNS_KEPT, RunWriter } from "../../services/spatial/runs.ts";
+import { keepRun, RunWriter } from "../../services/spatial/run_writer.ts";
+import { listRuns, RUNS_KEPT } from "../../services/spatial/runs.ts";
+import { prunesSettled } from "../../services/spatial/run_pruning.ts";
 import type { Store } from "../../store/store.ts";
 
 /** 40 individuals in two regions, each with coordinates, a label, a prediction and a probability. */

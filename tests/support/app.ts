@@ -5,7 +5,7 @@ import { KvStore } from "../../store/kv.ts";
 import type { Deps } from "../../routes/http/env.ts";
 import { servicePool } from "./pools.ts";
 import { setupAuth } from "../../routes/auth/auth.index.ts";
-import { prunesSettled } from "../../services/spatial/runs.ts";
+import { prunesSettled } from "../../services/spatial/run_pruning.ts";
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;

@@ -16,7 +16,7 @@ import { type Config, loadConfig } from "../../config.ts";
 import { KvStore } from "../../store/kv.ts";
 import { setupAuth } from "../../routes/auth/auth.index.ts";
 import { servicePool } from "./pools.ts";
-import { prunesSettled } from "../../services/spatial/runs.ts";
+import { prunesSettled } from "../../services/spatial/run_pruning.ts";
 
 export const USER = { username: "alice", password: "wonderland" };
 

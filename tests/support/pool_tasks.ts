@@ -5,7 +5,7 @@
  * by spatial_worker.ts so the spatial test compares it with the audit spread over the pool.
  */
 import type { Report, TaskTable } from "../../workers/protocol.ts";
-import { type PreparePayload, scoped } from "../../workers/spatial_tasks.ts";
+import { type PreparePayload, scoped } from "../../workers/tasks/spatial.ts";
 import { runAudit } from "../../core/spatial/audit.ts";
 import { InvalidInputError } from "../../core/errors.ts";
 import { SplitArena } from "../../core/learn/tree_split_wasm.ts";

@@ -11,7 +11,7 @@ import { MongoStore } from "../../store/mongo.ts";
 import type { Store } from "../../store/store.ts";
 import { setupAuth } from "../../routes/auth/auth.index.ts";
 import { servicePool } from "./pools.ts";
-import { prunesSettled } from "../../services/spatial/runs.ts";
+import { prunesSettled } from "../../services/spatial/run_pruning.ts";
 
 const MONGO_URL = Deno.env.get("TEST_MONGO_URL");
 

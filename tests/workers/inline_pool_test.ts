@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { createWorkerPool, WorkerPool } from "../../workers/pool.ts";
 import { TASKS } from "../../workers/tasks.ts";
-import { spatialAudit } from "../../workers/spatial.ts";
-import { mitigateRelabel } from "../../workers/mitigate.ts";
-import { correlateOnPool } from "../../workers/valuation.ts";
+import { spatialAudit } from "../../services/spatial/on_pool.ts";
+import { mitigateRelabel } from "../../services/mitigation/on_pool.ts";
+import { correlateOnPool } from "../../services/valuation/on_pool.ts";
 import { InvalidInputError, LimitError } from "../../core/errors.ts";
 import { setLogLevel } from "../../core/log.ts";
 import { Rng } from "../../core/random.ts";

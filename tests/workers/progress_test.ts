@@ -1,7 +1,7 @@
 /**
  * A running task's progress (issue 35, item 6): reports reach the caller's onProgress from a worker and
  * inline, never after the task settled; a pool seen through withSignal ends every task of a request at
- * once; the solver's reports come through workers/mitigate.ts, throttled but for a new phase.
+ * once; the solver's reports come through workers/tasks/mitigate.ts, throttled but for a new phase.
  */
 import assert from "node:assert/strict";
 import { TestPool } from "../support/pools.ts";
@@ -9,7 +9,8 @@ import { TASKS } from "../../workers/tasks.ts";
 import { POOL_TEST_TASKS } from "../support/pool_tasks.ts";
 import { LimitError } from "../../core/errors.ts";
 import { withSignal } from "../../workers/signalled_pool.ts";
-import { mitigateRelabel, throttled } from "../../workers/mitigate.ts";
+import { mitigateRelabel } from "../../services/mitigation/on_pool.ts";
+import { throttled } from "../../workers/tasks/mitigate.ts";
 import { createWorkerPool } from "../../workers/pool.ts";
 import type { SolveProgress } from "../../core/spatial/mitigate/status.ts";
 import { regionsOf } from "../core/spatial/mitigate/fixtures.ts";

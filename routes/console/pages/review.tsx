@@ -71,7 +71,8 @@ import {
 import { auditTask } from "../../../services/spatial/audit.ts";
 import { type DatasetColumns, datasetColumns } from "../../../services/spatial/dataset_columns.ts";
 import { getRun, getRunMap, listRuns, RUNS_KEPT, type StoredRun } from "../../../services/spatial/runs.ts";
-import { mitigateByRelabel, mitigateByThreshold } from "../../../services/mitigation/mitigate.ts";
+import { mitigateByRelabel } from "../../../services/mitigation/relabel.ts";
+import { mitigateByThreshold } from "../../../services/mitigation/threshold.ts";
 import { planWriteback, writeBack, type WritebackPlan } from "../../../services/mitigation/writeback.ts";
 import {
   assertTasksEnabled,

@@ -8,7 +8,7 @@
 import type { Child, FC } from "hono/jsx";
 import { type Column, DataTable, Panel, When } from "../components.tsx";
 import type { AuditPayload } from "../../../services/spatial/audit.ts";
-import type { MitigationAnswer, ThresholdAnswer } from "../../../services/mitigation/mitigate.ts";
+import type { MitigationAnswer, ThresholdAnswer } from "../../../services/mitigation/answers.ts";
 import type { StoredRun } from "../../../services/spatial/runs.ts";
 import {
   Change,

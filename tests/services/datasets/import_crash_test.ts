@@ -21,7 +21,8 @@ import { servicePool } from "../../support/pools.ts";
 import { until } from "../../support/wait.ts";
 import { findDataset } from "../../../services/datasets/registry.ts";
 import { importText } from "../../../services/datasets/import.ts";
-import { importChunksRef, importsRef, recoverImports } from "../../../services/datasets/import_journal.ts";
+import { importChunksRef, importsRef } from "../../../services/datasets/import_log.ts";
+import { recoverImports } from "../../../services/datasets/import_recovery.ts";
 
 const MONGO_URL = Deno.env.get("TEST_MONGO_URL");
 const ROOT = new URL("../../../", import.meta.url);

@@ -17,8 +17,8 @@ import {
   importChunksRef,
   type ImportHead,
   importsRef,
-  recoverImports,
-} from "../../../services/datasets/import_journal.ts";
+} from "../../../services/datasets/import_log.ts";
+import { recoverImports } from "../../../services/datasets/import_recovery.ts";
 import { ConflictError } from "../../../core/errors.ts";
 
 Deno.test("import journal: ids logged as runs read back exactly", () => {

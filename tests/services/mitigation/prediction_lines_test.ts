@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { PredictionLines } from "../../../services/mitigation/prediction_lines.ts";
-import { predictionChunk, predictionCuts } from "../../../services/spatial/runs.ts";
+import { predictionChunk, predictionCuts } from "../../../services/spatial/run_chunks.ts";
 import { jsonPieces, jsonStream } from "../../../routes/http/json_answer.ts";
 import { packIds } from "../../../core/spatial/doc_ids.ts";
 

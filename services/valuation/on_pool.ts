@@ -4,22 +4,22 @@
  * for correlations the workers take the columns to rank, then the pairs (the costliest first), one at
  * a time from a shared counter, so they finish together; feature importance prepares the design in
  * one worker, then runs the (model, fold) jobs across all of them (a job depends only on the seed and
- * its own name, so the split never changes the answer). The tasks are in workers/valuation_tasks.ts.
+ * its own name, so the split never changes the answer). The tasks are in workers/tasks/valuation.ts.
  */
-import type { WorkerPool } from "./pool.ts";
-import { toShared } from "../core/memory.ts";
+import type { WorkerPool } from "../../workers/pool.ts";
+import { toShared } from "../../core/memory.ts";
 import {
   type Matrices,
   mergeShares,
   type Method,
   pairOrder,
   type PreparedColumn,
-} from "../core/stats/correlation.ts";
-import type { Ranking } from "../core/stats/ranks.ts";
-import type { Frame } from "../core/stats/frame.ts";
-import type { Design, PrepareOptions } from "../core/learn/prepare.ts";
-import { compareModels, type Comparison } from "../core/learn/compare.ts";
-import type { ModelName } from "../core/learn/models.ts";
+} from "../../core/stats/correlation.ts";
+import type { Ranking } from "../../core/stats/ranks.ts";
+import type { Frame } from "../../core/stats/frame.ts";
+import type { Design, PrepareOptions } from "../../core/learn/prepare.ts";
+import { compareModels, type Comparison } from "../../core/learn/compare.ts";
+import type { ModelName } from "../../core/learn/models.ts";
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
-import { WorkerPool } from "../../workers/pool.ts";
-import { correlateOnPool } from "../../workers/valuation.ts";
-import { correlationMatrices, METHODS } from "../../core/stats/correlation.ts";
-import { correlationColumns } from "../../bench/valuation_data.ts";
+import { WorkerPool } from "../../../workers/pool.ts";
+import { correlateOnPool } from "../../../services/valuation/on_pool.ts";
+import { correlationMatrices, METHODS } from "../../../core/stats/correlation.ts";
+import { correlationColumns } from "../../../bench/valuation_data.ts";
 
 Deno.test("correlateOnPool: workers taking columns and pairs from shared counters give the one-thread matrices", async () => {
   // Continuous, integer-valued and two-decimal columns, some with gaps, plus a constant one: every
   // pair's path (trie, table, gaps, constant) is taken by whichever worker claims it.
   const columns = correlationColumns(3000, 9, 5);
   columns.push(new Float64Array(3000).fill(2));
-  const pool = new WorkerPool(new URL("../../workers/worker.ts", import.meta.url), 3);
+  const pool = new WorkerPool(new URL("../../../workers/worker.ts", import.meta.url), 3);
   try {
     for (const methods of [[...METHODS], ["kendall" as const]]) {
       const want = correlationMatrices(columns, methods);

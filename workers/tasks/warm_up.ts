@@ -5,10 +5,10 @@
  * optimising tier by the first audit (its baseline code ran a first audit's worlds about twice as slowly).
  */
 import { warmMaps } from "./maps.ts";
-import { SPATIAL_TASKS } from "./spatial_tasks.ts";
-import { simulateWorlds } from "../core/spatial/audit.ts";
-import { flattenRegionIds } from "../core/spatial/regions.ts";
-import type { Individuals, RegionLists } from "../core/spatial/types.ts";
+import { SPATIAL_TASKS } from "./spatial.ts";
+import { simulateWorlds } from "../../core/spatial/audit.ts";
+import { flattenRegionIds } from "../../core/spatial/regions.ts";
+import type { Individuals, RegionLists } from "../../core/spatial/types.ts";
 
 /** Individuals, overlapping regions and calls of the kernel's warm-up: about 50 ms of worlds. */
 const N = 5000, REGIONS = 200, CALLS = 5, WORLDS = 100;

@@ -4,16 +4,21 @@
  * Monte Carlo plan (into SharedArrayBuffers, so every worker reads the same plan without a copy), then
  * each worker runs its own range of worlds (a world depends only on seed and its number, so the split
  * never changes the answer), and the summary (sorting W maxima, R comparisons) runs here. The tasks
- * themselves are in workers/spatial_tasks.ts. The audit service calls `spatialAudit(pool, request)`;
+ * themselves are in workers/tasks/spatial.ts. The audit service calls `spatialAudit(pool, request)`;
  * the event loop stays free throughout.
  */
-import type { WorkerPool } from "./pool.ts";
-import type { Prepared, PreparePayload } from "./spatial_tasks.ts";
-import { type AuditOutput, type AuditPlan, checkAuditParams, summarizeAudit } from "../core/spatial/audit.ts";
-import { LANES } from "../core/spatial/plan.ts";
-import { memberBuffer } from "../core/spatial/regions.ts";
-import { sharedAlloc } from "../core/memory.ts";
-import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
+import type { WorkerPool } from "../../workers/pool.ts";
+import type { Prepared, PreparePayload } from "../../workers/tasks/spatial.ts";
+import {
+  type AuditOutput,
+  type AuditPlan,
+  checkAuditParams,
+  summarizeAudit,
+} from "../../core/spatial/audit.ts";
+import { LANES } from "../../core/spatial/plan.ts";
+import { memberBuffer } from "../../core/spatial/regions.ts";
+import { sharedAlloc } from "../../core/memory.ts";
+import type { Individuals, Regions, Ring, RngMode } from "../../core/spatial/types.ts";
 
 export interface SpatialAuditRequest {
   /** Every individual of the collection, in insertion order (only the audit's columns are sent on). */

@@ -4,9 +4,9 @@
  * made so) and the Monte Carlo plan (into SharedArrayBuffers, so every worker reads the same plan without a
  * copy), "spatial.worlds" runs a range of worlds over it, "spatial.regions" builds the regions of every
  * individual (the threshold mitigation's, under rules the parts do not make), "spatial.hulls" a map's
- * display polygons. The caller's side, spreading an audit over the pool, is workers/spatial.ts.
+ * display polygons. The caller's side, spreading an audit over the pool, is services/spatial/on_pool.ts.
  */
-import { type AuditPlan, planAudit, planForLabels, simulateWorlds } from "../core/spatial/audit.ts";
+import { type AuditPlan, planAudit, planForLabels, simulateWorlds } from "../../core/spatial/audit.ts";
 import {
   buildRegions,
   countMembers,
@@ -16,11 +16,11 @@ import {
   type MemberSource,
   memberSource,
   regionHulls,
-} from "../core/spatial/regions.ts";
-import { scopeOf } from "../core/spatial/load.ts";
-import { gather, restrictRegions } from "../core/spatial/subset.ts";
-import { sharedAlloc, toShared } from "../core/memory.ts";
-import type { Individuals, Regions, Ring, RngMode } from "../core/spatial/types.ts";
+} from "../../core/spatial/regions.ts";
+import { scopeOf } from "../../core/spatial/load.ts";
+import { gather, restrictRegions } from "../../core/spatial/subset.ts";
+import { sharedAlloc, toShared } from "../../core/memory.ts";
+import type { Individuals, Regions, Ring, RngMode } from "../../core/spatial/types.ts";
 
 /** What the prepare task needs: the audit's columns, and scope and regions when they were built before. */
 export interface PreparePayload {

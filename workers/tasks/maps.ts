@@ -2,11 +2,11 @@
  * Map rendering as a worker task: the PNGs go through resvg (WebAssembly, CPU work on every map),
  * so they are drawn off the event loop like the rest of the audit.
  */
-import { distributionMapHtml, fairMapHtml, flipsMapHtml } from "../core/spatial/maps/html.ts";
-import { barChartPng, distributionMapPng, fairMapPng, flipsMapPng } from "../core/spatial/maps/png.ts";
-import { thresholdBars } from "../core/spatial/maps/chart_svg.ts";
-import type { MapOptions, MapPoints } from "../core/spatial/maps/inputs.ts";
-import type { AuditResult, Regions, Ring } from "../core/spatial/types.ts";
+import { distributionMapHtml, fairMapHtml, flipsMapHtml } from "../../core/spatial/maps/html.ts";
+import { barChartPng, distributionMapPng, fairMapPng, flipsMapPng } from "../../core/spatial/maps/png.ts";
+import { thresholdBars } from "../../core/spatial/maps/chart_svg.ts";
+import type { MapOptions, MapPoints } from "../../core/spatial/maps/inputs.ts";
+import type { AuditResult, Regions, Ring } from "../../core/spatial/types.ts";
 
 export interface AuditMapsPayload {
   regions: Regions;

@@ -2,20 +2,18 @@
  * A dataset read in a worker: the worker opens the store for itself (once per location, kept while it
  * lives), reads the rows (column pages where the store keeps them) and builds typed columns there, so the
  * event loop decodes no row. Columns come back in shared memory, and so do document ids, packed (their
- * characters and where each id ends: core/spatial/doc_ids.ts), never as a million small strings. The callers'
- * side is `readColumns` / `readFrame`:
- * where the pool runs inline or the store cannot be opened twice (an in-memory or the platform's KV),
- * they read on the caller's store instead, with the same answer.
+ * characters and where each id ends: core/spatial/doc_ids.ts), never as a million small strings. The same
+ * reads (`columnsFrom`, `frameFrom`) run on the caller's store where no worker can open it: the callers' side is
+ * services/datasets/column_reads.ts.
  */
-import type { WorkerPool } from "./pool.ts";
-import { IndividualsBuilder, type LoadedColumns } from "../core/spatial/load.ts";
-import type { Mapping, MappingKey } from "../core/spatial/mapping.ts";
-import { type Frame, FrameBuilder } from "../core/stats/frame.ts";
-import { type Alloc, localAlloc, sharedAlloc } from "../core/memory.ts";
-import type { CollectionRef, Doc, Store, StoreLocation } from "../store/store.ts";
-import type { ColumnPage } from "../core/column_pages.ts";
-import { openLocation } from "../store/open.ts";
-import { packIds } from "../core/spatial/doc_ids.ts";
+import { IndividualsBuilder, type LoadedColumns } from "../../core/spatial/load.ts";
+import type { Mapping, MappingKey } from "../../core/spatial/mapping.ts";
+import { type Frame, FrameBuilder } from "../../core/stats/frame.ts";
+import { type Alloc, localAlloc, sharedAlloc } from "../../core/memory.ts";
+import type { CollectionRef, Doc, Store, StoreLocation } from "../../store/store.ts";
+import type { ColumnPage } from "../../core/column_pages.ts";
+import { openLocation } from "../../store/open.ts";
+import { packIds } from "../../core/spatial/doc_ids.ts";
 
 /** Documents per batch a read takes from the store. */
 const BATCH = 5000;
@@ -55,14 +53,18 @@ async function readInto(store: Store, ref: CollectionRef, target: ReadTarget, pr
 }
 
 /** The mapped fields of `ref` as columns (the audit's, core/spatial/load.ts). */
-async function columnsOf(store: Store, read: ColumnsRead, alloc: Alloc = localAlloc): Promise<LoadedColumns> {
+export async function columnsFrom(
+  store: Store,
+  read: ColumnsRead,
+  alloc: Alloc = localAlloc,
+): Promise<LoadedColumns> {
   const builder = new IndividualsBuilder(read.mapping, read.explicit);
   await readInto(store, read.ref, builder, builder.fields());
   return builder.columns(alloc);
 }
 
 /** Every field of `ref` as a frame in shared memory (the valuation's, core/stats/frame.ts). */
-async function frameOf(store: Store, ref: CollectionRef): Promise<Frame> {
+export async function frameFrom(store: Store, ref: CollectionRef): Promise<Frame> {
   // the count is the pack's (one read) where the store keeps column pages; any other read grows its columns
   const expectedRows = await store.columnPages(ref) ? await store.count(ref) : 0;
   const builder = new FrameBuilder({ expectedRows, alloc: sharedAlloc });
@@ -76,7 +78,7 @@ async function frameOf(store: Store, ref: CollectionRef): Promise<Frame> {
  * strings for the event loop's heap to make and keep.
  */
 async function columnsTask(p: ColumnsRead & { location: StoreLocation }) {
-  const loaded = await columnsOf(await storeAt(p.location), p, sharedAlloc);
+  const loaded = await columnsFrom(await storeAt(p.location), p, sharedAlloc);
   const ids = loaded.ind.docIds;
   return {
     ...loaded,
@@ -88,20 +90,5 @@ async function columnsTask(p: ColumnsRead & { location: StoreLocation }) {
 export const DATASET_TASKS = {
   "dataset.columns": columnsTask,
   "dataset.frame": async (p: { location: StoreLocation; ref: CollectionRef }) =>
-    frameOf(await storeAt(p.location), p.ref),
+    frameFrom(await storeAt(p.location), p.ref),
 };
-
-/** Whether `pool` can read from `store` in a worker: it has workers, and the store can be opened again. */
-const inWorker = (pool: WorkerPool, store: Store) => !pool.inline && store.location !== null;
-
-/** The audit's columns of `read.ref`, read in a worker when one can open the store. */
-export async function readColumns(pool: WorkerPool, store: Store, read: ColumnsRead): Promise<LoadedColumns> {
-  if (!inWorker(pool, store)) return await columnsOf(store, read);
-  return await pool.run("dataset.columns", { ...read, location: store.location! });
-}
-
-/** Every column of `ref` as a frame in shared memory, read in a worker when one can open the store. */
-export async function readFrame(pool: WorkerPool, store: Store, ref: CollectionRef): Promise<Frame> {
-  if (!inWorker(pool, store)) return await frameOf(store, ref);
-  return await pool.run("dataset.frame", { location: store.location!, ref });
-}

@@ -1,7 +1,7 @@
 /** Annotation functions as a worker task: a run over a large table is CPU work kept off the event loop. */
-import { type AnnotationResult, findProcedure } from "../core/annotate/procedures.ts";
-import { type Row, toTable } from "../core/annotate/table.ts";
-import type { DataModel } from "../core/annotate/data_model.ts";
+import { type AnnotationResult, findProcedure } from "../../core/annotate/procedures.ts";
+import { type Row, toTable } from "../../core/annotate/table.ts";
+import type { DataModel } from "../../core/annotate/data_model.ts";
 
 export interface AnnotatePayload {
   name: string;

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { WorkerPool } from "../../../../workers/pool.ts";
-import { mitigateRelabel, mitigateThreshold } from "../../../../workers/mitigate.ts";
-import { InvalidInputError } from "../../../../core/errors.ts";
-import { regionsOf } from "./fixtures.ts";
+import { WorkerPool } from "../../../workers/pool.ts";
+import { mitigateRelabel, mitigateThreshold } from "../../../services/mitigation/on_pool.ts";
+import { InvalidInputError } from "../../../core/errors.ts";
+import { regionsOf } from "../../core/spatial/mitigate/fixtures.ts";
 
-const worker = new URL("../../../../workers/worker.ts", import.meta.url);
+const worker = new URL("../../../workers/worker.ts", import.meta.url);
 
 Deno.test("worker tasks mitigate.relabel and mitigate.threshold run in the pool; a 422 keeps its type", async () => {
   const pool = new WorkerPool(worker, 1);

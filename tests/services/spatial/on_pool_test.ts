@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { TestPool as WorkerPool } from "../support/pools.ts";
-import { spatialAudit, worldRanges } from "../../workers/spatial.ts";
-import { runAudit } from "../../core/spatial/audit.ts";
-import { buildRegions, flattenRegionIds, KMEANS_SEED } from "../../core/spatial/regions.ts";
-import { InvalidInputError } from "../../core/errors.ts";
-import { Rng } from "../../core/random.ts";
-import type { Individuals } from "../../core/spatial/types.ts";
+import { TestPool as WorkerPool } from "../../support/pools.ts";
+import { spatialAudit, worldRanges } from "../../../services/spatial/on_pool.ts";
+import { runAudit } from "../../../core/spatial/audit.ts";
+import { buildRegions, flattenRegionIds, KMEANS_SEED } from "../../../core/spatial/regions.ts";
+import { InvalidInputError } from "../../../core/errors.ts";
+import { Rng } from "../../../core/random.ts";
+import type { Individuals } from "../../../core/spatial/types.ts";
 
-const url = new URL("../support/spatial_worker.ts", import.meta.url);
+const url = new URL("../../support/spatial_worker.ts", import.meta.url);
 
 function demo(n: number): Individuals {
   const rng = new Rng(3);

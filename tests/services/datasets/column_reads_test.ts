@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { KvStore } from "../../store/kv.ts";
-import { createWorkerPool } from "../../workers/pool.ts";
-import { readColumns } from "../../workers/dataset_reads.ts";
-import { docIdAt, docIdCount } from "../../core/spatial/doc_ids.ts";
-import { resolveMapping } from "../../core/spatial/mapping.ts";
+import { KvStore } from "../../../store/kv.ts";
+import { createWorkerPool } from "../../../workers/pool.ts";
+import { readColumns } from "../../../services/datasets/column_reads.ts";
+import { docIdAt, docIdCount } from "../../../core/spatial/doc_ids.ts";
+import { resolveMapping } from "../../../core/spatial/mapping.ts";
 
 Deno.test("dataset reads: an audit's columns read in a worker carry every document id, in order", async () => {
   const dir = await Deno.makeTempDir();

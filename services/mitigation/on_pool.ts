@@ -1,48 +1,30 @@
 /**
- * The mitigations over the worker pool (tasks "mitigate.relabel", "mitigate.threshold" and the
- * threshold's "mitigate.split" and "mitigate.fit" of workers/tasks.ts): the solver (HiGHS' solve() is
- * synchronous) and the exact searches are seconds of CPU, so they never run on the event loop. Callers use
+ * The mitigations over the worker pool (their tasks are in workers/tasks/mitigate.ts). Callers use
  * `mitigateRelabel(pool, input)`, `thresholdParts(pool, input)`, `thresholdFitOf(pool, input)` and
  * `mitigateThreshold(pool, input)`: the pool copies the inputs (it transfers only when asked), so the
  * caller keeps its columns for the audits after; the pool's timeout sits above work_limit (the solver
  * stops itself at work_limit; the timeout only catches a runaway worker). The solver's progress comes
- * back as it runs (`onProgress`), at most every PROGRESS_MS but for a new phase (`throttled`, in the worker).
+ * back as it runs (`onProgress`).
  */
-import type { WorkerPool } from "./pool.ts";
-import type { Report } from "./protocol.ts";
-import type { RelabelInput, RelabelResult } from "../core/spatial/mitigate/relabel.ts";
-import type { OnProgress, SolveProgress } from "../core/spatial/mitigate/status.ts";
+import type { WorkerPool } from "../../workers/pool.ts";
+import type { RelabelInput, RelabelResult } from "../../core/spatial/mitigate/relabel.ts";
+import type { FitInput } from "../../workers/tasks/mitigate.ts";
+import type { OnProgress, SolveProgress } from "../../core/spatial/mitigate/status.ts";
 import type {
   ThresholdFit,
-  thresholdFit,
   ThresholdInput,
   ThresholdResult,
   thresholdSplit,
-} from "../core/spatial/mitigate/threshold_mitigation.ts";
-import type { TrainTest } from "../core/spatial/mitigate/train_test_split.ts";
+} from "../../core/spatial/mitigate/threshold_mitigation.ts";
+import type { TrainTest } from "../../core/spatial/mitigate/train_test_split.ts";
 
 /** Seconds the pool waits beyond work_limit (problem building, flips, metrics at a million individuals). */
 const MARGIN_MS = 120_000;
 
-/** The least time between two progress reports of one phase (a new phase is reported at once). */
-export const PROGRESS_MS = 200;
-
-/** The solver's progress as `report` posts it: every new phase, else at most every `everyMs`. */
-export function throttled(report: Report, everyMs = PROGRESS_MS, now = () => performance.now()): OnProgress {
-  let phase = "", last = -Infinity;
-  return (p) => {
-    const t = now();
-    if (p.phase === phase && t - last < everyMs) return;
-    phase = p.phase;
-    last = t;
-    report(p);
-  };
-}
-
 /** The pool's options of a solver's task: its timeout, and its progress handed to `onProgress`. */
 const options = (workLimitSeconds: number, onProgress?: OnProgress) => ({
   timeoutMs: Math.ceil(workLimitSeconds * 1000) + MARGIN_MS,
-  // the boundary is trusted: the task's reports are its solver's (workers/tasks.ts)
+  // the boundary is trusted: the task's reports are its solver's (workers/tasks/mitigate.ts)
   onProgress: onProgress && ((p: unknown) => onProgress(p as SolveProgress)),
 });
 
@@ -62,9 +44,6 @@ export function thresholdParts(
 ): Promise<TrainTest> {
   return pool.run("mitigate.split", input);
 }
-
-/** What "mitigate.fit" reads: `thresholdFit`'s input, the split's training positions and the row count. */
-export type FitInput = Parameters<typeof thresholdFit>[0] & { train: Int32Array; n: number };
 
 /** The training part's fit of a split (`thresholdFit`), in shared memory, in a worker of `pool`. */
 export function thresholdFitOf(pool: WorkerPool, input: FitInput): Promise<ThresholdFit> {

@@ -2,21 +2,21 @@
  * The valuation's worker tasks: correlations (columns to rank, then pairs, each taken one at a time from
  * a counter the request's workers share) and feature importance (the binned design, then one (model,
  * fold) job per task). Columns, rankings and the design live in SharedArrayBuffers, so each worker reads
- * them without a copy. The caller's side, spreading a request over the pool, is workers/valuation.ts.
+ * them without a copy. The caller's side, spreading a request over the pool, is services/valuation/on_pool.ts.
  */
-import type { TaskTable } from "./protocol.ts";
-import { sharedAlloc, toLocal, toShared } from "../core/memory.ts";
+import type { TaskTable } from "../protocol.ts";
+import { sharedAlloc, toLocal, toShared } from "../../core/memory.ts";
 import {
   type Method,
   pairCoefficients,
   prepareColumn,
   type PreparedColumn,
-} from "../core/stats/correlation.ts";
-import type { Ranking } from "../core/stats/ranks.ts";
-import type { Frame } from "../core/stats/frame.ts";
-import { type Design, prepare, type PrepareOptions } from "../core/learn/prepare.ts";
-import { problemOf } from "../core/learn/compare.ts";
-import { type Job, type Problem, runJob } from "../core/learn/models.ts";
+} from "../../core/stats/correlation.ts";
+import type { Ranking } from "../../core/stats/ranks.ts";
+import type { Frame } from "../../core/stats/frame.ts";
+import { type Design, prepare, type PrepareOptions } from "../../core/learn/prepare.ts";
+import { problemOf } from "../../core/learn/compare.ts";
+import { type Job, type Problem, runJob } from "../../core/learn/models.ts";
 
 interface PreparedDesign {
   /** Names this design, so a worker copies it into its own memory once for all its jobs. */

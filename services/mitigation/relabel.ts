@@ -1,0 +1,169 @@
+/**
+ * The relabel mitigation of spec 2 (`mitigate/relabel`): mitigate in a worker while the audit before it and
+ * its maps run beside the solver, audit again over the same regions with the before-audit's colour cap, draw
+ * the maps, keep the run (written a part at a time as the parts come), note the mitigation on the task
+ * document, and answer with both audits and the flips. It runs as a live run (live_mitigation.ts): listed
+ * with its progress from its start, and cancellable.
+ */
+import { auditCap } from "../../core/spatial/maps/map_value.ts";
+import type { Mapping } from "../../core/spatial/mapping.ts";
+import type { FlipOrder } from "../../core/spatial/mitigate/flips.ts";
+import { InvalidInputError } from "../../core/errors.ts";
+import { beside, nextTurn } from "../../core/turns.ts";
+import type { Individuals, Regions } from "../../core/spatial/types.ts";
+import { mitigateRelabel } from "./on_pool.ts";
+import {
+  auditMaps,
+  auditOf,
+  type AuditPayload,
+  auditPayload,
+  type MapSettings,
+  preparedAudit,
+  preparedWorlds,
+  regionsPart,
+  type SpatialDeps,
+  taskIndividuals,
+  withHulls,
+} from "../spatial/audit.ts";
+import { PhaseClock } from "../spatial/phases.ts";
+import type { RunAnswer } from "../spatial/run_chunks.ts";
+import {
+  describeRun,
+  keepMitigation,
+  liveMitigation,
+  type Mitigation,
+  type MitigationTarget,
+} from "./live_mitigation.ts";
+import { type RelabelSettings, solverSettings } from "./settings.ts";
+import { type MitigationAnswer, solverFields } from "./answers.ts";
+import { flipsMaps, sharedMapSettings, written, writtenPredictions } from "./mitigation_steps.ts";
+
+/** What relabels of one frontier share: the before-audit the first computes (frontier.ts). */
+export interface SharedBefore {
+  before?: Promise<{ regions: Regions; settings: Omit<MapSettings, "title">; payload: AuditPayload }>;
+}
+
+/**
+ * The flip order of a relabel: the request's, else "uncertainty" when every individual has a
+ * probability (the mapped y_pred_prob), else "index"; "uncertainty" without probabilities is a 422.
+ */
+function flipOrderOf(requested: FlipOrder | undefined, ind: Individuals, mapping: Mapping): FlipOrder {
+  if (requested === "uncertainty" && !ind.prob) {
+    throw new InvalidInputError(
+      `flip_order "uncertainty" needs y_pred_prob for every individual, and field '${mapping.y_pred_prob}' ` +
+        `(mapped to y_pred_prob) is missing in some or all documents: map y_pred_prob to a probability ` +
+        `field, or choose "index" or "random"`,
+      ["body", "flip_order"],
+    );
+  }
+  return requested ?? (ind.prob ? "uncertainty" : "index");
+}
+
+/**
+ * Flips predictions where the audit finds bias (PROMIS), then shows the reviewer both audits. The
+ * before-audit and its maps need no solution, so they run beside the solver (which holds one worker).
+ */
+export function mitigateByRelabel(
+  deps: SpatialDeps,
+  input: MitigationTarget & RelabelSettings & { shared?: SharedBefore },
+): Promise<RunAnswer<MitigationAnswer>> {
+  const t0 = performance.now();
+  return liveMitigation(deps, input, "relabel", (m) => relabelRun(m, deps, input, t0));
+}
+
+/** The work of mitigateByRelabel as run `m` (whose deps end their pool tasks when it is cancelled). */
+async function relabelRun(
+  m: Mitigation,
+  unsignalled: SpatialDeps,
+  input: MitigationTarget & RelabelSettings & { shared?: SharedBefore },
+  t0: number,
+): Promise<RunAnswer<MitigationAnswer>> {
+  const { deps, writer, live } = m, clock = new PhaseClock();
+  const { pool } = deps, name = input.collectionName;
+  // the columns may be a read other requests share (keptOrBuilt): a cancel of this run does not end it
+  const data = await taskIndividuals(unsignalled, input, { prob: false }, clock);
+  describeRun(m, data);
+  const { ind, mapping } = data;
+  const flipOrder = flipOrderOf(input.flipOrder, ind, mapping);
+  const prepared = await preparedAudit(deps, data, input, clock);
+  // both audits draw their worlds over the prepared regions: the after-audit finds them drawn when the
+  // flips keep the number of positives (pr_constr 0, or no flip)
+  const worlds = preparedWorlds(deps, data, input);
+  const common = sharedMapSettings(deps, input);
+  // the run is written as its parts come: the before-audit's maps during the solver, the predictions
+  // during the after-audit
+  const auditBefore = async () => {
+    const audited = await auditOf(pool, ind, input, clock, { prepared, plan: prepared.plan, worlds });
+    return await clock.time("maps", async () => {
+      // the regions the before-audit's map draws are drawn in every map, so before and after compare
+      const { regions, capped } = await withHulls(
+        deps,
+        data,
+        regionsPart(data, input),
+        prepared,
+        audited.audit,
+      );
+      // the before-audit's colour cap and regions left out hold for every map of the request
+      const settings = { ...common, cap: auditCap(audited.audit), capped };
+      const title = `Before mitigation: ${name}`;
+      const maps = await auditMaps(pool, ind, { ...audited, regions }, ind.yPred, { ...settings, title });
+      return { regions, settings, payload: auditPayload(audited, maps) };
+    });
+  };
+  const beforeWork = async () => {
+    // the points of a frontier (frontier.ts) share the first one's before-audit: same data and settings
+    const before = await (input.shared ? (input.shared.before ??= auditBefore()) : auditBefore());
+    writer.writeMaps(before.payload, "audit_before_mitigation.");
+    return before;
+  };
+  live.phase("solving");
+  const [{ regions, settings, payload }, r] = await beside(
+    beforeWork,
+    () =>
+      clock.time("solve", () =>
+        mitigateRelabel(pool, {
+          yPred: ind.yPred,
+          yTrue: ind.yTrue,
+          scope: prepared.scope,
+          regions: prepared.regions,
+          ...solverSettings(input),
+          flipOrder,
+          prob: flipOrder === "uncertainty" ? ind.prob : null,
+          seed: input.seed,
+          plan: prepared.plan,
+        }, live.solver)),
+  );
+  live.solved(r.objective, r.bound);
+  live.phase("auditing after");
+  const preds = writtenPredictions(writer, ind, null, r.mitigatedPreds);
+  await nextTurn(); // the predictions' chunks are made in this turn; the audit after is posted in the next
+  const afterAudit = await auditOf(pool, ind, input, clock, {
+    yPred: r.mitigatedPreds,
+    prepared,
+    basePlan: prepared.plan,
+    worlds,
+  });
+  const after = { ...afterAudit, regions };
+  const [mapsAfter, flips] = await clock.time("maps", () =>
+    Promise.all([
+      written(
+        auditMaps(pool, ind, after, r.mitigatedPreds, { ...settings, title: `After relabeling: ${name}` }),
+        writer,
+        "audit_after_mitigation.",
+      ),
+      written(
+        flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...settings, title: `Flips: ${name}` }),
+        writer,
+      ),
+    ]));
+  return await keepMitigation(m, input, { kind: "relabel", mapping }, {
+    ...solverFields(r, prepared.regions),
+    audit_before_mitigation: payload,
+    audit_after_mitigation: auditPayload(afterAudit, mapsAfter),
+    mitigated_preds: preds,
+    flip_order: r.flipOrder,
+    ...flips,
+    phases: clock.phases,
+    elapsed_ms: Math.round(performance.now() - t0),
+  });
+}

@@ -1,0 +1,223 @@
+/**
+ * The threshold mitigation of spec 2 (`mitigate/threshold`): per-region thresholds fitted on a training
+ * part in a worker, the test part audited before and after, its maps and charts drawn and kept with the run as
+ * they come, like relabel (relabel.ts). It runs as a live run (live_mitigation.ts): listed with its progress
+ * from its start, and cancellable.
+ */
+import { auditCap } from "../../core/spatial/maps/map_value.ts";
+import type { ThresholdFit } from "../../core/spatial/mitigate/threshold_mitigation.ts";
+import type { TrainTest } from "../../core/spatial/mitigate/train_test_split.ts";
+import { typedBytes } from "../datasets/prepared.ts";
+import { scopeOf } from "../../core/spatial/load.ts";
+import { gather, subsetIndividuals } from "../../core/spatial/subset.ts";
+import { beside, nextTurn } from "../../core/turns.ts";
+import { regionsOfEveryone, type SpatialAuditReply } from "../spatial/on_pool.ts";
+import { mitigateThreshold, thresholdFitOf, thresholdParts } from "./on_pool.ts";
+import {
+  auditMaps,
+  auditOf,
+  auditPayload,
+  preparedWorlds,
+  regionsPart,
+  type Scoped,
+  scopedBytes,
+  type SpatialDeps,
+  taskIndividuals,
+  withHulls,
+} from "../spatial/audit.ts";
+import { PhaseClock } from "../spatial/phases.ts";
+import type { RunAnswer } from "../spatial/run_chunks.ts";
+import {
+  describeRun,
+  keepMitigation,
+  liveMitigation,
+  type Mitigation,
+  type MitigationTarget,
+} from "./live_mitigation.ts";
+
+import { solverSettings, type ThresholdSettings } from "./settings.ts";
+import { solverFields, type ThresholdAnswer } from "./answers.ts";
+import { flipsMaps, sharedMapSettings, written, writtenPredictions } from "./mitigation_steps.ts";
+
+/**
+ * Fits per-region decision thresholds on y_pred_prob over a training part and applies them to the test
+ * part, whose audits before and after the reviewer sees. The regions of the fit, over every individual,
+ * are kept with the prepared dataset (those of an audit without equal_opp: regionsPart), and so are the
+ * split and its training part's fit, per split. The split comes first, so the test part's before-audit, its
+ * maps and its chart before run beside the fit and the solver.
+ */
+export function mitigateByThreshold(
+  deps: SpatialDeps,
+  input: MitigationTarget & ThresholdSettings,
+): Promise<RunAnswer<ThresholdAnswer>> {
+  const t0 = performance.now();
+  return liveMitigation(deps, input, "threshold", (m) => thresholdRun(m, deps, input, t0));
+}
+
+/** The work of mitigateByThreshold as run `m` (see relabelRun). */
+async function thresholdRun(
+  m: Mitigation,
+  unsignalled: SpatialDeps,
+  input: MitigationTarget & ThresholdSettings,
+  t0: number,
+): Promise<RunAnswer<ThresholdAnswer>> {
+  const { deps, writer, live } = m, clock = new PhaseClock();
+  const { pool } = deps, name = input.collectionName;
+  const data = await taskIndividuals(unsignalled, input, { prob: true }, clock);
+  describeRun(m, data);
+  const { ind, mapping } = data;
+  const part = regionsPart(data, input, "everyone");
+  // the split and the training part's fit, kept with the prepared dataset for the next request of this split
+  const fitPart =
+    `${part}|fit|${input.trainRatio}|${input.stratified}|${input.randomState}|${input.equalOpp}`;
+  const keptFit = deps.prepared?.peek<{ split: TrainTest; fit: ThresholdFit }>(data.dataset, fitPart);
+  // the test part's audits over the same regions: the after-audit finds its worlds drawn when the
+  // thresholds keep the number of positives (no solution, or thresholds that balance), as does the
+  // before-audit of the next request of this split
+  const worlds = preparedWorlds(deps, data, input, `${fitPart}|test`);
+  // the split beside the regions of every individual (kept with the prepared dataset): two workers at once
+  const [split, everyone] = await clock.time("prepare", () =>
+    beside(
+      async () =>
+        keptFit?.split ?? await thresholdParts(pool, {
+          yPred: ind.yPred,
+          yTrue: ind.yTrue,
+          trainRatio: input.trainRatio,
+          stratified: input.stratified,
+          randomState: input.randomState,
+        }),
+      async () => {
+        const kept = deps.prepared?.peek<Scoped>(data.dataset, part);
+        if (kept) return kept;
+        const built = await regionsOfEveryone(pool, ind, input.polygons);
+        deps.prepared?.put(data.dataset, part, { value: built, bytes: scopedBytes(built) });
+        return built;
+      },
+    ));
+  const regions = everyone.regions;
+  // the audits are of the test part, over the same regions as the fit (their region lists are not needed,
+  // nor their document ids: the lines of mitigated_preds read the collection's)
+  const test = subsetIndividuals({ ...ind, regionIds: null, docIds: [] }, split.test);
+  const common = sharedMapSettings(deps, input);
+  // the run is written as its parts come (see mitigateByRelabel)
+  const chartSettings = { defaultBoundary: input.defaultBoundary, equalOpp: input.equalOpp };
+  const beforeWork = async () => {
+    const scope = scopeOf(test, input.equalOpp);
+    const prepared = await clock.time("prepare", async () => ({
+      scope,
+      regions: await pool.run("spatial.restrict", {
+        regions,
+        positions: gather(split.test, scope)!,
+        n: ind.n,
+      }),
+    }));
+    const before = await auditOf(pool, test, input, clock, { prepared, worlds });
+    return await clock.time("maps", async () => {
+      // display polygons: hulls of the fit's regions (every individual), kept with them, for the regions
+      // the test part's before-audit draws
+      const { regions: drawn, capped } = await withHulls(deps, data, part, everyone, before.audit);
+      const settings = { ...common, cap: auditCap(before.audit), capped };
+      const shown = (a: SpatialAuditReply) => ({ ...a, regions: { ...a.regions, polygons: drawn.polygons } });
+      const title = `Test part before: ${name}`;
+      const [maps, chartBefore] = await Promise.all([
+        auditMaps(pool, test, shown(before), test.yPred, { ...settings, title }),
+        // the chart before needs no solution either: t0 everywhere
+        pool.run("maps.threshold_chart", {
+          ...chartSettings,
+          before: before.audit,
+          thresholds: null,
+          after: null,
+        }),
+      ]);
+      const payload = auditPayload(before, maps);
+      writer.writeMaps(payload, "audit_before_mitigation.");
+      writer.writeMaps({ threshold_chart_before: chartBefore }, "");
+      return { prepared, before, shown, settings, payload, chartBefore };
+    });
+  };
+  live.phase("solving");
+  const [{ prepared, before, shown, settings, payload, chartBefore }, r] = await beside(
+    beforeWork,
+    async () => {
+      // the fit then the solver, on one worker, while the before-audit takes the other
+      const fit = keptFit?.fit ?? await clock.time("prepare", async () => {
+        const fitInput = {
+          yTrue: ind.yTrue,
+          regions,
+          equalOpp: input.equalOpp,
+          train: split.train,
+          n: ind.n,
+        };
+        const built = await thresholdFitOf(pool, fitInput);
+        const bytes = typedBytes(built) + typedBytes(split);
+        deps.prepared?.put(data.dataset, fitPart, { value: { split, fit: built }, bytes });
+        return built;
+      });
+      return await clock.time("solve", () =>
+        mitigateThreshold(pool, {
+          yPred: ind.yPred,
+          yTrue: ind.yTrue,
+          prob: ind.prob!,
+          regions,
+          equalOpp: input.equalOpp,
+          ...solverSettings(input),
+          defaultBoundary: input.defaultBoundary,
+          trainRatio: input.trainRatio,
+          stratified: input.stratified,
+          randomState: input.randomState,
+          split,
+          fit,
+        }, live.solver));
+    },
+  );
+  live.solved(r.objective, r.bound);
+  live.phase("auditing after");
+  const testPreds = gather(r.mitigatedPreds, r.test)!;
+  const preds = writtenPredictions(writer, ind, r.test, r.mitigatedPreds);
+  await nextTurn(); // as in relabel: the audit after is posted in a turn of its own
+  const after = await auditOf(pool, test, input, clock, {
+    prepared,
+    yPred: testPreds,
+    basePlan: before.plan,
+    worlds,
+  });
+  const [mapsAfter, flips, chartAfter] = await clock.time("maps", () =>
+    Promise.all([
+      written(
+        auditMaps(pool, test, shown(after), testPreds, {
+          ...settings,
+          title: `Test part after thresholds: ${name}`,
+        }),
+        writer,
+        "audit_after_mitigation.",
+      ),
+      written(
+        flipsMaps(pool, ind, shown(after), r.flipped, r.mitigatedPreds, {
+          ...settings,
+          title: `Flips: ${name}`,
+        }),
+        writer,
+      ),
+      pool.run("maps.threshold_chart", {
+        ...chartSettings,
+        before: before.audit,
+        thresholds: r.newThresholds.map((t) => t.threshold),
+        after: after.audit,
+      }).then((chart) => (writer.writeMaps({ threshold_chart_after: chart }, ""), chart)),
+    ]));
+  return await keepMitigation(m, input, { kind: "threshold", mapping }, {
+    ...solverFields(r, regions),
+    audit_before_mitigation: payload,
+    audit_after_mitigation: auditPayload(after, mapsAfter),
+    mitigated_preds: preds,
+    flip_order: null,
+    ...flips,
+    threshold_chart_before: chartBefore,
+    threshold_chart_after: chartAfter,
+    new_thresholds: r.newThresholds.map((t) => ({ ...t, region_id: regions.ids[t.idx] })),
+    train_size: r.train.length,
+    test_size: r.test.length,
+    phases: clock.phases,
+    elapsed_ms: Math.round(performance.now() - t0),
+  });
+}
