@@ -1,7 +1,8 @@
 /**
  * The budget frontier of relabel (`mitigate/relabel/frontier`): one relabel per budget, ascending, each
  * through `mitigateByRelabel` and kept as its own run, all sharing the prepared dataset and the first
- * point's before-audit. Answers each point's figures and run_id.
+ * point's before-audit, each solver starting from the previous point's flips. Answers each point's
+ * figures and run_id.
  */
 import type { SpatialDeps } from "../spatial/audit.ts";
 import { mitigateByRelabel, type SharedBefore } from "./relabel.ts";
@@ -78,8 +79,9 @@ function pointOf(budget: number, a: RunAnswer<MitigationAnswer>, includeMaps: bo
 }
 
 /**
- * Relabels once per budget (ascending, de-duplicated), one after another: each point is the relabel a
- * request with that `budget_constr` would answer, kept as its own run. `request` is the validated frontier
+ * Relabels once per budget (ascending, de-duplicated), one after another: each point has the optimum a
+ * request with that `budget_constr` would answer, its solver started from the previous point's flips
+ * (`shared.warm`), kept as its own run. `request` is the validated frontier
  * body; each run keeps it as a relabel request (its `budgets` replaced by the point's `budget_constr`).
  */
 export async function relabelFrontier(deps: SpatialDeps, input: FrontierInput): Promise<FrontierAnswer> {

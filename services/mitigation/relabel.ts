@@ -38,9 +38,13 @@ import { type RelabelSettings, solverSettings } from "./settings.ts";
 import { type MitigationAnswer, solverFields } from "./answers.ts";
 import { flipsMaps, sharedMapSettings, written, writtenPredictions } from "./mitigation_steps.ts";
 
-/** What relabels of one frontier share: the before-audit the first computes (frontier.ts). */
+/**
+ * What relabels of one frontier share (frontier.ts): the before-audit the first computes, and the last
+ * solved point's unit flips, which the next budget's solver starts from.
+ */
 export interface SharedBefore {
   before?: Promise<{ regions: Regions; settings: Omit<MapSettings, "title">; payload: AuditPayload }>;
+  warm?: Float64Array | null;
 }
 
 /**
@@ -131,8 +135,10 @@ async function relabelRun(
           prob: flipOrder === "uncertainty" ? ind.prob : null,
           seed: input.seed,
           plan: prepared.plan,
+          warm: input.shared?.warm ?? null,
         }, live.solver)),
   );
+  if (input.shared) input.shared.warm = r.unitDelta;
   live.solved(r.objective, r.bound);
   live.phase("auditing after");
   const preds = writtenPredictions(writer, ind, null, r.mitigatedPreds);

@@ -105,3 +105,20 @@ storeTest("relabel frontier: budgets empty, over 20 or negative is a 422 naming 
   );
   assert.equal(single.status, 422); // budget_constr is the frontier's to set
 });
+
+storeTest(
+  "relabel frontier: a point whose predecessor's flips reach 0 keeps them (warm start)",
+  async (t) => {
+    await setUp(t);
+    const res = await t.app.request(FRONTIER, jsonBody("POST", { ...settings, budgets: [0.3, 0.5] }));
+    assert.equal(res.status, 200, await res.clone().text());
+    const [a, b] = (await res.json()).points;
+    // budget 6 already closes the gap of 6 (see the first test): 10 flips can do no better than 0
+    assert.ok(a.objective < 1e-9 && b.objective < 1e-9, `${a.objective}, ${b.objective}`);
+    assert.equal(b.n_flips, a.n_flips);
+    const run = await (await t.app.request(`/api/spatial-hitl/task/preds/runs/${b.run_id}`)).json();
+    assert.equal(run.solver_detail, "the warm start's flips fit and reach 0: optimal as they are");
+    const first = await (await t.app.request(`/api/spatial-hitl/task/preds/runs/${a.run_id}`)).json();
+    assert.notEqual(first.solver_detail, run.solver_detail); // the first point solved cold
+  },
+);
