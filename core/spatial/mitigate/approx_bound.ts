@@ -5,11 +5,12 @@
  *
  * The rows (approx.ts): for each region i with 0 < n_i < N,
  *   Σ_{u∋i} x_u − α_i D − e⁺_i + e⁻_i = b_i,   α_i = n_i/N,  b_i = n_i P/N − p_i,
- * the budget Σ_u sign_u x_u ≤ C and the sum Σ_u x_u − D = 0. For multipliers y_i (regions), λ (budget) and
- * μ (sum), with reduced costs d_j = c_j − Σ_r a_rj·(multiplier of r), the dual function
- *   g = Σ_i b_i y_i + C λ + Σ_j min over column j's bounds of d_j x_j
- * is a lower bound of the optimum for every y, λ ≤ 0, μ (weak duality). The e± columns are finite only
- * while |y_i| ≤ κ_i, so y is clipped into that box and λ to ≤ 0 first: any numbers give a valid bound.
+ * the budget Σ_u sign_u x_u ≤ C, the sum Σ_u x_u − D = 0 and, with max_flips_per_region, a cap row
+ * Σ_{u∋i} sign_u x_u ≤ cap_i. For multipliers y_i (regions), λ (budget), μ (sum) and ν_k (caps), with
+ * reduced costs d_j = c_j − Σ_r a_rj·(multiplier of r), the dual function
+ *   g = Σ_i b_i y_i + C λ + Σ_k cap_k ν_k + Σ_j min over column j's bounds of d_j x_j
+ * is a lower bound of the optimum for every y, λ ≤ 0, μ, ν ≤ 0 (weak duality). The e± columns are finite only
+ * while |y_i| ≤ κ_i, so y is clipped into that box and λ, ν to ≤ 0 first: any numbers give a valid bound.
  */
 import type { MitigationProblem } from "./problem.ts";
 
@@ -29,6 +30,13 @@ export interface ApproxRows {
   /** Rows of unit u (each once, ascending): unitRows[unitRowStart[u] .. unitRowStart[u+1]). */
   unitRowStart: Int32Array;
   unitRows: Int32Array;
+  /**
+   * max_flips_per_region: the cap rows Σ_{u∋i} sign_u x_u ≤ cap, one per row whose cap its units could
+   * exceed (ascending row order): capRow[k] is the row, cap[k] its cap; capOf[row] is k, or -1.
+   */
+  capRow: Int32Array;
+  cap: Float64Array;
+  capOf: Int32Array;
 }
 
 /** Each region's units (CSR by region), from the units' region lists. */
@@ -50,7 +58,10 @@ function regionUnits(pr: MitigationProblem): { start: Int32Array; units: Int32Ar
 export function approxRows(pr: MitigationProblem): ApproxRows {
   const { N, P } = pr, R = pr.n.length, U = pr.unitSign.length, rowOf = new Int32Array(R).fill(-1);
   const { start, units } = regionUnits(pr), firstOf = new Map<number, number[]>();
+  const capOfRegion = (r: number) => pr.regionCap?.[r] ?? Infinity;
   const same = (a: number, b: number) => {
+    // the same units, n and p make the same term; frozen members are in no unit, so n and p must be compared
+    if (pr.n[a] !== pr.n[b] || pr.p[a] !== pr.p[b] || capOfRegion(a) !== capOfRegion(b)) return false;
     if (start[a + 1] - start[a] !== start[b + 1] - start[b]) return false;
     for (let k = 0; k < start[a + 1] - start[a]; k++) {
       if (units[start[a] + k] !== units[start[b] + k]) return false;
@@ -84,6 +95,21 @@ export function approxRows(pr: MitigationProblem): ApproxRows {
     list.subarray(unitRowStart[u], at).sort();
     unitRowStart[u + 1] = at;
   }
+  // a cap row where the row's units could flip more members than its cap (any other cap cannot bind)
+  const reach = new Float64Array(kappas.length), capOf = new Int32Array(kappas.length).fill(-1);
+  const capRow: number[] = [], cap: number[] = [];
+  for (let u = 0; u < U; u++) {
+    for (let k = unitRowStart[u]; k < unitRowStart[u + 1]; k++) reach[list[k]] += pr.unitCount[u];
+  }
+  for (let r = 0; r < R && pr.regionCap; r++) {
+    const row = rowOf[r];
+    if (row >= 0 && capOf[row] < 0 && capOfRegion(r) < reach[row]) (capOf[row] = 1, capRow.push(row));
+  }
+  capRow.sort((a, b) => a - b);
+  capRow.forEach((row, k) => (capOf[row] = k));
+  for (let r = 0; r < R; r++) {
+    if (rowOf[r] >= 0 && capOf[rowOf[r]] >= 0) cap[capOf[rowOf[r]]] = capOfRegion(r);
+  }
   return {
     rowOf,
     kappa: Float64Array.from(kappas),
@@ -91,7 +117,24 @@ export function approxRows(pr: MitigationProblem): ApproxRows {
     rhs: Float64Array.from(rhs),
     unitRowStart,
     unitRows: list.subarray(0, at),
+    capRow: Int32Array.from(capRow),
+    cap: Float64Array.from(capRow, (_, k) => cap[k]),
+    capOf,
   };
+}
+
+/** True when flips x keep every cap row (within a solver's 1e-9 tolerance per member). */
+export function withinCaps(rows: ApproxRows, pr: MitigationProblem, x: Float64Array): boolean {
+  if (!rows.capRow.length) return true;
+  const f = new Float64Array(rows.capRow.length);
+  for (let u = 0; u < x.length; u++) {
+    if (x[u] === 0) continue;
+    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) {
+      const c = rows.capOf[rows.unitRows[k]];
+      if (c >= 0) f[c] += pr.unitSign[u] * x[u];
+    }
+  }
+  return f.every((v, c) => v <= rows.cap[c] + 1e-9 * Math.max(1, rows.cap[c]));
 }
 
 /** Σ_i κ_i |Σ_{u∋i} x_u − α_i D − b_i| with D = Σ_u x_u: the approx objective of any flips x. */
@@ -109,31 +152,37 @@ export function approxObjective(rows: ApproxRows, x: Float64Array): number {
   return sum;
 }
 
-/** Multipliers of the approx model's rows: y per region row, λ of the budget, μ of the sum row. */
+/** Multipliers of the approx model's rows: y per region row, λ of the budget, μ of the sum row, ν per cap row. */
 export interface ApproxDuals {
   y: Float64Array;
   lambda: number;
   mu: number;
+  /** Absent: no cap rows (or all at 0). */
+  nu?: Float64Array;
 }
 
 /**
- * Reduced cost of every unit, d_u = −Σ_{i∋u} y_i − sign_u λ − μ (y, λ as given: clip them first for a
- * bound); the pricing of column generation and the unit part of the dual bound.
+ * Reduced cost of every unit, d_u = −Σ_{i∋u} y_i − sign_u (λ + Σ_{caps∋u} ν) − μ (as given: clip them first
+ * for a bound); the pricing of column generation and the unit part of the dual bound.
  */
 export function unitReducedCosts(pr: MitigationProblem, rows: ApproxRows, m: ApproxDuals): Float64Array {
   const U = pr.unitSign.length, d = new Float64Array(U);
   for (let u = 0; u < U; u++) {
-    let s = 0;
-    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) s += m.y[rows.unitRows[k]];
-    d[u] = -s - pr.unitSign[u] * m.lambda - m.mu;
+    let s = 0, nu = 0;
+    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) {
+      const row = rows.unitRows[k], c = rows.capOf[row];
+      s += m.y[row];
+      if (c >= 0 && m.nu) nu += m.nu[c];
+    }
+    d[u] = -s - pr.unitSign[u] * (m.lambda + nu) - m.mu;
   }
   return d;
 }
 
-/** The multipliers clipped into the dual's domain (|y_i| ≤ κ_i, λ ≤ 0), where g is finite. */
+/** The multipliers clipped into the dual's domain (|y_i| ≤ κ_i, λ ≤ 0, ν ≤ 0), where g is finite. */
 export function clipDuals(rows: ApproxRows, m: ApproxDuals): ApproxDuals {
   const y = m.y.map((v, i) => Math.max(-rows.kappa[i], Math.min(rows.kappa[i], v)));
-  return { y, lambda: Math.min(0, m.lambda), mu: m.mu };
+  return { y, lambda: Math.min(0, m.lambda), mu: m.mu, nu: m.nu?.map((v) => Math.min(0, v)) };
 }
 
 /**
@@ -149,6 +198,7 @@ export function approxDualBound(
 ): number {
   const m = clipDuals(rows, multipliers), d = unitReducedCosts(pr, rows, m);
   let g = pr.C * m.lambda, dD = m.mu;
+  for (let c = 0; m.nu && c < m.nu.length; c++) g += rows.cap[c] * m.nu[c];
   for (let i = 0; i < m.y.length; i++) (g += rows.rhs[i] * m.y[i], dD += rows.alpha[i] * m.y[i]);
   // each unit at the end of its range that its reduced cost favours: [0, count] up, [−count, 0] down
   for (let u = 0; u < d.length; u++) {

@@ -14,6 +14,7 @@ import {
   type ApproxRows,
   approxRows,
   unitReducedCosts,
+  withinCaps,
 } from "./approx_bound.ts";
 import { openHighs } from "./highs.ts";
 import { rowBounds, slackColumns, unitColumns } from "./approx_model.ts";
@@ -40,12 +41,14 @@ interface Master {
   units: number[];
   colD: number;
   T: number;
+  /** Cap rows (after the region, budget and sum rows). */
+  K: number;
 }
 
 /** The master with every row and no unit: e⁺_i, e⁻_i per row, then D. */
 function openMaster(highs: Highs, pr: MitigationProblem, rows: ApproxRows, limit: number): Master {
   const T = rows.kappa.length, cols = slackColumns(pr, rows, highs.infinity);
-  const bounds = rowBounds(pr, rows, highs.infinity), nCols = cols.cost.length, nRows = T + 2;
+  const bounds = rowBounds(pr, rows, highs.infinity), nCols = cols.cost.length, nRows = bounds.lower.length;
   const model = highs.createModel({
     numCols: nCols,
     numRows: nRows,
@@ -64,7 +67,8 @@ function openMaster(highs: Highs, pr: MitigationProblem, rows: ApproxRows, limit
     },
   });
   model.options.set({ output_flag: false, time_limit: Math.max(1e-3, limit) });
-  return { highs, model, colOf: new Int32Array(pr.unitSign.length).fill(-1), units: [], colD: 2 * T, T };
+  const K = rows.capRow.length;
+  return { highs, model, colOf: new Int32Array(pr.unitSign.length).fill(-1), units: [], colD: 2 * T, T, K };
 }
 
 /** Adds units' columns to the master (approx_model.ts unitColumns), after those it has. */
@@ -77,7 +81,7 @@ function addUnits(m: Master, pr: MitigationProblem, rows: ApproxRows, add: Int32
     upper: cols.upper,
     matrix: {
       format: "csc",
-      numRows: m.T + 2,
+      numRows: m.T + 2 + m.K,
       numCols: add.length,
       starts: cols.start,
       indices: cols.index,
@@ -103,7 +107,8 @@ function readMaster(m: Master, U: number): { x: Float64Array; duals: ApproxDuals
   const sol = m.model.getSolution(), x = new Float64Array(U);
   m.units.forEach((u, c) => (x[u] = sol.colValue[m.colD + 1 + c]));
   const y = Float64Array.from(sol.rowDual.subarray(0, m.T));
-  return { x, duals: { y, lambda: sol.rowDual[m.T], mu: sol.rowDual[m.T + 1] } };
+  const nu = Float64Array.from(sol.rowDual.subarray(m.T + 2, m.T + 2 + m.K));
+  return { x, duals: { y, lambda: sol.rowDual[m.T], mu: sol.rowDual[m.T + 1], nu } };
 }
 
 export interface ColumnsOutcome {
@@ -200,8 +205,12 @@ export interface ApproxResult {
   columns: number;
 }
 
-/** A warm start's flips when they fit `pr` (budget, window, each unit's direction and count), else null. */
-function fitting(pr: MitigationProblem, warm: Float64Array | null | undefined): Float64Array | null {
+/** A warm start's flips when they fit `pr` (budget, window, caps, each unit's direction and count), else null. */
+function fitting(
+  pr: MitigationProblem,
+  rows: ApproxRows,
+  warm: Float64Array | null | undefined,
+): Float64Array | null {
   if (!warm || warm.length !== pr.unitSign.length) return null;
   let used = 0, D = 0;
   for (let u = 0; u < warm.length; u++) {
@@ -254,7 +263,7 @@ export async function solveApproxByColumns(
   const rows = approxRows(pr);
   let m: Master | null = null;
   try {
-    const start = fitting(pr, warm);
+    const start = fitting(pr, rows, warm);
     if (start && relativeGap(approxObjective(rows, start), 0) <= GAP_TOLERANCE) {
       const detail = "the warm start's flips fit and reach 0: optimal as they are";
       const objective = approxObjective(rows, start);
@@ -270,8 +279,9 @@ export async function solveApproxByColumns(
     }
     // every region at the overall rate within the budget: optimal at 0, no simplex needed
     onProgress({ phase: "zero gap", objective: null, bound: null });
+    // (least squares knows no caps: its flips count only where they keep them)
     const zero = solveZeroGap(pr, rows, deadline);
-    if (zero) {
+    if (zero && withinCaps(rows, pr, zero.x)) {
       const objective = approxObjective(rows, zero.x), bound = 0, columns = 0, rounds = zero.steps;
       if (relativeGap(objective, bound) <= GAP_TOLERANCE) {
         const detail = `every region at the overall rate (${zero.steps} Newton steps): optimal at 0`;

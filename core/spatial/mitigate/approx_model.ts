@@ -2,7 +2,8 @@
  * The columns and rows of PROMIS-Approx (approx.ts has the model in words), written once for both its
  * users: the whole model that HiGHS's generic methods are measured on, and the restricted masters of the
  * column generation (approx_columns.ts), which start with the slack columns and add unit columns.
- * Rows: the approx rows (approx_bound.ts approxRows), then the budget row T, then the sum row T + 1.
+ * Rows: the approx rows (approx_bound.ts approxRows), then the budget row T, the sum row T + 1, and the cap
+ * rows T + 2 + k (max_flips_per_region, rows.capRow).
  */
 import type { ApproxRows } from "./approx_bound.ts";
 import type { MitigationProblem } from "./problem.ts";
@@ -24,7 +25,15 @@ export interface Columns {
 export function unitColumns(pr: MitigationProblem, rows: ApproxRows, units: ArrayLike<number>): Columns {
   const n = units.length, T = rows.kappa.length, start = new Int32Array(n + 1);
   let nnz = 0;
-  for (let c = 0; c < n; c++) nnz += rows.unitRowStart[units[c] + 1] - rows.unitRowStart[units[c]] + 2;
+  const caps = (u: number, f: (k: number) => void) => {
+    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) {
+      if (rows.capOf[rows.unitRows[k]] >= 0) f(rows.capOf[rows.unitRows[k]]);
+    }
+  };
+  for (let c = 0; c < n; c++) {
+    nnz += rows.unitRowStart[units[c] + 1] - rows.unitRowStart[units[c]] + 2;
+    caps(units[c], () => nnz++);
+  }
   const index = new Int32Array(nnz), value = new Float64Array(nnz);
   const lower = new Float64Array(n), upper = new Float64Array(n);
   let at = 0;
@@ -36,6 +45,7 @@ export function unitColumns(pr: MitigationProblem, rows: ApproxRows, units: Arra
     }
     (index[at] = T, value[at++] = pr.unitSign[u]);
     (index[at] = T + 1, value[at++] = 1);
+    caps(u, (k) => (index[at] = T + 2 + k, value[at++] = pr.unitSign[u]));
     start[c + 1] = at;
   }
   return { cost: new Float64Array(n), lower, upper, start, index, value };
@@ -62,11 +72,13 @@ export function slackColumns(pr: MitigationProblem, rows: ApproxRows, inf: numbe
   return { cost, lower, upper, start, index, value };
 }
 
-/** Row bounds: b_i on each row, Σ sign_u x_u ≤ C on the budget row, 0 on the sum row. */
+/** Row bounds: b_i on each row, Σ sign_u x_u ≤ C on the budget row, 0 on the sum row, ≤ cap on a cap row. */
 export function rowBounds(pr: MitigationProblem, rows: ApproxRows, inf: number) {
-  const T = rows.kappa.length, lower = new Float64Array(T + 2), upper = new Float64Array(T + 2);
+  const T = rows.kappa.length, K = rows.capRow.length;
+  const lower = new Float64Array(T + 2 + K), upper = new Float64Array(T + 2 + K);
   (lower.set(rows.rhs), upper.set(rows.rhs));
   (lower[T] = -inf, upper[T] = pr.C);
+  for (let k = 0; k < K; k++) (lower[T + 2 + k] = -inf, upper[T + 2 + k] = rows.cap[k]);
   return { lower, upper };
 }
 

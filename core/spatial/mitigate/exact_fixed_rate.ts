@@ -37,14 +37,13 @@ export interface Groups {
 
 /** Groups of a problem with disjoint regions. */
 export function groupsOf(pr: MitigationProblem, t: Float64Array): Groups {
-  const R = pr.n.length;
-  const n = new Int32Array(R), p = new Int32Array(R), up = new Int32Array(R), down = new Int32Array(R);
+  const R = pr.n.length, n = pr.n.slice(), p = pr.p.slice(), up = new Int32Array(R), down = new Int32Array(R);
+  // a frozen region has no units (no capacity); a capped one flips at most its cap either way (by
+  // convexity one region never flips both ways, so capping each direction is the whole constraint)
   for (let u = 0; u < pr.unitSign.length; u++) {
-    const g = unitRegion(pr, u);
-    const c = pr.unitCount[u];
-    n[g] += c;
+    const g = unitRegion(pr, u), c = Math.min(pr.unitCount[u], pr.regionCap?.[g] ?? Infinity);
     if (pr.unitSign[u] > 0) up[g] = c;
-    else (down[g] = c, p[g] = c);
+    else down[g] = c;
   }
   const active = new Uint8Array(R);
   for (let g = 0; g < R; g++) active[g] = n[g] > 0 && n[g] < pr.N ? 1 : 0;

@@ -61,6 +61,18 @@ export interface RoundingInput {
   C: number;
   dMin: number;
   dMax: number;
+  /** max_flips_per_region: each rounding unit's regions (CSR) and each region's cap, when there are caps. */
+  caps?: { start: Int32Array; regions: Int32Array; cap: Int32Array } | null;
+}
+
+/** Flips per region of integers k (Σ|k_g| over the rounding units in it), for the caps' checks. */
+function regionFlips(k: Int32Array, caps: NonNullable<RoundingInput["caps"]>): Int32Array {
+  const f = new Int32Array(caps.cap.length);
+  for (let g = 0; g < k.length; g++) {
+    const a = Math.abs(k[g]);
+    if (a) { for (let t = caps.start[g]; t < caps.start[g + 1]; t++) f[caps.regions[t]] += a; }
+  }
+  return f;
 }
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
@@ -79,10 +91,12 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
 export function roundUnderConstraints(inp: RoundingInput): Int32Array {
   const { values, lo, hi, C, dMin, dMax } = inp, G = values.length;
   const plain = Int32Array.from(values, (v, g) => clamp(inp.plain(v), lo[g], hi[g]));
+  const caps = inp.caps ?? null;
   const feasible = (k: Int32Array) => {
     let used = 0, D = 0;
     for (const x of k) (used += Math.abs(x), D += x);
-    return used <= C && D >= dMin && D <= dMax;
+    return used <= C && D >= dMin && D <= dMax &&
+      (!caps || regionFlips(k, caps).every((f, i) => f <= caps.cap[i]));
   };
   if (feasible(plain)) return plain;
   const k = Int32Array.from(values, (v, g) => clamp(truncSnapped(v), lo[g], hi[g]));
@@ -93,6 +107,15 @@ export function roundUnderConstraints(inp: RoundingInput): Int32Array {
     (k[g] -= s, D -= s, used--);
   };
   for (let g = G - 1; g >= 0 && used > C; g--) while (k[g] !== 0 && used > C) step(g);
+  // toward zero never adds a region's flips; a hand-out below adds one to each of its unit's regions
+  const flips = caps ? regionFlips(k, caps) : null;
+  const room = (g: number) => {
+    if (!caps) return true;
+    for (let t = caps.start[g]; t < caps.start[g + 1]; t++) {
+      if (flips![caps.regions[t]] >= caps.cap[caps.regions[t]]) return false;
+    }
+    return true;
+  };
   const target = clamp(roundHalfEven(sum), dMin, dMax), s = Math.sign(target - D);
   const order: number[] = [];
   for (let g = 0; g < G && s !== 0; g++) {
@@ -102,8 +125,9 @@ export function roundUnderConstraints(inp: RoundingInput): Int32Array {
   for (const g of order) {
     if (D === target) break;
     const cost = Math.abs(k[g] + s) - Math.abs(k[g]);
-    if (used + cost > C) continue;
+    if (used + cost > C || (cost > 0 && !room(g))) continue;
     (k[g] += s, D += s, used += cost);
+    if (flips) { for (let t = caps!.start[g]; t < caps!.start[g + 1]; t++) flips[caps!.regions[t]] += cost; }
   }
   // last resort (solver values off by more than their tolerance): toward zero never uses more
   // flips, and reaches a window that contains 0
@@ -119,7 +143,7 @@ function perIndividual(a: number): number {
 
 /**
  * How many members of each unit flip (k_u ≥ 0), from the solver's real/integer x_u: the plain
- * rounding when it fits the budget and the window, else `roundUnderConstraints` over the rounding
+ * rounding when it fits the budget, the window and the caps, else `roundUnderConstraints` over the rounding
  * units (disjoint: per region, δ_i to its up or down unit; overlapping: per unit).
  */
 export function unitFlipCounts(pr: MitigationProblem, unitDelta: Float64Array): Int32Array {
@@ -129,7 +153,8 @@ export function unitFlipCounts(pr: MitigationProblem, unitDelta: Float64Array): 
     const lo = Int32Array.from(pr.unitSign, (s, u) => (s < 0 ? -pr.unitCount[u] : 0));
     const hi = Int32Array.from(pr.unitSign, (s, u) => (s > 0 ? pr.unitCount[u] : 0));
     const plain = (v: number) => Math.sign(v) * perIndividual(Math.abs(v));
-    const k = roundUnderConstraints({ values: unitDelta, lo, hi, plain, ...common });
+    const caps = pr.regionCap && { start: pr.unitRegStart, regions: pr.unitRegions, cap: pr.regionCap };
+    const k = roundUnderConstraints({ values: unitDelta, lo, hi, plain, ...common, caps });
     for (let u = 0; u < U; u++) out[u] = Math.abs(k[u]);
     return out;
   }
@@ -139,8 +164,10 @@ export function unitFlipCounts(pr: MitigationProblem, unitDelta: Float64Array): 
   for (let u = 0; u < U; u++) {
     const g = unitRegion(pr, u);
     net[g] += unitDelta[u];
-    if (pr.unitSign[u] > 0) (up[g] = u, hi[g] = pr.unitCount[u]);
-    else (down[g] = u, lo[g] = -pr.unitCount[u]);
+    // a region's cap bounds its one rounding unit either way
+    const c = Math.min(pr.unitCount[u], pr.regionCap?.[g] ?? Infinity);
+    if (pr.unitSign[u] > 0) (up[g] = u, hi[g] = c);
+    else (down[g] = u, lo[g] = -c);
   }
   const k = roundUnderConstraints({ values: net, lo, hi, plain: roundHalfEven, ...common });
   for (let g = 0; g < G; g++) {

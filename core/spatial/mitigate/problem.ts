@@ -52,6 +52,11 @@ export interface MitigationProblem {
    */
   unitMemStart: Int32Array;
   unitMembers: Int32Array;
+  /**
+   * Per region, the most of its members that may flip (max_flips_per_region), or null for no such cap.
+   * Frozen regions (frozen_regions) have no cap here: their members are in no unit, so none flips.
+   */
+  regionCap: Int32Array | null;
 }
 
 /**
@@ -70,6 +75,10 @@ export interface MitigationParams {
   budget: number;
   /** pr_constr: relative tolerance s ≥ 0 of the positive rate. */
   prTol: number;
+  /** frozen_regions, as region positions: their members never flip (they still count in n, p, N, P). */
+  frozen?: ArrayLike<number>;
+  /** max_flips_per_region: ≤ 1 a fraction of each region's members (floored), > 1 a count; null: none. */
+  maxFlips?: number | null;
 }
 
 /** C from budget_constr: a value ≤ 1 is a fraction of N (floor(fraction·N)), a value > 1 a count (floor). */
@@ -93,6 +102,47 @@ export function rateWindow(P: number, N: number, s: number): [number, number] {
   const lo = Math.max(0, Math.ceil(Math.max(0, (1 - s) * P) - eps));
   const hi = Math.floor(Math.min(N, (1 + s) * P) + eps);
   return [Math.min(lo, P), Math.max(hi, P)];
+}
+
+/** Each region's cap from max_flips_per_region, read as budget_constr is (≤ 1 a fraction of n_i). */
+function regionCaps(n: Int32Array, maxFlips: number): Int32Array {
+  return Int32Array.from(
+    n,
+    (ni) => (maxFlips <= 1 ? Math.floor(maxFlips * ni + SNAP) : Math.floor(maxFlips + SNAP)),
+  );
+}
+
+/**
+ * The problem without the units that sit in a frozen region: their members keep their predictions, and
+ * count in every region's n and p as before (the solvers read n and p from the problem, not the units).
+ */
+function withoutFrozen(pr: MitigationProblem, frozen: ArrayLike<number>): MitigationProblem {
+  const isFrozen = new Uint8Array(pr.n.length), U = pr.unitSign.length, keep: number[] = [];
+  for (let k = 0; k < frozen.length; k++) isFrozen[frozen[k]] = 1;
+  for (let u = 0; u < U; u++) {
+    let ok = true;
+    for (let k = pr.unitRegStart[u]; k < pr.unitRegStart[u + 1] && ok; k++) ok = !isFrozen[pr.unitRegions[k]];
+    if (ok) keep.push(u);
+  }
+  if (keep.length === U) return pr;
+  const pick = (start: Int32Array, list: Int32Array) => {
+    const s = new Int32Array(keep.length + 1);
+    keep.forEach((u, c) => (s[c + 1] = s[c] + start[u + 1] - start[u]));
+    const out = new Int32Array(s[keep.length]);
+    keep.forEach((u, c) => out.set(list.subarray(start[u], start[u + 1]), s[c]));
+    return [s, out] as const;
+  };
+  const [unitRegStart, unitRegions] = pick(pr.unitRegStart, pr.unitRegions);
+  const [unitMemStart, unitMembers] = pick(pr.unitMemStart, pr.unitMembers);
+  return {
+    ...pr,
+    unitSign: Int8Array.from(keep, (u) => pr.unitSign[u]),
+    unitCount: Int32Array.from(keep, (u) => pr.unitCount[u]),
+    unitRegStart,
+    unitRegions,
+    unitMemStart,
+    unitMembers,
+  };
 }
 
 /** Per position 0..N-1, the regions it belongs to (CSR), ascending region order. */
@@ -161,7 +211,7 @@ export function buildProblem(
     if (unitSign[u] > 0) continue;
     for (let k = unitRegStart[u]; k < unitRegStart[u + 1]; k++) p[unitRegions[k]] += unitCount[u];
   }
-  return {
+  const pr: MitigationProblem = {
     N,
     P,
     C,
@@ -176,5 +226,7 @@ export function buildProblem(
     unitRegions,
     unitMemStart,
     unitMembers,
+    regionCap: params.maxFlips == null ? null : regionCaps(n, params.maxFlips),
   };
+  return params.frozen?.length ? withoutFrozen(pr, params.frozen) : pr;
 }
