@@ -6,10 +6,10 @@
  */
 import { Hono } from "hono";
 import type { MiddlewareHandler } from "hono";
-import type { ConsoleEnv } from "./env.ts";
-import { signedIn } from "./session.ts";
-import { assetRoutes } from "./assets.ts";
-import { errorPage, notFoundPage } from "./pages/errors.tsx";
+import type { ConsoleEnv } from "./shared/env.ts";
+import { signedIn } from "./shared/session.ts";
+import { assetRoutes } from "./shared/assets.ts";
+import { errorPage, notFoundPage } from "./shared/error_pages.tsx";
 import { home, signInPage, signInSubmit, signOutSubmit } from "./pages/sign_in.tsx";
 import { createTask, markDone, tasksPage } from "./pages/tasks.tsx";
 import { reviewRoutes } from "./pages/review.tsx";

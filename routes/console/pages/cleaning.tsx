@@ -8,8 +8,8 @@
  * "Reject". Every step calls services/cleaning, as the JSON API does (`/run/`, `/jobs/{id}`, `/approve/`).
  */
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import type { ConsoleEnv } from "../env.ts";
-import { Layout } from "../layout.tsx";
+import type { ConsoleEnv } from "../shared/env.ts";
+import { Layout } from "../shared/layout.tsx";
 import {
   BackLink,
   type Column,
@@ -29,9 +29,9 @@ import {
   Submit,
   Value,
   When,
-} from "../components.tsx";
-import { AnalysisAssets, Busy, CheckGroup, count, percent, Stats } from "../analysis_parts.tsx";
-import { ChartFigure, SeriesChart, utcText } from "../charts.tsx";
+} from "../shared/components.tsx";
+import { AnalysisAssets, Busy, CheckGroup, count, percent, Stats } from "../shared/analysis_parts.tsx";
+import { ChartFigure, SeriesChart, utcText } from "../shared/charts.tsx";
 import {
   fieldText,
   methodGroups,
@@ -43,7 +43,7 @@ import {
   paramInput,
   paramsFromForm,
 } from "../cleaning_params.ts";
-import { formFields, pendingFormFor } from "../session.ts";
+import { formFields, pendingFormFor } from "../shared/session.ts";
 import * as jobs from "../../../services/cleaning/jobs.ts";
 import type { JobRecord } from "../../../services/cleaning/job_queue.ts";
 import type { ResultEntry } from "../../../services/cleaning/job_results.ts";

@@ -6,8 +6,8 @@
  * services as the JSON API.
  */
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import type { ConsoleEnv } from "../env.ts";
-import { Layout } from "../layout.tsx";
+import type { ConsoleEnv } from "../shared/env.ts";
+import { Layout } from "../shared/layout.tsx";
 import {
   BackLink,
   DataTable,
@@ -20,10 +20,10 @@ import {
   SelectField,
   Submit,
   When,
-} from "../components.tsx";
-import { formFields } from "../session.ts";
+} from "../shared/components.tsx";
+import { formFields } from "../shared/session.ts";
 import { AnnotationResultView } from "./dataset_annotation_results.tsx";
-import { notFoundPage } from "./errors.tsx";
+import { notFoundPage } from "../shared/error_pages.tsx";
 import type { ConsoleSession } from "../../../services/console/sessions.ts";
 import { type DatasetRecord, findDataset } from "../../../services/datasets/registry.ts";
 import { deleteDataset } from "../../../services/datasets/delete.ts";

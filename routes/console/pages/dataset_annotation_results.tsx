@@ -1,6 +1,6 @@
 /** An annotation record's result as tables a person reads: one view per annotation function. */
 import type { FC } from "hono/jsx";
-import { type Column, DataTable, Value } from "../components.tsx";
+import { type Column, DataTable, Value } from "../shared/components.tsx";
 import type { AnnotationRecord } from "../../../services/annotation/runs.ts";
 import type { ColumnType } from "../../../core/annotate/semantic_types.ts";
 import type { ColumnProfile } from "../../../core/annotate/profile.ts";

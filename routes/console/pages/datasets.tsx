@@ -6,8 +6,8 @@
  * columns, their inferred types and its first rows.
  */
 import type { Context } from "hono";
-import type { ConsoleEnv } from "../env.ts";
-import { Layout } from "../layout.tsx";
+import type { ConsoleEnv } from "../shared/env.ts";
+import { Layout } from "../shared/layout.tsx";
 import {
   BackLink,
   CheckField,
@@ -24,10 +24,10 @@ import {
   Submit,
   Value,
   When,
-} from "../components.tsx";
-import { checkCsrf, pendingFormFor } from "../session.ts";
+} from "../shared/components.tsx";
+import { checkCsrf, pendingFormFor } from "../shared/session.ts";
 import { boundaryOf, type FormPart, multipartParts, partText, partTextChunks } from "../multipart.ts";
-import { forbiddenPage } from "./errors.tsx";
+import { forbiddenPage } from "../shared/error_pages.tsx";
 import { type DatasetRecord, listDatasets } from "../../../services/datasets/registry.ts";
 import { importText } from "../../../services/datasets/import.ts";
 import { previewDataset } from "../../../services/datasets/preview.ts";

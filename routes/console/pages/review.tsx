@@ -14,8 +14,8 @@
  */
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { Child } from "hono/jsx";
-import type { ConsoleEnv } from "../env.ts";
-import { Layout } from "../layout.tsx";
+import type { ConsoleEnv } from "../shared/env.ts";
+import { Layout } from "../shared/layout.tsx";
 import {
   BackLink,
   Facts,
@@ -29,10 +29,10 @@ import {
   Submit,
   Value,
   When,
-} from "../components.tsx";
-import { assetUrl } from "../assets.ts";
-import { formFields, pendingFormFor } from "../session.ts";
-import { notFoundPage } from "./errors.tsx";
+} from "../shared/components.tsx";
+import { assetUrl } from "../shared/assets.ts";
+import { formFields, pendingFormFor } from "../shared/session.ts";
+import { notFoundPage } from "../shared/error_pages.tsx";
 import { MarkDone } from "./tasks.tsx";
 import {
   type Action,

@@ -13,8 +13,8 @@
  */
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { FC } from "hono/jsx";
-import type { ConsoleEnv } from "../env.ts";
-import { Csrf } from "../components.tsx";
+import type { ConsoleEnv } from "../shared/env.ts";
+import { Csrf } from "../shared/components.tsx";
 import { runHref, taskHref } from "./review_parts.tsx";
 import type { ConsoleSession } from "../../../services/console/sessions.ts";
 import { assertTasksEnabled } from "../../../services/tasks/task_documents.ts";

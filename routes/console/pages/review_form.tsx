@@ -11,7 +11,7 @@
  */
 import type { Child, FC } from "hono/jsx";
 import type { z } from "zod";
-import { Csrf, type FormState, Message, SelectField, Submit } from "../components.tsx";
+import { Csrf, type FormState, Message, SelectField, Submit } from "../shared/components.tsx";
 import { AuditRequest } from "../../spatial/spatial.schemas.ts";
 import { RelabelRequest, ThresholdRequest } from "../../mitigation/mitigation.schemas.ts";
 import { type ValidationItem, zodToDetail } from "../../http/error_answers.ts";

@@ -5,8 +5,8 @@
  * the page reads them back from the run list): the curve and a table, each point a link to its relabel.
  */
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import type { ConsoleEnv } from "../env.ts";
-import { Layout } from "../layout.tsx";
+import type { ConsoleEnv } from "../shared/env.ts";
+import { Layout } from "../shared/layout.tsx";
 import {
   BackLink,
   DataTable,
@@ -16,9 +16,9 @@ import {
   Panel,
   render,
   Submit,
-} from "../components.tsx";
-import { assetUrl } from "../assets.ts";
-import { ChartFigure } from "../charts.tsx";
+} from "../shared/components.tsx";
+import { assetUrl } from "../shared/assets.ts";
+import { ChartFigure } from "../shared/charts.tsx";
 import { FrontierChart } from "../frontier_chart.tsx";
 import { fixed4, int, pct, runHref, taskHref } from "./review_parts.tsx";
 import { type FrontierRequest, MAX_BUDGETS, toFrontierSettings } from "../../mitigation/frontier.schemas.ts";

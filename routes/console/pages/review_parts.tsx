@@ -5,7 +5,7 @@
  * addresses of a task's review, its runs, their maps and CSV files.
  */
 import type { Child, FC } from "hono/jsx";
-import { describedBy, Field, FieldFrame, fieldId, type FormState } from "../components.tsx";
+import { describedBy, Field, FieldFrame, fieldId, type FormState } from "../shared/components.tsx";
 
 // ---------------------------------------------------------------------------------------------------
 // Addresses

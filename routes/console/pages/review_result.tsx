@@ -6,7 +6,7 @@
  * the stored run (services/spatial/runs.ts): maps by URL, never inline.
  */
 import type { Child, FC } from "hono/jsx";
-import { type Column, DataTable, Panel, When } from "../components.tsx";
+import { type Column, DataTable, Panel, When } from "../shared/components.tsx";
 import type { AuditPayload } from "../../../services/spatial/audit.ts";
 import type { MitigationAnswer, ThresholdAnswer } from "../../../services/mitigation/mitigate.ts";
 import type { StoredRun } from "../../../services/spatial/runs.ts";

@@ -6,10 +6,10 @@
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../../http/env.ts";
-import type { ConsoleEnv } from "../env.ts";
-import { sessionDeps } from "../env.ts";
-import { Layout } from "../layout.tsx";
-import { Field, Message, Notice, render, Submit } from "../components.tsx";
+import type { ConsoleEnv } from "../shared/env.ts";
+import { sessionDeps } from "../shared/env.ts";
+import { Layout } from "../shared/layout.tsx";
+import { Field, Message, Notice, render, Submit } from "../shared/components.tsx";
 import {
   clearSessionCookie,
   COOKIE,
@@ -18,11 +18,11 @@ import {
   originAllowed,
   safeNext,
   setSessionCookie,
-} from "../session.ts";
+} from "../shared/session.ts";
 import { signIn, signOut } from "../../../services/console/sessions.ts";
 import { SignInError } from "../../../services/console/issuer.ts";
 import { clientAddress } from "../../auth/client_address.ts";
-import { forbiddenPage } from "./errors.tsx";
+import { forbiddenPage } from "../shared/error_pages.tsx";
 
 interface SignInView {
   next: string;

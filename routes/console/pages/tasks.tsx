@@ -5,8 +5,8 @@
  * schema as `POST /api/tasks/documents`.
  */
 import type { Context } from "hono";
-import type { ConsoleEnv } from "../env.ts";
-import { Layout } from "../layout.tsx";
+import type { ConsoleEnv } from "../shared/env.ts";
+import { Layout } from "../shared/layout.tsx";
 import {
   DataTable,
   errorsByField,
@@ -23,9 +23,9 @@ import {
   Submit,
   Value,
   When,
-} from "../components.tsx";
+} from "../shared/components.tsx";
 import { taskHref } from "./review_parts.tsx";
-import { formFields, pendingFormFor } from "../session.ts";
+import { formFields, pendingFormFor } from "../shared/session.ts";
 import * as tasks from "../../../services/tasks/task_documents.ts";
 import { TaskCreate } from "../../tasks/tasks.schemas.ts";
 import { zodToDetail } from "../../http/error_answers.ts";

@@ -7,8 +7,8 @@
  */
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { Child } from "hono/jsx";
-import type { ConsoleEnv } from "../env.ts";
-import { Layout } from "../layout.tsx";
+import type { ConsoleEnv } from "../shared/env.ts";
+import { Layout } from "../shared/layout.tsx";
 import {
   type Column,
   DataTable,
@@ -21,9 +21,9 @@ import {
   render,
   SelectField,
   Submit,
-} from "../components.tsx";
-import { AnalysisAssets, Busy, CheckGroup, count, percent } from "../analysis_parts.tsx";
-import { BarChart, ChartFigure, Heatmap } from "../charts.tsx";
+} from "../shared/components.tsx";
+import { AnalysisAssets, Busy, CheckGroup, count, percent } from "../shared/analysis_parts.tsx";
+import { BarChart, ChartFigure, Heatmap } from "../shared/charts.tsx";
 import { type DatasetRecord, listDatasets, recordedTarget } from "../../../services/datasets/registry.ts";
 import { analyzeCorrelations, type Correlations } from "../../../services/valuation/correlations.ts";
 import {

@@ -4,8 +4,8 @@
  * and shown as a page, never as raw JSON.
  */
 import type { Context } from "hono";
-import { Layout } from "../layout.tsx";
-import { Message, Notice, render } from "../components.tsx";
+import { Layout } from "./layout.tsx";
+import { Message, Notice, render } from "./components.tsx";
 import { onError } from "../../http/error_answers.ts";
 import type { ConsoleSession } from "../../../services/console/sessions.ts";
 

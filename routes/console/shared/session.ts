@@ -13,9 +13,9 @@ import {
   sameToken,
   type SessionLookup,
   takePendingForm,
-} from "../../services/console/sessions.ts";
-import { forbiddenPage } from "./pages/errors.tsx";
-import type { AppEnv } from "../http/env.ts";
+} from "../../../services/console/sessions.ts";
+import { forbiddenPage } from "./error_pages.tsx";
+import type { AppEnv } from "../../http/env.ts";
 
 export const COOKIE = "tessera_session";
 /** The form field of the CSRF token. */

@@ -1,7 +1,7 @@
 /** The console's Hono environment: the app's, plus the signed-in session a page renders for. */
 import type { Context } from "hono";
-import type { AppEnv } from "../http/env.ts";
-import type { ConsoleSession, SessionDeps } from "../../services/console/sessions.ts";
+import type { AppEnv } from "../../http/env.ts";
+import type { ConsoleSession, SessionDeps } from "../../../services/console/sessions.ts";
 
 export type ConsoleEnv = {
   Variables: AppEnv["Variables"] & { session: ConsoleSession };

@@ -4,7 +4,7 @@
  * its `active` section; a new section is one entry in NAV.
  */
 import type { Child, FC } from "hono/jsx";
-import type { ConsoleSession } from "../../services/console/sessions.ts";
+import type { ConsoleSession } from "../../../services/console/sessions.ts";
 import { PostForm } from "./components.tsx";
 import { assetUrl } from "./assets.ts";
 

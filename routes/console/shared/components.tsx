@@ -8,7 +8,7 @@
  */
 import type { Child, FC } from "hono/jsx";
 import type { Context } from "hono";
-import type { ConsoleSession } from "../../services/console/sessions.ts";
+import type { ConsoleSession } from "../../../services/console/sessions.ts";
 
 /** Renders a page as a full HTML document (with its doctype) and the given status. */
 export async function render(

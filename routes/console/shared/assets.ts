@@ -4,13 +4,13 @@
  */
 import type { Hono } from "hono";
 import type { ConsoleEnv } from "./env.ts";
-import css from "./assets/console.css" with { type: "text" };
-import js from "./assets/console.js" with { type: "text" };
-import favicon from "./assets/favicon.svg" with { type: "text" };
-import cvCss from "./assets/cleaning-valuation.css" with { type: "text" };
-import cvJs from "./assets/cleaning-valuation.js" with { type: "text" };
-import reviewCss from "./assets/review.css" with { type: "text" };
-import reviewJs from "./assets/review.js" with { type: "text" };
+import css from "../assets/console.css" with { type: "text" };
+import js from "../assets/console.js" with { type: "text" };
+import favicon from "../assets/favicon.svg" with { type: "text" };
+import cvCss from "../assets/cleaning-valuation.css" with { type: "text" };
+import cvJs from "../assets/cleaning-valuation.js" with { type: "text" };
+import reviewCss from "../assets/review.css" with { type: "text" };
+import reviewJs from "../assets/review.js" with { type: "text" };
 
 const FILES: Record<string, { body: string; type: string }> = {
   "console.css": { body: css, type: "text/css; charset=utf-8" },
