@@ -33,7 +33,7 @@ import {
 import { assetUrl } from "../shared/assets.ts";
 import { formFields, pendingFormFor } from "../shared/session.ts";
 import { notFoundPage } from "../shared/error_pages.tsx";
-import { MarkDone } from "./tasks.tsx";
+import { MarkDone } from "../shared/mark_done.tsx";
 import {
   type Action,
   ACTIONS,
@@ -53,7 +53,8 @@ import {
   type Sort,
   sortOf,
 } from "./review_result.tsx";
-import { int, runHref, Stats, taskHref, writebackHref } from "./review_parts.tsx";
+import { int, runHref, Stats, writebackHref } from "./review_parts.tsx";
+import { taskHref } from "../shared/hrefs.ts";
 import { frontierRoutes, runFrontier } from "./review_frontier.tsx";
 import type { FrontierRequest } from "../../mitigation/frontier.schemas.ts";
 import { auditRegionsCsv, mitigationRegionsCsv, predictionsCsv, thresholdsCsv } from "../review_csv.ts";

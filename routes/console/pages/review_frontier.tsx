@@ -20,7 +20,8 @@ import {
 import { assetUrl } from "../shared/assets.ts";
 import { ChartFigure } from "../shared/charts.tsx";
 import { FrontierChart } from "../frontier_chart.tsx";
-import { fixed4, int, pct, runHref, taskHref } from "./review_parts.tsx";
+import { fixed4, int, pct, runHref } from "./review_parts.tsx";
+import { taskHref } from "../shared/hrefs.ts";
 import { type FrontierRequest, MAX_BUDGETS, toFrontierSettings } from "../../mitigation/frontier.schemas.ts";
 import { relabelFrontier } from "../../../services/mitigation/frontier.ts";
 import { listRuns } from "../../../services/spatial/runs.ts";

@@ -6,14 +6,13 @@
  */
 import type { Child, FC } from "hono/jsx";
 import { describedBy, Field, FieldFrame, fieldId, type FormState } from "../shared/components.tsx";
+import { taskHref } from "../shared/hrefs.ts";
 
 // ---------------------------------------------------------------------------------------------------
 // Addresses
 
 const enc = encodeURIComponent;
 
-/** The review page of a task. */
-export const taskHref = (task: string) => `/console/tasks/${enc(task)}`;
 /** Where the settings form posts (audit, relabel and threshold: the button says which). */
 export const reviewPostHref = (task: string) => `${taskHref(task)}/review`;
 /** A kept run's page. */

@@ -80,3 +80,6 @@ export const count = (n: unknown) => (typeof n === "number" ? n.toLocaleString("
 
 /** A share as a percentage with one decimal ("85.5 %"). */
 export const percent = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+/** Three decimals, without a minus before a zero ("-0.000"). */
+export const fmt3 = (v: number) => (Math.abs(v) < 0.0005 ? 0 : v).toFixed(3);

@@ -2,7 +2,7 @@
  * The console's own stylesheet, script and icon, served by Tessera (no CDN, no build step). Each URL
  * carries a hash of its content, so a browser may keep it for a year and still gets a changed one at once.
  */
-import type { Hono } from "hono";
+import { Hono } from "hono";
 import type { ConsoleEnv } from "./env.ts";
 import css from "../assets/console.css" with { type: "text" };
 import js from "../assets/console.js" with { type: "text" };
@@ -36,8 +36,9 @@ export function assetUrl(name: keyof typeof FILES & string): string {
   return `/console/assets/${name}?v=${VERSIONS[name]}`;
 }
 
-/** Adds `GET /console/assets/{name}` (no session needed: the sign-in page uses them too). */
-export function assetRoutes(app: Hono<ConsoleEnv>): void {
+/** `GET /console/assets/{name}` (no session needed: the sign-in page uses them too). */
+export function assetRoutes(): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
   app.get("/console/assets/:name", (c) => {
     const name = c.req.param("name");
     const file = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
@@ -49,4 +50,5 @@ export function assetRoutes(app: Hono<ConsoleEnv>): void {
       "x-content-type-options": "nosniff",
     });
   });
+  return app;
 }

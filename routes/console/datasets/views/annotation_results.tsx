@@ -1,11 +1,11 @@
 /** An annotation record's result as tables a person reads: one view per annotation function. */
 import type { FC } from "hono/jsx";
-import { type Column, DataTable, Value } from "../shared/components.tsx";
-import type { AnnotationRecord } from "../../../services/annotation/runs.ts";
-import type { ColumnType } from "../../../core/annotate/semantic_types.ts";
-import type { ColumnProfile } from "../../../core/annotate/profile.ts";
-import type { ConceptMapping } from "../../../core/annotate/concept_mapping.ts";
-import type { ColumnPii } from "../../../core/annotate/pii_scan.ts";
+import { type Column, DataTable, Value } from "../../shared/components.tsx";
+import type { AnnotationRecord } from "../../../../services/annotation/runs.ts";
+import type { ColumnType } from "../../../../core/annotate/semantic_types.ts";
+import type { ColumnProfile } from "../../../../core/annotate/profile.ts";
+import type { ConceptMapping } from "../../../../core/annotate/concept_mapping.ts";
+import type { ColumnPii } from "../../../../core/annotate/pii_scan.ts";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const num = (x: number | null | undefined) => x === null || x === undefined ? "—" : String(+x.toFixed(4));

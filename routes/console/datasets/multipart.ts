@@ -5,7 +5,7 @@
  * (or is skipped) before the next one comes; small text fields are read with `partText`. Take the parts
  * with `next()` when a part is to be read after the loop: leaving a `for await` closes the body's reader.
  */
-import { BadRequestError } from "../../core/errors.ts";
+import { BadRequestError } from "../../../core/errors.ts";
 
 export interface FormPart {
   /** The field's name (Content-Disposition `name`). */

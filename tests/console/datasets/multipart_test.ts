@@ -3,8 +3,8 @@
  * chunks at every possible place (a boundary split across two reads is the case that breaks readers).
  */
 import assert from "node:assert/strict";
-import { boundaryOf, multipartParts, partText } from "../../routes/console/multipart.ts";
-import { BadRequestError } from "../../core/errors.ts";
+import { boundaryOf, multipartParts, partText } from "../../../routes/console/datasets/multipart.ts";
+import { BadRequestError } from "../../../core/errors.ts";
 
 /** A form encoded by the platform: its body bytes and its boundary. */
 async function encode(form: FormData): Promise<{ bytes: Uint8Array; boundary: string }> {

@@ -8,8 +8,8 @@ import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../../http/env.ts";
 import type { ConsoleEnv } from "../shared/env.ts";
 import { sessionDeps } from "../shared/env.ts";
-import { Layout } from "../shared/layout.tsx";
-import { Field, Message, Notice, render, Submit } from "../shared/components.tsx";
+import { render } from "../shared/components.tsx";
+import { SignInPage, type SignInView } from "./views/sign_in_page.tsx";
 import {
   clearSessionCookie,
   COOKIE,
@@ -23,60 +23,6 @@ import { signIn, signOut } from "../../../services/console/sessions.ts";
 import { SignInError } from "../../../services/console/issuer.ts";
 import { clientAddress } from "../../auth/client_address.ts";
 import { forbiddenPage } from "../shared/error_pages.tsx";
-
-interface SignInView {
-  next: string;
-  pending?: string;
-  expired?: boolean;
-  signedOut?: boolean;
-  username?: string;
-  error?: string;
-  offMode: boolean;
-}
-
-const SignInPage = (v: SignInView) => {
-  const errorId = v.error ? "sign-in-error" : undefined;
-  return (
-    <Layout title="Sign in" width="narrow">
-      <div class="card">
-        <h1>Sign in</h1>
-        <p class="lede">to the Tessera review console</p>
-        {v.expired && (
-          <Message
-            kind="info"
-            text={
-              <>
-                Your session has expired. Sign in again to continue
-                {v.pending ? "; the form you sent was not saved and will be shown again, filled in." : "."}
-              </>
-            }
-          />
-        )}
-        {v.signedOut && <Message kind="success" text="You have signed out." />}
-        {v.offMode && (
-          <Message
-            kind="info"
-            text="Authentication is off on this server (AUTH_MODE=off): any username signs in."
-          />
-        )}
-        <form method="post" action="/console/sign-in" aria-describedby={errorId}>
-          {v.error && <Notice kind="error" id={errorId}>{v.error}</Notice>}
-          <input type="hidden" name="next" value={v.next} />
-          {v.pending && <input type="hidden" name="pending" value={v.pending} />}
-          <Field
-            label="Username"
-            name="username"
-            value={v.username}
-            autocomplete="username"
-            required
-          />
-          <Field label="Password" name="password" type="password" autocomplete="current-password" />
-          <Submit label="Sign in" />
-        </form>
-      </div>
-    </Layout>
-  );
-};
 
 /** `GET /` and `GET /console/`: the tasks when signed in, else the sign-in page. */
 export async function home(c: Context<AppEnv>) {
