@@ -14,7 +14,7 @@ import { authRoutes } from "./auth/auth.index.ts";
 import { tasksRoutes } from "./tasks/tasks.index.ts";
 import { reviewRoutes } from "./pages/review.tsx";
 import { datasetsRoutes } from "./datasets/datasets.index.ts";
-import { cleaningPages } from "./pages/cleaning.tsx";
+import { cleaningRoutes } from "./cleaning/cleaning.index.ts";
 import { valuationRoutes } from "./valuation/valuation.index.ts";
 
 export { CONSOLE_UPLOAD } from "./datasets/datasets.index.ts";
@@ -57,7 +57,7 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
   const page = signedIn();
   reviewRoutes(app, page); // a task's page: the spatial review, its runs, maps, CSV files, write-back
   app.route("/", datasetsRoutes());
-  cleaningPages(app, page);
+  app.route("/", cleaningRoutes());
   app.route("/", valuationRoutes());
 
   app.all("/console/*", page, (c) => notFoundPage(c));

@@ -1,10 +1,10 @@
 /**
- * The cleaning catalogue as the start form shows it (routes/console/cleaning_params.ts): each method's
+ * The cleaning catalogue as the start form shows it (routes/console/cleaning/cleaning_params.ts): each method's
  * parameters with their kind, bounds and defaults as core/cleaning/methods.ts declares them, and a form's
  * texts turned back into a run request's typed params.
  */
 import assert from "node:assert/strict";
-import { findMethod, METHODS } from "../../core/cleaning/methods.ts";
+import { findMethod, METHODS } from "../../../core/cleaning/methods.ts";
 import {
   fieldText,
   methodGroups,
@@ -13,7 +13,7 @@ import {
   paramFields,
   paramInput,
   paramsFromForm,
-} from "../../routes/console/cleaning_params.ts";
+} from "../../../routes/console/cleaning/cleaning_params.ts";
 
 const fieldsOf = (task: "impute" | "detect", dtype: "tabular" | "timeseries", name: string) =>
   paramFields(findMethod(task, dtype, name)!);

@@ -5,7 +5,7 @@
  * here (a number field's text to a number), never checked against its bounds; `resolveRun` does that.
  */
 import type { z } from "zod";
-import { METHODS, type MethodSpec } from "../../core/cleaning/methods.ts";
+import { METHODS, type MethodSpec } from "../../../core/cleaning/methods.ts";
 
 /** How a parameter is asked for. */
 export type ParamKind =
