@@ -12,7 +12,7 @@ import { assetRoutes } from "./shared/assets.ts";
 import { errorPage, notFoundPage } from "./shared/error_pages.tsx";
 import { authRoutes } from "./auth/auth.index.ts";
 import { tasksRoutes } from "./tasks/tasks.index.ts";
-import { reviewRoutes } from "./pages/review.tsx";
+import { reviewRoutes } from "./review/review.index.ts";
 import { datasetsRoutes } from "./datasets/datasets.index.ts";
 import { cleaningRoutes } from "./cleaning/cleaning.index.ts";
 import { valuationRoutes } from "./valuation/valuation.index.ts";
@@ -54,12 +54,11 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
   app.route("/", authRoutes());
   app.route("/", assetRoutes());
   app.route("/", tasksRoutes());
-  const page = signedIn();
-  reviewRoutes(app, page); // a task's page: the spatial review, its runs, maps, CSV files, write-back
+  app.route("/", reviewRoutes()); // a task's own page: its spatial review
   app.route("/", datasetsRoutes());
   app.route("/", cleaningRoutes());
   app.route("/", valuationRoutes());
 
-  app.all("/console/*", page, (c) => notFoundPage(c));
+  app.all("/console/*", signedIn(), (c) => notFoundPage(c));
   return app;
 }

@@ -4,9 +4,9 @@
  * final predictions. Cells are written by the export service's `csvLine` (RFC 4180, CRLF), numbers at
  * full precision.
  */
-import { csvLine } from "../../services/datasets/export.ts";
-import type { StoredPrediction } from "../../services/spatial/runs.ts";
-import { type AuditView, type MitigationView, rateDiff } from "./pages/review_result.tsx";
+import { csvLine } from "../../../services/datasets/export.ts";
+import type { StoredPrediction } from "../../../services/spatial/runs.ts";
+import { type AuditView, type MitigationView, rateDiff } from "./run_views.ts";
 
 const STAT_COLUMNS = [
   "n",

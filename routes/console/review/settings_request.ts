@@ -1,27 +1,17 @@
 /**
- * The review's settings form: the field mapping (from dataset-columns), the audit (fairness notion,
- * worlds, significance level, region mode) with "Run audit", and the mitigation (budget and tolerance
- * in percent, as the reference frontend asks them, approx, work limit) with "Relabel" (flip order) and
- * "Thresholds" (decision boundary, train ratio). One form: the mapping and the audit settings hold for
- * all three, as in the JSON API, where a mitigation audits before and after with them.
- *
- * The form's strings become the JSON API's request body, which the API's own schema then checks
- * (AuditRequest, RelabelRequest, ThresholdRequest): a refusal comes back as the API's 422 `loc`, and is
- * shown next to the field it names.
+ * The review's settings form as the JSON API's request body: the form's strings become the body of
+ * AuditRequest, RelabelRequest, ThresholdRequest or FrontierRequest, which the API's own schema then
+ * checks; a refusal comes back as the API's 422 `loc` and is shown next to the field it names. Also the
+ * form's values when it is shown: a reopened run's, the task's mapping, or the API's defaults.
  */
-import type { Child, FC } from "hono/jsx";
 import type { z } from "zod";
-import { Csrf, type FormState, Message, SelectField, Submit } from "../shared/components.tsx";
 import { AuditRequest } from "../../spatial/spatial.schemas.ts";
 import { RelabelRequest, ThresholdRequest } from "../../mitigation/mitigation.schemas.ts";
+import { FrontierRequest } from "../../mitigation/frontier.schemas.ts";
 import { type ValidationItem, zodToDetail } from "../../http/error_answers.ts";
+import { asPercent } from "./formats.ts";
 import type { DatasetColumns } from "../../../services/spatial/dataset_columns.ts";
 import type { TaskDocument } from "../../../services/tasks/task_documents.ts";
-import type { ConsoleSession } from "../../../services/console/sessions.ts";
-import { NumberField, reviewPostHref, TextArea, Toggle } from "./review_parts.tsx";
-import { asPercent } from "./review_parts.tsx";
-import { FrontierFields, percentList } from "./review_frontier.tsx";
-import { FrontierRequest } from "../../mitigation/frontier.schemas.ts";
 
 export const ACTIONS = ["audit", "relabel", "threshold", "frontier"] as const;
 export type Action = typeof ACTIONS[number];
@@ -30,17 +20,8 @@ export type Action = typeof ACTIONS[number];
  * The mapping keys, in the form's order. Their fields are named `map_<key>`: no dot, since a form sent
  * after the session ended is kept as a document (session.ts), and MongoDB refuses dotted field names.
  */
-const KEYS = ["y_pred", "y_true", "y_pred_prob", "lat", "lon", "region_ids"] as const;
-type Key = typeof KEYS[number];
-
-const KEY_LABELS: Record<Key, string> = {
-  y_pred: "Prediction (y_pred)",
-  y_true: "Ground truth (y_true)",
-  y_pred_prob: "Probability (y_pred_prob)",
-  lat: "Latitude (lat)",
-  lon: "Longitude (lon)",
-  region_ids: "Region ids (region_ids)",
-};
+export const KEYS = ["y_pred", "y_true", "y_pred_prob", "lat", "lon", "region_ids"] as const;
+export type Key = typeof KEYS[number];
 
 /** The form's values when nothing says otherwise: the JSON API's defaults, as the form shows them. */
 const DEFAULTS: Record<string, string> = {
@@ -100,9 +81,6 @@ export function formValues(
   }
   return values;
 }
-
-// ---------------------------------------------------------------------------------------------------
-// From the form to the API's request body
 
 /** The form field that shows an API field's refusal. */
 function formField(loc: ValidationItem["loc"]): string {
@@ -234,172 +212,23 @@ export function parseSettings(
   return { ok: true, action, body: checked.data as Record<string, unknown> };
 }
 
-// ---------------------------------------------------------------------------------------------------
-// The form
-
-export interface SettingsView {
-  task: string;
-  session: ConsoleSession;
-  columns: DatasetColumns;
-  state: FormState;
-  /** The run the page shows (the form goes back to it when refused). */
-  runId?: string;
-  /** Individuals the collection holds, when known: said while the work runs. */
-  rows?: number | null;
-  /** Shown above the status line (the Cancel button of a mitigation under way: review_cancel.tsx). */
-  children?: Child;
+/** The form's budgets: percentages separated by commas or spaces, as fractions (errors under the field). */
+export function percentList(text: string, errors: Record<string, string>): number[] | undefined {
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  const values = parts.map(Number);
+  if (values.some((v) => !Number.isFinite(v) || v < 0 || v > 100)) {
+    errors.frontier_pcts = "Enter percentages from 0 to 100, separated by commas.";
+    return undefined;
+  }
+  return values.map((v) => v / 100);
 }
 
-/** The mapping's choices for one key: every profiled field, with a "none" only where no field fits. */
-function mappingOptions(cols: DatasetColumns, key: Key, chosen: string): [string, string][] {
-  const opts: [string, string][] = cols.columns.map((c) => [c.name, c.name]);
-  if (chosen && !cols.columns.some((c) => c.name === chosen)) opts.unshift([chosen, chosen]);
-  if (cols.mapping_defaults[key] === null) opts.unshift(["", "— none —"]);
-  return opts;
-}
+/** A run id as the services make them (services/spatial/live_runs.ts: newRunId). */
+const RUN_ID = /^[0-9a-f]{24}$/;
 
-/** Where the script says that the work runs (empty until then; a live region, so it is announced). */
-const Busy: FC<{ rows?: number | null }> = ({ rows }) => (
-  <p
-    class="busy"
-    data-busy-status
-    data-note={`This runs on ${rows ? `${rows.toLocaleString("en-US")} records` : "the whole collection"} ` +
-      "and can take a minute; the result opens when it is done."}
-    role="status"
-  >
-  </p>
-);
-
-export const SettingsForm: FC<SettingsView> = (v) => {
-  const s = v.state;
-  const errors = s.errors ?? {};
-  return (
-    <form method="post" action={reviewPostHref(v.task)} class="review-form" aria-labelledby="settings-title">
-      <h2 id="settings-title">Settings</h2>
-      <Csrf session={v.session} />
-      {v.runId && <input type="hidden" name="from" value={v.runId} />}
-      <Message kind="error" text={errors.form} />
-      <fieldset class="box">
-        <legend>Field mapping</legend>
-        <p class="hint">
-          The collection's fields (from its first {v.columns.sampled}{" "}
-          documents); the suggested ones are preselected.
-        </p>
-        <div class="pair-grid">
-          {KEYS.map((k) => (
-            <SelectField
-              label={KEY_LABELS[k]}
-              name={`map_${k}`}
-              state={s}
-              options={mappingOptions(v.columns, k, s.values?.[`map_${k}`] ?? "")}
-            />
-          ))}
-        </div>
-      </fieldset>
-
-      <fieldset class="box">
-        <legend>Audit</legend>
-        <SelectField
-          label="Fairness notion"
-          name="equal_opp"
-          state={s}
-          options={[
-            ["true", "Equal opportunity (TPR)"],
-            ["false", "Statistical parity"],
-          ]}
-        />
-        <div class="pair-grid">
-          <NumberField label="Worlds" name="n_worlds" state={s} min={1} max={100000} step="1" />
-          <NumberField label="Significance level" name="signif_level" state={s} min={0} max={1} />
-        </div>
-        <SelectField
-          label="Region mode"
-          name="region_mode"
-          state={s}
-          options={[
-            ["auto", "Region ids, or k-means"],
-            ["polygons", "Polygons (below)"],
-          ]}
-        />
-        <TextArea
-          label="Region polygons (JSON)"
-          name="region"
-          state={s}
-          rows={2}
-          hint='With "Polygons": [{"polygon": [[lon, lat], …]}, …]'
-        />
-        <details class="more" open={Boolean(errors.seed || errors.rng)}>
-          <summary>More audit settings</summary>
-          <div class="pair-grid">
-            <NumberField label="Seed" name="seed" state={s} min={0} step="1" />
-            <SelectField
-              label="Random stream"
-              name="rng"
-              state={s}
-              options={[["fast", "fast"], ["numpy", "numpy (reference)"]]}
-            />
-          </div>
-          <Toggle label="Draw every individual in the distribution map" name="full_distribution" state={s} />
-        </details>
-        <Submit label="Run audit" name="action" value="audit" busy="Running audit…" />
-      </fieldset>
-
-      <fieldset class="box">
-        <legend>Mitigation</legend>
-        <div class="pair-grid">
-          <NumberField
-            label="Budget (%)"
-            name="budget_pct"
-            state={s}
-            min={0}
-            max={100}
-            hint="Most flips, share of those audited"
-          />
-          <NumberField
-            label="Tolerance (%)"
-            name="tolerance_pct"
-            state={s}
-            min={0}
-            max={100}
-            hint="Relative change of the rate"
-          />
-        </div>
-        <div class="pair-grid">
-          <NumberField label="Work limit (s)" name="work_limit" state={s} min={1} max={3600} />
-        </div>
-        <Toggle
-          label="Approx (PROMIS-Approx)"
-          name="approx"
-          state={s}
-          hint="Off: PROMIS-Exact, the proven optimum"
-        />
-        <fieldset class="sub">
-          <legend>Relabel</legend>
-          <SelectField
-            label="Flip order"
-            name="flip_order"
-            state={s}
-            options={[
-              ["", "Default"],
-              ["uncertainty", "Least certain first"],
-              ["random", "Random (seeded)"],
-              ["index", "Collection order (reference)"],
-            ]}
-          />
-          <Submit label="Relabel" name="action" value="relabel" busy="Relabeling…" />
-          <FrontierFields state={s} />
-        </fieldset>
-        <fieldset class="sub">
-          <legend>Thresholds</legend>
-          <div class="pair-grid">
-            <NumberField label="Decision boundary" name="default_boundary" state={s} min={0} max={1} />
-            <NumberField label="Train ratio" name="train_ratio" state={s} min={0} max={1} />
-          </div>
-          <Submit label="Thresholds" name="action" value="threshold" busy="Fitting thresholds…" />
-        </fieldset>
-      </fieldset>
-      {v.children}
-      <Busy rows={v.rows} />
-    </form>
-  );
-};
+/**
+ * The run id a review form sent for its mitigation (review.js adds the page's, so that the run can be
+ * cancelled while it runs), when it is one; else the service makes one.
+ */
+export const sentRunId = (fields: Record<string, string>) =>
+  RUN_ID.test(fields.run_id ?? "") ? fields.run_id : undefined;

@@ -1,6 +1,6 @@
 /** A region table shows the first MAX_TABLE_REGIONS regions of the order asked for, and says so. */
 import assert from "node:assert/strict";
-import { MAX_TABLE_REGIONS, RegionTable } from "../../routes/console/pages/review_result.tsx";
+import { MAX_TABLE_REGIONS, RegionTable } from "../../../routes/console/review/views/region_table.tsx";
 
 /** 600 regions: region r has p-value (r % 100) / 100, every 50th significant. */
 const rows = Array.from({ length: 600 }, (_, r) => ({

@@ -4,7 +4,7 @@
  * links rather than an image; the same numbers, with the same links, are in the table beside it.
  */
 import type { FC } from "hono/jsx";
-import { niceTicks } from "./shared/charts.tsx";
+import { niceTicks } from "../../shared/charts.tsx";
 
 export interface FrontierChartPoint {
   flipBudget: number;
