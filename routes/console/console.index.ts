@@ -51,6 +51,7 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
   app.use("/console/*", securityHeaders);
   app.use("/console", securityHeaders);
 
+  // each area's router holds its own paths and puts `signedIn` on those that need a session
   app.route("/", authRoutes());
   app.route("/", assetRoutes());
   app.route("/", tasksRoutes());
@@ -59,6 +60,6 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
   app.route("/", cleaningRoutes());
   app.route("/", valuationRoutes());
 
-  app.all("/console/*", signedIn(), (c) => notFoundPage(c));
+  app.all("/console/*", signedIn(), (c) => notFoundPage(c)); // last: any console path no area has
   return app;
 }

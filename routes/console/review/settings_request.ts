@@ -18,7 +18,7 @@ export type Action = typeof ACTIONS[number];
 
 /**
  * The mapping keys, in the form's order. Their fields are named `map_<key>`: no dot, since a form sent
- * after the session ended is kept as a document (session.ts), and MongoDB refuses dotted field names.
+ * after the session ended is kept as a document (shared/session.ts), and MongoDB refuses dotted field names.
  */
 export const KEYS = ["y_pred", "y_true", "y_pred_prob", "lat", "lon", "region_ids"] as const;
 export type Key = typeof KEYS[number];

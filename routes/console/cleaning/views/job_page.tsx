@@ -11,7 +11,7 @@ import { datasetHref } from "../../shared/hrefs.ts";
 import { CLEANING, jobHref } from "../hrefs.ts";
 import { Badge, kindOf, progressText, reviewState } from "./job_parts.tsx";
 import type { JobView } from "./job_view.ts";
-import { DetectResults, ImputeResults } from "./job_results.tsx";
+import { DetectResults, ImputeResults } from "./results_tables.tsx";
 import { SeriesCharts } from "./series_charts.tsx";
 import { Decision } from "./job_decision.tsx";
 import type { JobRecord } from "../../../../services/cleaning/job_queue.ts";

@@ -1,6 +1,7 @@
 /** A time-series job's charts: each column it processed, its filled or flagged readings marked. */
 import { count } from "../../shared/analysis_parts.tsx";
-import { ChartFigure, SeriesChart, utcText } from "../../shared/charts.tsx";
+import { ChartFigure } from "../../shared/charts/chart_frame.tsx";
+import { SeriesChart, utcText } from "../../shared/charts/series_chart.tsx";
 import type { JobRecord } from "../../../../services/cleaning/job_queue.ts";
 import type { JobSeries } from "../../../../services/cleaning/review.ts";
 

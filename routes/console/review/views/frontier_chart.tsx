@@ -1,10 +1,10 @@
 /**
- * The budget frontier's chart (charts.tsx's style): x the flip budget, two series, SBI after (left axis)
+ * The budget frontier's chart (the style of shared/charts/): x the flip budget, two series, SBI after (left axis)
  * and accuracy after (right axis). Each point is a link to its relabel run, so the svg is a group of
  * links rather than an image; the same numbers, with the same links, are in the table beside it.
  */
 import type { FC } from "hono/jsx";
-import { niceTicks } from "../../shared/charts.tsx";
+import { niceTicks } from "../../shared/charts/chart_frame.tsx";
 
 export interface FrontierChartPoint {
   flipBudget: number;

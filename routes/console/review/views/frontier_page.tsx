@@ -6,7 +6,7 @@ import { Layout } from "../../shared/layout.tsx";
 import { BackLink, DataTable, Message, Panel } from "../../shared/components.tsx";
 import { assetUrl } from "../../shared/assets.ts";
 import { taskHref } from "../../shared/hrefs.ts";
-import { ChartFigure } from "../../shared/charts.tsx";
+import { ChartFigure } from "../../shared/charts/chart_frame.tsx";
 import { fixed4, int, num, pct } from "../formats.ts";
 import { runHref } from "../hrefs.ts";
 import { FrontierChart } from "./frontier_chart.tsx";

@@ -27,7 +27,7 @@ export interface ReviewView {
   writeback: FormState;
   /** The path of this page (where "Mark done" comes back to). */
   here: string;
-  /** The id of the next mitigation sent from this page, so that it can be cancelled (review_cancel.tsx). */
+  /** The id of the next mitigation sent from this page, so that it can be cancelled (cancel_run.tsx). */
   nextRunId: string;
 }
 

@@ -47,7 +47,7 @@ export interface SettingsView {
   runId?: string;
   /** Individuals the collection holds, when known: said while the work runs. */
   rows?: number | null;
-  /** Shown above the status line (the Cancel button of a mitigation under way: review_cancel.tsx). */
+  /** Shown above the status line (the Cancel button of a mitigation under way: cancel_run.tsx). */
   children?: Child;
 }
 

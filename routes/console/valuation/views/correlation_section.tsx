@@ -1,7 +1,8 @@
 /** The valuation's correlation part: a heatmap per method (Pearson, Spearman, Kendall) and its table. */
 import { type Column, DataTable, Panel } from "../../shared/components.tsx";
 import { count, fmt3 } from "../../shared/analysis_parts.tsx";
-import { ChartFigure, Heatmap } from "../../shared/charts.tsx";
+import { ChartFigure } from "../../shared/charts/chart_frame.tsx";
+import { Heatmap } from "../../shared/charts/heatmap.tsx";
 import type { Correlations } from "../../../../services/valuation/correlations.ts";
 import type { Method } from "../../../../core/stats/correlation.ts";
 

@@ -2,7 +2,8 @@
 import type { Child } from "hono/jsx";
 import { DataTable, Panel } from "../../shared/components.tsx";
 import { count, fmt3, percent } from "../../shared/analysis_parts.tsx";
-import { BarChart, ChartFigure } from "../../shared/charts.tsx";
+import { ChartFigure } from "../../shared/charts/chart_frame.tsx";
+import { BarChart } from "../../shared/charts/bar_chart.tsx";
 import type { FeatureImportance } from "../../../../services/valuation/feature_importance.ts";
 
 /** A chart beside the table of its numbers (on a narrow screen, above it). */
