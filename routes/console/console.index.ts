@@ -6,17 +6,18 @@
  */
 import { Hono } from "hono";
 import type { MiddlewareHandler } from "hono";
-import type { ConsoleEnv } from "./env.ts";
-import { signedIn } from "./session.ts";
-import { assetRoutes } from "./assets.ts";
-import { errorPage, notFoundPage } from "./pages/errors.tsx";
-import { home, signInPage, signInSubmit, signOutSubmit } from "./pages/sign_in.tsx";
-import { createTask, markDone, tasksPage } from "./pages/tasks.tsx";
-import { reviewRoutes } from "./pages/review.tsx";
-import { datasetPage, datasetsPage, uploadDataset } from "./pages/datasets.tsx";
-import { datasetAnnotationPages } from "./pages/dataset_annotation.tsx";
-import { cleaningPages } from "./pages/cleaning.tsx";
-import { valuationPages } from "./pages/valuation.tsx";
+import type { ConsoleEnv } from "./shared/env.ts";
+import { signedIn } from "./shared/session.ts";
+import { assetRoutes } from "./shared/assets.ts";
+import { errorPage, notFoundPage } from "./shared/error_pages.tsx";
+import { authRoutes } from "./auth/auth.index.ts";
+import { tasksRoutes } from "./tasks/tasks.index.ts";
+import { reviewRoutes } from "./review/review.index.ts";
+import { datasetsRoutes } from "./datasets/datasets.index.ts";
+import { cleaningRoutes } from "./cleaning/cleaning.index.ts";
+import { valuationRoutes } from "./valuation/valuation.index.ts";
+
+export { CONSOLE_UPLOAD } from "./datasets/datasets.index.ts";
 
 /**
  * What a console page may load and do: only Tessera's own scripts, styles, images and frames; forms
@@ -43,9 +44,6 @@ const securityHeaders: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
   c.header("Referrer-Policy", "same-origin");
 };
 
-/** The dataset upload: a streamed import, under the import's body limit (app.ts). */
-export const CONSOLE_UPLOAD = { method: "post", path: "/console/datasets" };
-
 /** The console's routes (mounted at `/` by app.ts: `GET /` leads into the console). */
 export function consoleRoutes(): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
@@ -53,29 +51,15 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
   app.use("/console/*", securityHeaders);
   app.use("/console", securityHeaders);
 
-  app.get("/", (c) => c.redirect("/console/", 303)); // the session cookie is only sent under /console
-  app.get("/console", (c) => c.redirect("/console/", 301));
-  app.get("/console/", home);
-  assetRoutes(app);
-  app.get("/console/sign-in", signInPage);
-  app.post("/console/sign-in", signInSubmit);
+  // each area's router holds its own paths and puts `signedIn` on those that need a session
+  app.route("/", authRoutes());
+  app.route("/", assetRoutes());
+  app.route("/", tasksRoutes());
+  app.route("/", reviewRoutes()); // a task's own page: its spatial review
+  app.route("/", datasetsRoutes());
+  app.route("/", cleaningRoutes());
+  app.route("/", valuationRoutes());
 
-  const page = signedIn();
-  app.post("/console/sign-out", page, signOutSubmit);
-
-  app.get("/console/tasks", page, tasksPage);
-  app.post("/console/tasks", page, createTask);
-  reviewRoutes(app, page); // a task's page: the spatial review, its runs, maps, CSV files, write-back
-  app.post("/console/tasks/:name/done", page, markDone);
-
-  app.get("/console/datasets", page, datasetsPage);
-  app.post(CONSOLE_UPLOAD.path, signedIn({ multipart: true }), uploadDataset);
-  app.get("/console/datasets/:name", page, datasetPage);
-  datasetAnnotationPages(app, page); // a dataset's annotation procedures and its delete
-
-  cleaningPages(app, page);
-  valuationPages(app, page);
-
-  app.all("/console/*", page, (c) => notFoundPage(c));
+  app.all("/console/*", signedIn(), (c) => notFoundPage(c)); // last: any console path no area has
   return app;
 }

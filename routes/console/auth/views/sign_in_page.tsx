@@ -1,0 +1,57 @@
+/** The sign-in page: the form, and why the person is here (an ended session, a sign-out, auth off). */
+import { Layout } from "../../shared/layout.tsx";
+import { Field, Message, Notice, Submit } from "../../shared/components.tsx";
+
+export interface SignInView {
+  next: string;
+  pending?: string;
+  expired?: boolean;
+  signedOut?: boolean;
+  username?: string;
+  error?: string;
+  offMode: boolean;
+}
+
+export const SignInPage = (v: SignInView) => {
+  const errorId = v.error ? "sign-in-error" : undefined;
+  return (
+    <Layout title="Sign in" width="narrow">
+      <div class="card">
+        <h1>Sign in</h1>
+        <p class="lede">to the Tessera review console</p>
+        {v.expired && (
+          <Message
+            kind="info"
+            text={
+              <>
+                Your session has expired. Sign in again to continue
+                {v.pending ? "; the form you sent was not saved and will be shown again, filled in." : "."}
+              </>
+            }
+          />
+        )}
+        {v.signedOut && <Message kind="success" text="You have signed out." />}
+        {v.offMode && (
+          <Message
+            kind="info"
+            text="Authentication is off on this server (AUTH_MODE=off): any username signs in."
+          />
+        )}
+        <form method="post" action="/console/sign-in" aria-describedby={errorId}>
+          {v.error && <Notice kind="error" id={errorId}>{v.error}</Notice>}
+          <input type="hidden" name="next" value={v.next} />
+          {v.pending && <input type="hidden" name="pending" value={v.pending} />}
+          <Field
+            label="Username"
+            name="username"
+            value={v.username}
+            autocomplete="username"
+            required
+          />
+          <Field label="Password" name="password" type="password" autocomplete="current-password" />
+          <Submit label="Sign in" />
+        </form>
+      </div>
+    </Layout>
+  );
+};

@@ -1,0 +1,19 @@
+/** The cleaning's routes: the jobs and the start form, a job's page, its progress and its decision. */
+import { Hono } from "hono";
+import type { ConsoleEnv } from "../shared/env.ts";
+import { signedIn } from "../shared/session.ts";
+import { cleaningPage, startJob } from "./cleaning.handlers.tsx";
+import { approveJob, jobPage, jobProgress, rejectJob } from "./job.handlers.tsx";
+import { CLEANING } from "./hrefs.ts";
+
+export function cleaningRoutes(): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
+  const page = signedIn();
+  app.get(CLEANING, page, cleaningPage);
+  app.post(CLEANING, page, startJob);
+  app.get(`${CLEANING}/jobs/:id`, page, jobPage);
+  app.get(`${CLEANING}/jobs/:id/progress`, page, jobProgress);
+  app.post(`${CLEANING}/jobs/:id/approve`, page, approveJob);
+  app.post(`${CLEANING}/jobs/:id/reject`, page, rejectJob);
+  return app;
+}
