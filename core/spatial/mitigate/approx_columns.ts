@@ -219,9 +219,8 @@ function fitting(
     (used += v, D += warm[u]);
   }
   const Dr = Math.round(D);
-  return used <= pr.C * (1 + 1e-12) && Math.abs(D - Dr) <= 1e-7 && Dr >= pr.dMin && Dr <= pr.dMax
-    ? warm
-    : null;
+  const fits = used <= pr.C * (1 + 1e-12) && Math.abs(D - Dr) <= 1e-7 && Dr >= pr.dMin && Dr <= pr.dMax;
+  return fits && withinCaps(rows, pr, warm) ? warm : null;
 }
 
 /**

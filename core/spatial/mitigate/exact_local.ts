@@ -7,7 +7,7 @@
  *   totals at P' ± 1 are kept, and the move's value is theirs plus its own regions' change);
  * - pair: one flip moved between neighbouring units (unit_neighbours.ts), so that only the regions where
  *   they differ change and newP stays.
- * Both keep the budget and the window; the result is never worse than the start.
+ * Both keep the budget, the window and each region's cap; the result is never worse than the start.
  */
 import { exactObjective, positivesAfter, regionTerm } from "./exact_objective.ts";
 import type { MitigationProblem } from "./problem.ts";
@@ -19,13 +19,31 @@ const NEIGHBOURS = 24, MAX_DIFF = 40;
 /** A move's value below this counts as a gain (the tables' rounding is ~1e-15 a term). */
 const GAIN = 1e-12;
 
-/** The search's state: flips, positives per region, D, flips used, and the objective at P' - 1, P', P' + 1. */
+/**
+ * The search's state: flips, positives per region, D, flips used, the objective at P' - 1, P', P' + 1, and
+ * the flips each region may still take (max_flips_per_region; a large number without caps).
+ */
 interface State {
   k: Int32Array;
   x: Int32Array;
   D: number;
   used: number;
   at: [number, number, number];
+  capLeft: Int32Array;
+}
+
+/** True when unit u can take dk more flips (dk ≤ 0 always can) within every region's cap. */
+function capsAllow(pr: MitigationProblem, s: State, u: number, dk: number): boolean {
+  if (dk <= 0) return true;
+  for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) {
+    if (s.capLeft[pr.unitRegions[r]] < dk) return false;
+  }
+  return true;
+}
+
+/** Unit u's regions after dk more of its flips: caps used. */
+function takeCaps(pr: MitigationProblem, s: State, u: number, dk: number): void {
+  for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s.capLeft[pr.unitRegions[r]] -= dk;
 }
 
 /** One round of single moves over every unit; the number of moves taken. */
@@ -37,6 +55,7 @@ function singles(pr: MitigationProblem, t: Float64Array, s: State, deadline: num
     for (const dk of [1, -1]) {
       const nk = s.k[u] + dk, d = pr.unitSign[u] * dk, nD = s.D + d;
       if (nk < 0 || nk > pr.unitCount[u] || s.used + dk > pr.C || nD < pr.dMin || nD > pr.dMax) continue;
+      if (!capsAllow(pr, s, u, dk)) continue;
       const Pn = pr.P + nD;
       let v = s.at[1 + d];
       for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) {
@@ -45,12 +64,22 @@ function singles(pr: MitigationProblem, t: Float64Array, s: State, deadline: num
       }
       if (!(v < s.at[1] - GAIN)) continue;
       for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s.x[pr.unitRegions[r]] += d;
-      (s.k[u] = nk, s.used += dk, s.D = nD, moves++);
+      (s.k[u] = nk, s.used += dk, s.D = nD, moves++, takeCaps(pr, s, u, dk));
       s.at = [total(Pn - 1), v, total(Pn + 1)];
       break;
     }
   }
   return moves;
+}
+
+/** True when u's du and v's dv more flips together keep every region's cap. */
+function pairAllowed(pr: MitigationProblem, s: State, u: number, du: number, v: number, dv: number): boolean {
+  if (du <= 0 && dv <= 0) return true;
+  const [give, take, dg, dt] = du < 0 ? [u, v, du, dv] : [v, u, dv, du];
+  takeCaps(pr, s, give, dg);
+  const ok = capsAllow(pr, s, take, dt);
+  takeCaps(pr, s, give, -dg);
+  return ok;
 }
 
 /** One round of pair moves over every unit and its neighbours; the number of moves taken. */
@@ -80,6 +109,8 @@ function pairs(
         // v takes the opposite change of the regions, so D stays: its count moves by -sign_u·du/sign_v
         const dv = -pr.unitSign[u] * du * pr.unitSign[v], kv = s.k[v] + dv;
         if (kv < 0 || kv > pr.unitCount[v] || s.used + du + dv > pr.C) continue;
+        // the one that gives flips back first, so a region both share may pass its flip on
+        if (!pairAllowed(pr, s, u, du, v, dv)) continue;
         (add(u, pr.unitSign[u] * du), add(v, pr.unitSign[v] * dv));
         let gain = 0;
         for (const i of touched) {
@@ -91,6 +122,7 @@ function pairs(
         if (taken) {
           for (const i of touched) s.x[i] += change[i];
           (s.k[u] = ku, s.k[v] = kv, s.used += du + dv, s.at[1] += gain, moves++);
+          (takeCaps(pr, s, u, du), takeCaps(pr, s, v, dv));
         }
         for (const i of touched) change[i] = 0;
         touched.length = 0;
@@ -104,7 +136,7 @@ function pairs(
 }
 
 /**
- * Feasible integer flips k (within the budget and the window) improved by single and pair moves until
+ * Feasible integer flips k (within the budget, the window and the caps) improved by single and pair moves until
  * neither finds a gain or `deadline` (ms, performance.now()) passes; returns the flips and their objective.
  */
 export function improveFlips(
@@ -114,7 +146,9 @@ export function improveFlips(
   deadline: number,
 ): { k: Int32Array; objective: number } {
   const { x, D, used } = positivesAfter(pr, start), Pp = pr.P + D;
-  const s: State = { k: start.slice(), x, D, used, at: [0, exactObjective(pr, t, x, Pp), 0] };
+  const capLeft = pr.regionCap ? pr.regionCap.slice() : new Int32Array(pr.n.length).fill(2 ** 30);
+  const s: State = { k: start.slice(), x, D, used, at: [0, exactObjective(pr, t, x, Pp), 0], capLeft };
+  for (let u = 0; u < start.length; u++) if (start[u]) takeCaps(pr, s, u, start[u]);
   const edge = (Pn: number) =>
     Pn - pr.P < pr.dMin || Pn - pr.P > pr.dMax ? Infinity : exactObjective(pr, t, x, Pn);
   s.at = [edge(Pp - 1), s.at[1], edge(Pp + 1)];

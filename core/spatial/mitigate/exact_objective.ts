@@ -35,3 +35,16 @@ export function positivesAfter(
   }
   return { x, D, used };
 }
+
+/** True when integer flips k keep every region's cap (max_flips_per_region), or there are none. */
+export function capsKept(pr: MitigationProblem, k: Int32Array): boolean {
+  const cap = pr.regionCap;
+  if (!cap) return true;
+  const f = new Int32Array(cap.length);
+  for (let u = 0; u < k.length; u++) {
+    if (k[u]) {
+      for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) f[pr.unitRegions[r]] += k[u];
+    }
+  }
+  return f.every((v, i) => v <= cap[i]);
+}

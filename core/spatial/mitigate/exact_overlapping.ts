@@ -13,7 +13,7 @@
  * (openBound).
  */
 import { xlogxTable } from "../statistic.ts";
-import { exactObjective, positivesAfter } from "./exact_objective.ts";
+import { capsKept, exactObjective, positivesAfter } from "./exact_objective.ts";
 import { regionBound } from "./exact_fixed_rate.ts";
 import type { MitigationProblem } from "./problem.ts";
 import type { OnProgress, UnitSolution } from "./status.ts";
@@ -22,10 +22,11 @@ import { solverStatus } from "./status.ts";
 /** Share of the work limit the open bound may take after it (then the deepest frames share one bound). */
 const GRACE = 0.05;
 
-/** The incumbent's objective when its integer flips k_u fit the budget and the window, else Infinity. */
+/** The incumbent's objective when its integer flips k_u fit the budget, the window and the caps, else Infinity. */
 function evaluate(pr: MitigationProblem, t: Float64Array, k: Int32Array): number {
   const { x, D, used } = positivesAfter(pr, k);
-  return used <= pr.C && D >= pr.dMin && D <= pr.dMax ? exactObjective(pr, t, x, pr.P + D) : Infinity;
+  const fits = used <= pr.C && D >= pr.dMin && D <= pr.dMax && capsKept(pr, k);
+  return fits ? exactObjective(pr, t, x, pr.P + D) : Infinity;
 }
 
 /**
@@ -52,6 +53,8 @@ export function solveExactOverlapping(
   for (const u of free) pr.unitSign[u] > 0 ? (freeUp += pr.unitCount[u]) : (freeDown += pr.unitCount[u]);
   // search state: positives per region, D, flips used, capacity still undecided per region and overall
   const x = pr.p.slice(), remUp = new Int32Array(R), remDown = new Int32Array(R), k = new Int32Array(U);
+  // flips each region may still take (max_flips_per_region; a large number without caps)
+  const capLeft = pr.regionCap ? pr.regionCap.slice() : new Int32Array(R).fill(2 ** 30);
   let D = 0, used = 0, allUp = freeUp, allDown = freeDown;
   for (const u of inRegion) {
     const c = pr.unitCount[u];
@@ -73,7 +76,9 @@ export function solveExactOverlapping(
   const tol = () => 1e-9 * Math.max(1, Math.abs(best));
   const apply = (u: number, dk: number) => {
     const d = pr.unitSign[u] * dk;
-    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) x[pr.unitRegions[r]] += d;
+    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) {
+      (x[pr.unitRegions[r]] += d, capLeft[pr.unitRegions[r]] -= dk);
+    }
     (k[u] += dk, D += d, used += dk);
   };
   // c more (c < 0: fewer) of unit u's flips still undecided, in its regions and overall
@@ -96,8 +101,8 @@ export function solveExactOverlapping(
         pr.n[i],
         N,
         x[i],
-        x[i] - Math.min(remDown[i], left),
-        x[i] + Math.min(remUp[i], left),
+        x[i] - Math.min(remDown[i], left, capLeft[i]),
+        x[i] + Math.min(remUp[i], left, capLeft[i]),
         lo,
         hi,
       );
@@ -129,7 +134,11 @@ export function solveExactOverlapping(
     const b = bound();
     if (b >= best - tol()) return;
     if (sp === L) return leaf();
-    const u = inRegion[sp], top = Math.min(pr.unitCount[u], C - used);
+    const u = inRegion[sp];
+    let top = Math.min(pr.unitCount[u], C - used);
+    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) {
+      top = Math.min(top, capLeft[pr.unitRegions[r]]);
+    }
     capacity(u, -pr.unitCount[u]);
     // counts from the seed's value outwards: c, c+1, c-1, c+2, ... within [0, top]
     (fBound[sp] = b, fTop[sp] = top, fFirst[sp] = Math.min(top, start ? start[u] : 0), fStep[sp++] = 0);

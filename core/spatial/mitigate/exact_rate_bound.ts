@@ -17,7 +17,7 @@ export interface RateBound {
   dBest: number | null;
 }
 
-/** Per region, the members that can flip up and down (each capped at the budget C). */
+/** Per region, the members that can flip up and down (each capped at the budget C and the region's cap). */
 function regionCapacities(pr: MitigationProblem): { up: Int32Array; down: Int32Array } {
   const R = pr.n.length, up = new Int32Array(R), down = new Int32Array(R);
   for (let u = 0; u < pr.unitSign.length; u++) {
@@ -26,7 +26,10 @@ function regionCapacities(pr: MitigationProblem): { up: Int32Array; down: Int32A
       into[pr.unitRegions[r]] += pr.unitCount[u];
     }
   }
-  for (let i = 0; i < R; i++) (up[i] = Math.min(up[i], pr.C), down[i] = Math.min(down[i], pr.C));
+  for (let i = 0; i < R; i++) {
+    const most = Math.min(pr.C, pr.regionCap?.[i] ?? Infinity);
+    (up[i] = Math.min(up[i], most), down[i] = Math.min(down[i], most));
+  }
   return { up, down };
 }
 

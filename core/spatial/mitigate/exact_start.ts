@@ -6,7 +6,7 @@
  * PROMIS-Approx solution takes its place, as before. The depth-first search (exact_overlapping.ts) then
  * gets what is left of the work limit.
  */
-import { approxRows } from "./approx_bound.ts";
+import { approxRows, withinCaps } from "./approx_bound.ts";
 import { solveApprox } from "./approx.ts";
 import { improveFlips } from "./exact_local.ts";
 import { rateBound } from "./exact_rate_bound.ts";
@@ -39,8 +39,9 @@ export async function exactStart(
   onProgress?.({ phase: "exact search", objective: null, bound });
   let start: Int32Array | null = null;
   const fixed = { ...pr, dMin: dBest, dMax: dBest };
-  const zero = solveZeroGap(fixed, approxRows(fixed), t0 + SEED_SHARE * limit);
-  if (zero) start = unitFlipCounts(fixed, zero.x);
+  const rows = approxRows(fixed), zero = solveZeroGap(fixed, rows, t0 + SEED_SHARE * limit);
+  // least squares knows no caps (max_flips_per_region): its flips serve only where they keep them
+  if (zero && withinCaps(rows, fixed, zero.x)) start = unitFlipCounts(fixed, zero.x);
   else {
     const left = Math.max(1e-3, SEED_SHARE * workLimitSeconds - seconds());
     const approx = await solveApprox(pr, left, onProgress);

@@ -55,6 +55,10 @@ export interface RelabelInput {
   seed?: number;
   /** The plan of an audit over this scope and these regions: the problem takes its signatures. */
   plan?: AuditPlan;
+  /** frozen_regions, as positions into `regions`: their members never flip. */
+  frozen?: ArrayLike<number>;
+  /** max_flips_per_region (≤ 1 a fraction of each region's members, > 1 a count), or null for none. */
+  maxFlips?: number | null;
   /** Approx only: a neighbouring relabel's `unitDelta` (a frontier's previous budget) to start from. */
   warm?: Float64Array | null;
 }
@@ -163,7 +167,8 @@ export async function relabel(input: RelabelInput, onProgress?: OnProgress): Pro
   }
   const labels = gather(yPred, scope)!;
   const known = input.plan?.n === scope.length ? planSignatures(input.plan, input.regions) : undefined;
-  const pr = buildProblem(labels, input.regions, { budget: input.budget, prTol: input.prTol }, known);
+  const params = { budget: input.budget, prTol: input.prTol, frozen: input.frozen, maxFlips: input.maxFlips };
+  const pr = buildProblem(labels, input.regions, params, known);
   const sol = await solveProblem(pr, input.approx, input.workLimitSeconds, onProgress, input.warm ?? null);
   const mitigatedPreds = yPred.slice();
   // the solution fixes how many of each unit flip (and so every region's count); flip_order whom

@@ -36,6 +36,10 @@ export interface ThresholdInput {
   budget: number;
   prTol: number;
   workLimitSeconds: number;
+  /** frozen_regions, as positions into `regions`: their thresholds stay at t0. */
+  frozen?: ArrayLike<number>;
+  /** max_flips_per_region of the training part's problem (read as budget_constr is), or null. */
+  maxFlips?: number | null;
   /** default_boundary t0. */
   defaultBoundary: number;
   trainRatio: number;
