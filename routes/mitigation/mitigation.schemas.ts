@@ -38,6 +38,14 @@ export const mitigationFields = {
     description: "seconds of solver time (HiGHS time_limit; for the exact method, the wall-clock limit of " +
       "its search); reaching it answers the best solution found with a 'limit reached' status",
   }),
+  frozen_regions: z.array(z.number().int().min(0)).max(100_000).default([]).openapi({
+    description: "region ids (the audit's region_id) whose members never flip; for threshold, whose " +
+      "threshold stays at default_boundary. An id that is not one of the audit's regions is a 422",
+  }),
+  max_flips_per_region: z.number().min(0).nullable().default(null).openapi({
+    description: "a cap on any region's flips: a value ≤ 1 is a fraction of the region's members " +
+      "(floored), a value > 1 a count (floored); null: no cap. For threshold, of the training part",
+  }),
 };
 
 export const RelabelRequest = withAuditRules(
@@ -80,6 +88,8 @@ export function toRelabelSettings(body: RelabelRequest): RelabelSettings {
     budget: body.budget_constr,
     prTol: body.pr_constr,
     workLimitSeconds: body.work_limit,
+    frozenRegions: body.frozen_regions,
+    maxFlips: body.max_flips_per_region,
     flipOrder: body.flip_order,
   };
 }
@@ -185,6 +195,10 @@ export const MitigationResponse = z.object({
       "the training part, where the fit runs)",
   }),
   solver_seconds: z.number().openapi({ description: "seconds spent in the solver" }),
+  frozen_regions: z.array(count).openapi({
+    description: "the request's frozen_regions, ascending, each once: none of their members flipped",
+  }),
+  max_flips_per_region: z.number().nullable().openapi({ description: "the request's max_flips_per_region" }),
   run_id: runIdField,
   phases: Phases,
   elapsed_ms: z.number().openapi({ description: "the whole request, audits and maps included" }),

@@ -28,6 +28,9 @@ export interface MitigationAnswer {
   flip_budget: number;
   new_positives_window: [number, number];
   solver_seconds: number;
+  /** The reviewer's constraints as asked (settings.ts constraintFields). */
+  frozen_regions: number[];
+  max_flips_per_region: number | null;
   audit_before_mitigation: AuditPayload;
   audit_after_mitigation: AuditPayload;
   mitigated_preds: PredictionLines;

@@ -34,7 +34,7 @@ import {
   type Mitigation,
   type MitigationTarget,
 } from "./live_mitigation.ts";
-import { type RelabelSettings, solverSettings } from "./settings.ts";
+import { constraintFields, type RelabelSettings, solverInput } from "./settings.ts";
 import { type MitigationAnswer, solverFields } from "./answers.ts";
 import { flipsMaps, sharedMapSettings, written, writtenPredictions } from "./mitigation_steps.ts";
 
@@ -130,7 +130,7 @@ async function relabelRun(
           yTrue: ind.yTrue,
           scope: prepared.scope,
           regions: prepared.regions,
-          ...solverSettings(input),
+          ...solverInput(input, prepared.regions),
           flipOrder,
           prob: flipOrder === "uncertainty" ? ind.prob : null,
           seed: input.seed,
@@ -164,6 +164,7 @@ async function relabelRun(
     ]));
   return await keepMitigation(m, input, { kind: "relabel", mapping }, {
     ...solverFields(r, prepared.regions),
+    ...constraintFields(input),
     audit_before_mitigation: payload,
     audit_after_mitigation: auditPayload(afterAudit, mapsAfter),
     mitigated_preds: preds,

@@ -3,6 +3,8 @@ import type { FlipOrder } from "../../core/spatial/mitigate/flips.ts";
 import type { RelabelInput } from "../../core/spatial/mitigate/relabel.ts";
 import type { ThresholdInput } from "../../core/spatial/mitigate/threshold_mitigation.ts";
 import { type AuditSettings } from "../spatial/audit.ts";
+import { InvalidInputError } from "../../core/errors.ts";
+import type { Regions } from "../../core/spatial/types.ts";
 
 /**
  * The settings of a relabel request: the audit's, the solver's under core's names, and flip_order
@@ -10,12 +12,47 @@ import { type AuditSettings } from "../spatial/audit.ts";
  */
 export type RelabelSettings = AuditSettings & SolverSettings & { flipOrder?: FlipOrder };
 
-/** The solver's knobs, as both of core's mitigations take them. */
-export type SolverSettings = Pick<RelabelInput, "approx" | "budget" | "prTol" | "workLimitSeconds">;
+/**
+ * The solver's knobs, as both of core's mitigations take them, and the reviewer's constraints:
+ * `frozenRegions` as region ids (core takes positions: `solverInput` maps them), `maxFlips` as asked.
+ */
+export type SolverSettings =
+  & Pick<RelabelInput, "approx" | "budget" | "prTol" | "workLimitSeconds">
+  & { frozenRegions?: number[]; maxFlips?: number | null };
 
-/** The solver's knobs of a relabel or threshold request. */
-export function solverSettings(s: SolverSettings): SolverSettings {
-  return { approx: s.approx, budget: s.budget, prTol: s.prTol, workLimitSeconds: s.workLimitSeconds };
+/**
+ * The solver's input of a relabel or threshold request over `regions`: its knobs, and the frozen regions'
+ * positions; an id that is none of the regions is a 422 naming its place in `frozen_regions`.
+ */
+export function solverInput(s: SolverSettings, regions: Pick<Regions, "ids">) {
+  const at = new Map(regions.ids.map((id, r) => [id, r]));
+  const frozen = (s.frozenRegions ?? []).map((id, k) => {
+    const r = at.get(id);
+    if (r === undefined) {
+      throw new InvalidInputError(`region ${id} is not one of the audit's regions`, [
+        "body",
+        "frozen_regions",
+        k,
+      ]);
+    }
+    return r;
+  });
+  return {
+    approx: s.approx,
+    budget: s.budget,
+    prTol: s.prTol,
+    workLimitSeconds: s.workLimitSeconds,
+    frozen,
+    maxFlips: s.maxFlips ?? null,
+  };
+}
+
+/** The constraints as an answer echoes them: the frozen ids ascending and once, the cap or null. */
+export function constraintFields(s: SolverSettings) {
+  return {
+    frozen_regions: [...new Set(s.frozenRegions ?? [])].sort((a, b) => a - b),
+    max_flips_per_region: s.maxFlips ?? null,
+  };
 }
 
 /** The settings of a threshold request: relabel's, and the split and boundary of the fit. */

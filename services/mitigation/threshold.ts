@@ -35,7 +35,7 @@ import {
   type MitigationTarget,
 } from "./live_mitigation.ts";
 
-import { solverSettings, type ThresholdSettings } from "./settings.ts";
+import { constraintFields, solverInput, type ThresholdSettings } from "./settings.ts";
 import { solverFields, type ThresholdAnswer } from "./answers.ts";
 import { flipsMaps, sharedMapSettings, written, writtenPredictions } from "./mitigation_steps.ts";
 
@@ -160,7 +160,7 @@ async function thresholdRun(
           prob: ind.prob!,
           regions,
           equalOpp: input.equalOpp,
-          ...solverSettings(input),
+          ...solverInput(input, regions),
           defaultBoundary: input.defaultBoundary,
           trainRatio: input.trainRatio,
           stratified: input.stratified,
@@ -207,6 +207,7 @@ async function thresholdRun(
     ]));
   return await keepMitigation(m, input, { kind: "threshold", mapping }, {
     ...solverFields(r, regions),
+    ...constraintFields(input),
     audit_before_mitigation: payload,
     audit_after_mitigation: auditPayload(after, mapsAfter),
     mitigated_preds: preds,
