@@ -10,7 +10,7 @@ import type { Mapping } from "../../core/spatial/mapping.ts";
 import type { ClassificationMetrics } from "../../core/spatial/mitigate/metrics.ts";
 import type { RegionThreshold } from "../../core/spatial/mitigate/region_thresholds.ts";
 import type { FlipOrder } from "../../core/spatial/mitigate/flips.ts";
-import { InvalidInputError } from "../../core/errors.ts";
+import { DataMismatchError } from "../../core/errors.ts";
 import type { MitigationOutcome } from "../../core/spatial/mitigate/outcome.ts";
 import type { RelabelInput } from "../../core/spatial/mitigate/relabel.ts";
 import type { SolverStatusCode } from "../../core/spatial/mitigate/status.ts";
@@ -151,7 +151,7 @@ function writtenPredictions(
  */
 function flipOrderOf(requested: FlipOrder | undefined, ind: Individuals, mapping: Mapping): FlipOrder {
   if (requested === "uncertainty" && !ind.prob) {
-    throw new InvalidInputError(
+    throw new DataMismatchError(
       `flip_order "uncertainty" needs y_pred_prob for every individual, and field '${mapping.y_pred_prob}' ` +
         `(mapped to y_pred_prob) is missing in some or all documents: map y_pred_prob to a probability ` +
         `field, or choose "index" or "random"`,
