@@ -9,12 +9,31 @@ export class NotFoundError extends Error {
   override name = "NotFoundError";
 }
 
-/** The request is well-formed but its data cannot be used as asked; `loc` points at the culprit (422). */
+/**
+ * The request's data cannot be used as asked; `loc` points at the culprit (422, 400 on the cleaning routes).
+ * The two subclasses below are the refusals that need the stored data to decide (404, 409).
+ */
 export class InvalidInputError extends Error {
   override name = "InvalidInputError";
   constructor(message: string, readonly loc: (string | number)[] = [], readonly type = "value_error") {
     super(message);
   }
+}
+
+/**
+ * A well-formed request that names something the store does not hold: a dataset, a column, a data model,
+ * a distribution (404, with `loc`). /openapi.json cannot rule it out, so it is no 422.
+ */
+export class UnknownNameError extends InvalidInputError {
+  override name = "UnknownNameError";
+}
+
+/**
+ * A well-formed request that the stored data does not fit: a collection without documents, a column of
+ * the wrong kind, too few rows, a field that is taken (409, with `loc`). /openapi.json cannot rule it out.
+ */
+export class DataMismatchError extends InvalidInputError {
+  override name = "DataMismatchError";
 }
 
 /**

@@ -1,19 +1,20 @@
 /**
- * `deno task fuzz [--max-time SECONDS] [--strict] [-- schemathesis args...]`: schema-driven fuzzing of the
+ * `deno task fuzz [--max-time SECONDS] [-- schemathesis args...]`: schema-driven fuzzing of the
  * whole API (docs/reliability.md, "Fuzzing").
  *
  * 1. Sets up schemathesis (v4, from PyPI) in a local virtualenv, `.cache/fuzz-venv` (git-ignored), once.
  * 2. Starts Tessera on a free loopback port with demo data in a throwaway Deno KV store (`main.ts --dev`
  *    into a temporary KV_PATH), the rate limit raised (RATE_LIMIT_CAPACITY) so no route goes untested behind
  *    429s, and a token that outlives the run (TOKEN_TTL_SECONDS).
- * 3. Runs `schemathesis run` against its /openapi.json with every check and every phase, for a bounded
- *    time (default 420 s), with the bearer token on every request.
- *    scripts/fuzz_hooks.py lets through only the documented refusals the schema cannot rule out (what
- *    needs the stored data, what JSON Schema cannot state), and counts them; `--strict` lets none through.
+ * 3. Runs `schemathesis run` against its /openapi.json with every check and every phase, two workers, for
+ *    a bounded time (default 420 s), with the bearer token on every request. No hooks: every failure
+ *    counts. A refusal that needs the stored data is a 404 or 409 (docs/architecture.md), which
+ *    schemathesis accepts for a schema-valid request; the response-time check allows 30 s (a feature
+ *    importance compares four classifiers on a shared machine), not its default 10 s.
  * 4. Stops the service and exits with schemathesis's code: non-zero on any failure.
  *
- * Every request goes to 127.0.0.1. The last run's reports (JUnit, NDJSON events), the service's log and the
- * let-through refusals (dropped.tsv) are kept in `.cache/fuzz-report/`.
+ * Every request goes to 127.0.0.1. The last run's reports (JUnit, NDJSON events) and the service's log are
+ * kept in `.cache/fuzz-report/`.
  */
 const ROOT = new URL("..", import.meta.url).pathname;
 const VENV = `${ROOT}.cache/fuzz-venv`;
@@ -97,30 +98,12 @@ async function token(base: string): Promise<string> {
   return body.access_token;
 }
 
-/** Prints how often each documented refusal was let through (scripts/fuzz_hooks.py writes them). */
-async function summarizeDropped(path: string): Promise<void> {
-  const counts = new Map<string, number>();
-  for (const line of (await Deno.readTextFile(path)).split("\n").filter(Boolean)) {
-    counts.set(line, (counts.get(line) ?? 0) + 1);
-  }
-  if (!counts.size) return;
-  const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  console.log(
-    `\n${total} answers were documented refusals the schema cannot rule out (scripts/fuzz_hooks.py):`,
-  );
-  for (const [line, n] of [...counts].sort((a, b) => b[1] - a[1])) {
-    const [op, status, rule] = line.split("\t");
-    console.log(`  ${String(n).padStart(5)}  ${op}  ${status}  ${rule}`);
-  }
-}
-
 async function main(): Promise<number> {
   const dash = Deno.args.indexOf("--");
   const own = dash < 0 ? Deno.args : Deno.args.slice(0, dash);
   const passOn = dash < 0 ? [] : Deno.args.slice(dash + 1);
   const at = own.indexOf("--max-time");
   const maxTime = Number(at < 0 ? 420 : own[at + 1]);
-  const strict = own.includes("--strict");
   if (!Number.isFinite(maxTime) || maxTime < 1) throw new Error("--max-time takes a number of seconds ≥ 1");
   const version = await ensureSchemathesis();
 
@@ -132,8 +115,6 @@ async function main(): Promise<number> {
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   const logPath = `${REPORT}/service.log`;
-  const dropped = `${REPORT}/dropped.tsv`;
-  await Deno.writeTextFile(dropped, "");
   await Deno.writeTextFile(logPath, "");
   const service = new Deno.Command(Deno.execPath(), {
     args: [
@@ -207,6 +188,10 @@ async function main(): Promise<number> {
         "examples,coverage,fuzzing,stateful",
         "--max-time",
         String(maxTime),
+        "--workers",
+        "2",
+        "--max-response-time",
+        "30",
         "--header",
         `Authorization: Bearer ${bearer}`,
         "--request-timeout",
@@ -224,16 +209,10 @@ async function main(): Promise<number> {
       ],
       cwd: REPORT, // its own folders (.hypothesis, .schemathesis) land there, not in the project
       stdin: "null",
-      env: {
-        SCHEMATHESIS_HOOKS: `${ROOT}scripts/fuzz_hooks.py`,
-        FUZZ_STRICT: strict ? "1" : "0",
-        FUZZ_DROPPED: dropped,
-        NO_COLOR: "1",
-      },
+      env: { NO_COLOR: "1" },
     }).spawn();
     const { code } = await st.status;
     const seconds = Math.round((performance.now() - t0) / 1000);
-    await summarizeDropped(dropped);
     console.log(`\nschemathesis ${version} ended with exit ${code} after ${seconds} s; reports in ${REPORT}`);
     return code;
   } finally {

@@ -8,9 +8,11 @@ import { wasmBytes } from "../wasm/layout.ts";
 import {
   BadRequestError,
   ConflictError,
+  DataMismatchError,
   InvalidInputError,
   LimitError,
   NotFoundError,
+  UnknownNameError,
 } from "../core/errors.ts";
 import { StoreUnavailableError } from "../store/store.ts";
 
@@ -77,6 +79,10 @@ export function deserializeError(e: SerializedError): Error {
   switch (e.name) {
     case "InvalidInputError":
       return new InvalidInputError(e.message, e.loc, e.type);
+    case "UnknownNameError":
+      return new UnknownNameError(e.message, e.loc, e.type);
+    case "DataMismatchError":
+      return new DataMismatchError(e.message, e.loc, e.type);
     case "NotFoundError":
       return new NotFoundError(e.message);
     case "ConflictError":

@@ -4,7 +4,7 @@
  * request with the same seed draws the same rows.
  */
 import { Rng } from "../random.ts";
-import { InvalidInputError } from "../errors.ts";
+import { DataMismatchError } from "../errors.ts";
 
 /** Row indices of a hold-out split. */
 export interface HoldOut {
@@ -83,7 +83,7 @@ export function checkFoldable(
   const smallest = Math.min(...counts);
   if (smallest < folds || split.test.length === 0) {
     const cls = classNames[counts.indexOf(smallest)];
-    throw new InvalidInputError(
+    throw new DataMismatchError(
       `too few rows for ${folds}-fold cross-validation: class '${cls}' has ${smallest} rows in the ` +
         `${
           Math.round(trainSize * 100)

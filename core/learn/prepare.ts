@@ -5,7 +5,7 @@
  * training mode. Identifier-like text (nearly every value distinct) is left out: one-hot encoding a
  * customer id makes thousands of columns that can only memorise rows.
  */
-import { InvalidInputError } from "../errors.ts";
+import { DataMismatchError, UnknownNameError } from "../errors.ts";
 import { Rng } from "../random.ts";
 import type { Column, Frame } from "../stats/frame.ts";
 import { checkFoldable, type HoldOut, stratifiedFolds, stratifiedSplit } from "./folds.ts";
@@ -61,14 +61,14 @@ function readTarget(frame: Frame, name: string): Target {
   const loc = ["body", "target"];
   const label = (k: number | string) => (col.kind === "numeric" && col.boolean ? String(k === 1) : String(k));
   if (distinct.length < 2) {
-    throw new InvalidInputError(
+    throw new DataMismatchError(
       `target '${name}' has ${distinct.length ? `only one class (${label(distinct[0])})` : "no values"}; ` +
         "feature importance needs at least two classes",
       loc,
     );
   }
   if (distinct.length > MAX_CLASSES) {
-    throw new InvalidInputError(
+    throw new DataMismatchError(
       `target '${name}' has ${distinct.length} distinct values, more than the ${MAX_CLASSES} classes a ` +
         "classifier is compared on; is it a continuous quantity?",
       loc,
@@ -85,18 +85,18 @@ function readTarget(frame: Frame, name: string): Target {
 export function targetName(frame: Frame, asked: string | undefined): string {
   const names = frame.columns.map((c) => c.name);
   if (asked === undefined) {
-    if (!names.length) throw new InvalidInputError("the dataset has no columns", ["body", "target"]);
+    if (!names.length) throw new DataMismatchError("the dataset has no columns", ["body", "target"]);
     return names[names.length - 1];
   }
   const col = frame.columns.find((c) => c.name === asked);
   if (!col) {
-    throw new InvalidInputError(`target '${asked}' is not a column of the dataset (${names.join(", ")})`, [
+    throw new UnknownNameError(`target '${asked}' is not a column of the dataset (${names.join(", ")})`, [
       "body",
       "target",
     ]);
   }
   if (col.kind === "other") {
-    throw new InvalidInputError(`target '${asked}' holds no usable values (arrays, objects or only nulls)`, [
+    throw new DataMismatchError(`target '${asked}' holds no usable values (arrays, objects or only nulls)`, [
       "body",
       "target",
     ]);
@@ -185,7 +185,7 @@ export function prepare(frame: Frame, opts: PrepareOptions): Design {
     }
   }
   if (!columns.length) {
-    throw new InvalidInputError(`the dataset has no usable feature besides the target '${target}'`, [
+    throw new DataMismatchError(`the dataset has no usable feature besides the target '${target}'`, [
       "body",
       "target",
     ]);

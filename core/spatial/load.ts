@@ -2,7 +2,7 @@
  * Builds the typed columns of an audit from a collection's documents, once, batch by batch, and
  * refuses data a reviewer must fix first with a 422 that says what is wrong and how often.
  */
-import { InvalidInputError } from "../errors.ts";
+import { DataMismatchError } from "../errors.ts";
 import { type Alloc, localAlloc } from "../memory.ts";
 import { own } from "../data_keys.ts";
 import { type Column, type ColumnPage, type ListColumn, valuesOf } from "../column_pages.ts";
@@ -262,7 +262,7 @@ export class IndividualsBuilder {
     if (v === null) return this.cols[key].push(NaN);
     const n = typeof v === "boolean" ? Number(v) : v;
     if (n !== 0 && n !== 1) {
-      throw new InvalidInputError(
+      throw new DataMismatchError(
         `field '${this.mapping[key]}' (mapped to ${key}) must be 0 or 1; document ${
           this.docIds[i]
         } (position ${i}) has ${JSON.stringify(v)}`,
@@ -275,7 +275,7 @@ export class IndividualsBuilder {
   private coordinate(key: "lat" | "lon", v: unknown, bound: number, i: number): void {
     if (v === null) return this.cols[key].push(NaN);
     if (typeof v !== "number" || !(Math.abs(v) <= bound)) {
-      throw new InvalidInputError(
+      throw new DataMismatchError(
         `field '${this.mapping[key]}' (mapped to ${key}) must be a number in [-${bound}, ${bound}]; ` +
           `document ${this.docIds[i]} (position ${i}) has ${JSON.stringify(v)}`,
         loc(key),
@@ -287,7 +287,7 @@ export class IndividualsBuilder {
   private probability(v: unknown, i: number): void {
     if (v === null) return this.cols.y_pred_prob.push(NaN);
     if (typeof v !== "number" || !(v >= 0 && v <= 1)) {
-      throw new InvalidInputError(
+      throw new DataMismatchError(
         `field '${this.mapping.y_pred_prob}' (mapped to y_pred_prob) must be a probability in [0, 1]; ` +
           `document ${this.docIds[i]} (position ${i}) has ${JSON.stringify(v)}`,
         loc("y_pred_prob"),
@@ -306,7 +306,7 @@ export class IndividualsBuilder {
       return this.regionStart.push(this.regionIds.total);
     }
     if (!list.length || !list.every((r) => Number.isInteger(r) && r >= 0)) {
-      throw new InvalidInputError(
+      throw new DataMismatchError(
         `field '${this.mapping.region_ids}' (mapped to region_ids) must be a non-empty list of non-negative ` +
           `integers; document ${this.docIds[i]} (position ${i}) has ${JSON.stringify(v)}`,
         loc("region_ids"),
@@ -332,7 +332,7 @@ export class IndividualsBuilder {
   columns(alloc: Alloc = localAlloc): LoadedColumns {
     const n = this.docIds.length;
     if (n === 0) {
-      throw new InvalidInputError("the task's collection holds no documents", [
+      throw new DataMismatchError("the task's collection holds no documents", [
         "path",
         "data_collection_name",
       ]);
@@ -376,7 +376,7 @@ export function requireNeeds(loaded: LoadedColumns, needs: LoadNeeds): Individua
   const { ind, mapping, missing } = loaded, n = ind.n, explicit = new Set(loaded.explicit);
   const require = (key: MappingKey, why: string) => {
     if (missing[key]) {
-      throw new InvalidInputError(
+      throw new DataMismatchError(
         `field '${mapping[key]}' (mapped to ${key}) is missing in ${missing[key]} of ${n} documents; ${why}`,
         loc(key),
       );

@@ -6,7 +6,7 @@
  * of distinct region ids; with polygons the ids are the polygon positions, so an empty polygon keeps
  * its index instead of shifting the others (the reference's defect).
  */
-import { InvalidInputError } from "../errors.ts";
+import { DataMismatchError } from "../errors.ts";
 import { type Alloc, localAlloc } from "../memory.ts";
 import { convexHull, convexHulls } from "./hull.ts";
 import { kmeans, mergeSmall } from "./kmeans.ts";
@@ -213,7 +213,7 @@ function byRegionIds(
         const id = L.ids[t];
         if (!(Number.isInteger(id) && id >= 0 && id < P)) {
           const doc = docIdAt(ind.docIds, i) ?? "?";
-          throw new InvalidInputError(
+          throw new DataMismatchError(
             `region id ${id} of document ${doc} (position ${i}) is beyond the polygon ` +
               `list (${P} polygons, ids 0..${P - 1})`,
             ["body", "region"],
@@ -318,7 +318,7 @@ export function buildRegions(
 ): Regions {
   const lists = ind.regionIds;
   if (scope.length === 0) {
-    throw new InvalidInputError(
+    throw new DataMismatchError(
       "no individuals in scope (with equal_opp=true only individuals with y_true = 1 are audited)",
       ["body", "equal_opp"],
     );
@@ -331,7 +331,7 @@ export function buildRegions(
       return polys ? byPolygons(x, y, polys) : byClusters(x, y, seed);
     }
   }
-  throw new InvalidInputError(
+  throw new DataMismatchError(
     "neither regions nor coordinates: map region_ids, or lat and lon, for every individual in scope",
     ["body", "mapping"],
   );

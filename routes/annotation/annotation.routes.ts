@@ -64,8 +64,13 @@ const getByName = <P extends `${string}}`, F extends ReturnType<typeof json>>(r:
 };
 
 const unknownId = detailResponse("Unknown id");
-const unknownRun = detailResponse("Unknown dataset or record");
-const unknownRecord = detailResponse("Unknown dataset, or nothing stored for it");
+const unknownRun = detailResponse(
+  "Unknown dataset or record; or a data model, distribution or column the body names (the item names the field)",
+);
+const unknownRecord = detailResponse(
+  "Unknown dataset, or nothing stored for it; or a distribution or data model the body names (the item names " +
+    "the field)",
+);
 
 // What annotation works on and maps to: the registered datasets, each with its distributions in the
 // DCAT sense (the collections it was imported into), and the data models of the catalog.
@@ -115,7 +120,13 @@ export const runAnnotation = route({
     "`sample_id` names a sample), or on inline `data`/`items`, with `params` merged over the dataset's " +
     "configuration; stores the result under `identifier` (replacing one stored there: `replaced`).",
   request: jsonBody(AnnotateItem),
-  responses: { 200: json(AnnotationRecord.extend(Replaced), "The stored annotation"), 404: unknownRun },
+  responses: {
+    200: json(AnnotationRecord.extend(Replaced), "The stored annotation"),
+    404: unknownRun,
+    409: detailResponse(
+      "The dataset's configuration does not enable `annotation_function` (the item names it)",
+    ),
+  },
 });
 
 export const listAnnotations = getByName({

@@ -28,7 +28,17 @@ export const run = cleaningRoute({
   path: "/run/",
   summary: "Run an imputation or anomaly-detection job (answers at once; the job runs in the background)",
   request: { body: { content: { "application/json": { schema: RunRequest } }, required: true } },
-  responses: { 200: json(JobWithResults.omit({ results: true }), "The job record, queued") },
+  responses: {
+    200: json(JobWithResults.omit({ results: true }), "The job record, queued"),
+    404: json(
+      Detail,
+      "No dataset `data` names, or no column `date_col` or `params.columns` names (each item names its field)",
+    ),
+    409: json(
+      Detail,
+      "The dataset's columns do not fit the method: not numbers, not dates, none it can use (each item names its field)",
+    ),
+  },
 });
 
 export const approve = cleaningRoute({

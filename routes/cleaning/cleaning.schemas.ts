@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { DTYPES, JOB_TASKS, METHODS } from "../../core/cleaning/methods.ts";
 import type { JobRecord } from "../../services/cleaning/job_queue.ts";
-import { depthNote, json, shallowJson } from "../http/schemas.ts";
+import { depthNote, Detail, json, shallowJson } from "../http/schemas.ts";
 import { MAX_JSON_DEPTH } from "../../core/json_depth.ts";
 
 const methodList = [...new Set(METHODS.map((m) => m.name))].join(", ");
@@ -183,7 +183,7 @@ const Detail400 = z.object({
   ),
 }).openapi("CleaningValidationError");
 const AnyDetail = z.object({ detail: z.unknown() });
-export const Detail = z.object({ detail: z.string() });
+export { Detail };
 
 /** The answers every cleaning route may give besides its own 200. */
 export const cleaningErrors = {

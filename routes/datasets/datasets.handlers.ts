@@ -44,32 +44,24 @@ export const importDataset: AppRouteHandler<typeof routes.importDataset> = async
   // the schema checks the names' form; this adds Tessera's own database, which only the config names
   checkImportTarget(target, c.var.deps.config.TESSERA_DB, TARGET_LOC);
   const format = query.format ?? formatOf(c.req.header("content-type"));
-  const replace = query.replace === undefined ? undefined : query.replace === "true";
-  if (replace !== undefined && query.mode && replace !== (query.mode === "replace")) {
-    throw new InvalidInputError(
-      `replace=${query.replace} contradicts mode=${query.mode}: give mode alone`,
-      ["query", "replace"],
-    );
-  }
+  // `mode` wins over its older spelling: two query parameters, so /openapi.json cannot refuse the pair
+  const replace = query.replace === undefined || query.mode ? undefined : query.replace === "true";
   if (!format) {
     throw new BadRequestError(
       "unknown upload format: send Content-Type text/csv, text/tab-separated-values, " +
         "application/x-ndjson or application/json, or ?format=csv|tsv|ndjson|json",
     );
   }
-  if (query.delimiter && format !== "csv" && format !== "tsv") {
-    throw new InvalidInputError(
-      `a delimiter applies to CSV and TSV uploads, not ${format}`,
-      ["query", "delimiter"],
-    );
-  }
+  // a delimiter is read by CSV and TSV only (the answer's `delimiter` is null for JSON and NDJSON): the
+  // format may come from the Content-Type, so /openapi.json cannot refuse the pair
+  const csv = format === "csv" || format === "tsv";
   const result = await importText(c.var.deps, {
     target,
     format,
     text: textChunks(c.req.raw.body),
     mode: query.mode,
     replace,
-    delimiter: delimiterOf(query.delimiter),
+    delimiter: csv ? delimiterOf(query.delimiter) : undefined,
     targetColumn: query.target,
     targetLoc: ["query", "target"],
   });

@@ -51,6 +51,7 @@ export const importDataset = securedRoute({
       "A malformed row, more than 10,000 columns, or a document too large for the store (the message names " +
         "its line)",
     ),
+    404: json(Detail, "`target` is not a column of the imported rows (the item names it); nothing stays"),
     409: json(
       Detail,
       "The dataset name is taken in another database, exists already (mode create), is being imported " +

@@ -22,20 +22,20 @@ export const ImportQuery = z.object({
   }),
   replace: z.enum(["true", "false"]).optional().openapi({
     description: "The older spelling of `mode`: true is `mode=replace`, false `mode=append`. Given with a " +
-      "`mode` it contradicts (`replace=true` with create or append, `replace=false` with replace), a 422.",
+      "`mode`, `mode` wins.",
   }),
   delimiter: z.enum([",", ";", "\t", "|", "comma", "semicolon", "tab", "pipe"]).optional().openapi({
     description: "CSV and TSV: the field delimiter, as the character (URL-encoded: `%2C`, `%3B`, `%09`, " +
       "`%7C`) or its name. Absent: CSV detects it from the first 20 rows among `,` `;` tab `|` " +
       "(quoted fields respected; the one splitting the header into more than one field and most rows " +
-      "into as many fields; `,` for a file of one column), TSV uses tab. A 422 for JSON and NDJSON.",
+      "into as many fields; `,` for a file of one column), TSV uses tab. JSON and NDJSON do not read it.",
   }),
   target: z.string().min(1).optional().openapi({
     description: "The dataset's target: the column feature importance predicts when asked for none. " +
       "Recorded with the dataset and kept when columns are added later (an approved anomaly detection's " +
       "`is_anomaly`, a write-back's new field). Absent: the target recorded before, while the column is " +
       "still there, else the last column of the import. A name that is not a column of the imported rows " +
-      "is a 422 and nothing is imported.",
+      "is a 404 naming `target`, and nothing is imported.",
     example: "churned",
   }),
 });
@@ -58,7 +58,7 @@ export const ImportResult = z.object({
   }),
 }).openapi("ImportResult");
 
-export const Detail = z.object({ detail: z.string() });
+export { Detail } from "../http/schemas.ts";
 
 export const ExportParams = ImportParams;
 

@@ -9,11 +9,13 @@ import {
   BadRequestError,
   CancelledError,
   ConflictError,
+  DataMismatchError,
   DisabledError,
   InvalidInputError,
   InvalidInputsError,
   LimitError,
   NotFoundError,
+  UnknownNameError,
 } from "../../core/errors.ts";
 import { StoreUnavailableError } from "../../store/store.ts";
 import { log } from "../../core/log.ts";
@@ -156,16 +158,32 @@ export function problemItems(problems: InvalidInputsError["problems"]): Validati
 }
 
 /**
+ * The status of refused input: 404 when every problem names something the store does not hold, 409 when
+ * every problem is one the stored data decides (some of them a 404's), else `invalidStatus` (422, or 400 on
+ * the cleaning routes): a request /openapi.json calls valid is never refused with the status of one it
+ * calls invalid.
+ */
+export function refusalStatus(
+  problems: readonly unknown[],
+  invalidStatus: 400 | 422 = 422,
+): 400 | 404 | 409 | 422 {
+  if (problems.every((p) => p instanceof UnknownNameError)) return 404;
+  if (problems.every((p) => p instanceof UnknownNameError || p instanceof DataMismatchError)) return 409;
+  return invalidStatus;
+}
+
+/**
  * Maps every thrown error to its status; anything unknown is a 500 with only the request id. Invalid input
  * is a 422, or `invalidStatus` on a route group whose spec answers it otherwise (cleaning jobs: 400).
  */
 export function onError(err: Error, c: Context, invalidStatus: 400 | 422 = 422): Response {
   const requestId = c.get("requestId" as never) as string | undefined;
   if (err instanceof InvalidInputError) {
-    return validationResponse(c, [{ loc: err.loc, msg: err.message, type: err.type }], invalidStatus);
+    const item = { loc: err.loc, msg: err.message, type: err.type };
+    return c.json({ detail: [item] }, refusalStatus([err], invalidStatus));
   }
   if (err instanceof InvalidInputsError) {
-    return validationResponse(c, problemItems(err.problems), invalidStatus);
+    return c.json({ detail: problemItems(err.problems) }, refusalStatus(err.problems, invalidStatus));
   }
   if (err instanceof NotFoundError) return c.json({ detail: err.message }, 404);
   if (err instanceof CancelledError) {

@@ -16,14 +16,20 @@ export const HTTPValidationError = z.object({ detail: z.array(ValidationError) }
   "HTTPValidationError",
 );
 
+/**
+ * A `{detail}` answer: a message, or (a refusal the stored data decides: a 404 naming a dataset, column or
+ * model that does not exist, a 409 the data does not fit) the items naming the request's fields.
+ */
+export const Detail = z.object({ detail: z.union([z.string(), z.array(ValidationError)]) }).openapi("Detail");
+
 /** A documented JSON answer. */
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { "application/json": { schema } },
 });
 
-/** A documented `{detail}` answer with a message (a 404, a 409), for the OpenAPI document. */
-export const detailResponse = (description: string) => json(z.object({ detail: z.string() }), description);
+/** A documented `{detail}` answer (a 404, a 409), for the OpenAPI document. */
+export const detailResponse = (description: string) => json(Detail, description);
 
 /** A required JSON request body. */
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({

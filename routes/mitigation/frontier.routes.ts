@@ -1,6 +1,6 @@
 /** The budget frontier of relabel: one relabel per budget, each kept as a run. */
 import { json, jsonBody } from "../http/schemas.ts";
-import { TaskParams } from "../spatial/spatial.schemas.ts";
+import { CancelledOrMismatch, TaskParams } from "../spatial/spatial.schemas.ts";
 import { taskRoute } from "../spatial/task_route.ts";
 import { FrontierRequest, FrontierResponse } from "./frontier.schemas.ts";
 
@@ -13,5 +13,5 @@ export const frontier = taskRoute({
     "relabel run: its `run_id` opens it (`GET .../runs/{run_id}`) and `mitigate/writeback` accepts it. " +
     "A task keeps its last 20 runs, so a long frontier pushes older runs out.",
   request: { params: TaskParams, ...jsonBody(FrontierRequest) },
-  responses: { 200: json(FrontierResponse, "One point per budget") },
+  responses: { 200: json(FrontierResponse, "One point per budget"), 409: CancelledOrMismatch },
 });

@@ -4,7 +4,7 @@
  * its task document.
  */
 import { json, jsonBody } from "../http/schemas.ts";
-import { Cancelled, TaskParams } from "../spatial/spatial.schemas.ts";
+import { CancelledOrMismatch, DataMismatch, TaskParams } from "../spatial/spatial.schemas.ts";
 import { taskRoute } from "../spatial/task_route.ts";
 import {
   MitigationResponse,
@@ -22,7 +22,7 @@ export const writeback = taskRoute({
   summary: "Write mitigated predictions back into a new field",
   description: WRITEBACK_DESCRIPTION,
   request: { params: TaskParams, ...jsonBody(WritebackRequest) },
-  responses: { 200: json(WritebackResponse, "What was written") },
+  responses: { 200: json(WritebackResponse, "What was written"), 409: DataMismatch },
 });
 
 export const relabel = taskRoute({
@@ -31,7 +31,10 @@ export const relabel = taskRoute({
   summary: "Mitigation by relabeling (PROMIS): flip predictions to reduce spatial bias",
   description: RELABEL_DESCRIPTION,
   request: { params: TaskParams, ...jsonBody(RelabelRequest) },
-  responses: { 200: json(MitigationResponse, "Both audits, the flips and the maps"), 409: Cancelled },
+  responses: {
+    200: json(MitigationResponse, "Both audits, the flips and the maps"),
+    409: CancelledOrMismatch,
+  },
 });
 
 export const threshold = taskRoute({
@@ -42,6 +45,6 @@ export const threshold = taskRoute({
   request: { params: TaskParams, ...jsonBody(ThresholdRequest) },
   responses: {
     200: json(ThresholdResponse, "Thresholds, both audits of the test part, charts"),
-    409: Cancelled,
+    409: CancelledOrMismatch,
   },
 });

@@ -242,9 +242,8 @@ export const WritebackRequest = z.object({
     .min(1)
     .optional()
     .openapi({
-      description: "the predictions to write, each doc_id at most once (JSON Schema's uniqueItems says " +
-        "so of equal lines; two lines of one doc_id are refused too); or give run_id instead",
-      uniqueItems: true,
+      description: "the predictions to write, applied in order (a doc_id listed again gets its last " +
+        "line's y_pred); or give run_id instead",
     }),
   run_id: z.string().min(1).max(128).optional().openapi({
     description: "instead of preds: a kept run of this task (relabel or threshold, the `run_id` of its " +

@@ -10,6 +10,7 @@ import {
   AuditRequest,
   AuditResponse,
   CancelResponse,
+  DataMismatch,
   DatasetColumns,
   RunList,
   RunMapParams,
@@ -43,7 +44,7 @@ export const audit = taskRoute({
     "dataset-columns shows for it in `mapping_defaults`; a field the request maps must be in every " +
     "document (else 422, naming the key, the field and how many documents lack it).",
   request: { params: TaskParams, ...jsonBody(AuditRequest) },
-  responses: { 200: json(AuditResponse, "The audit with its maps") },
+  responses: { 200: json(AuditResponse, "The audit with its maps"), 409: DataMismatch },
 });
 
 const KEPT =

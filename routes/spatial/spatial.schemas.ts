@@ -4,7 +4,7 @@
  * (`auditFields`, `withAuditRules`, `toAuditSettings`), so each is declared and checked once.
  */
 import { z } from "@hono/zod-openapi";
-import { json } from "../http/schemas.ts";
+import { Detail, json } from "../http/schemas.ts";
 import { CollectionName } from "../datasets/datasets.schemas.ts";
 import { MAPPING_KEYS } from "../../core/spatial/mapping.ts";
 import { MAX_SEED, numpySeedProblem } from "../../core/spatial/audit.ts";
@@ -15,7 +15,7 @@ import { RUNS_KEPT } from "../../services/spatial/runs.ts";
 export const TaskParams = z.object({ data_collection_name: CollectionName });
 
 /** The 404 of a collection without a task document. */
-export const TaskNotFound = json(z.object({ detail: z.string() }), "No task document for this collection");
+export const TaskNotFound = json(Detail, "No task document for this collection");
 
 const Point = z.tuple([
   z.number().min(-180).max(180).openapi({ description: "longitude" }),
@@ -284,13 +284,28 @@ export const CancelResponse = z.object({
 }).openapi("CancelResponse");
 
 /** What a cancelled mitigation's own request answers. */
+const CancelledBody = z.object({
+  detail: z.string(),
+  run_id: z.string(),
+  state: z.literal("cancelled"),
+}).openapi("Cancelled");
+
 export const Cancelled = json(
-  z.object({
-    detail: z.string(),
-    run_id: z.string(),
-    state: z.literal("cancelled"),
-  }).openapi("Cancelled"),
+  CancelledBody,
   "Cancelled (POST .../runs/{run_id}/cancel) before it finished: nothing of its run was kept",
+);
+
+const MISMATCH = "the task's documents do not fit the request (none at all, a mapped field missing or " +
+  "not of its kind, no individual in scope, a field the documents hold already): the items name the field";
+
+/** A 409 of a route over a task's documents: the data decides it, so /openapi.json cannot rule it out. */
+export const DataMismatch = json(Detail, `Refused because ${MISMATCH}`);
+
+/** A mitigation's 409: cancelled, or refused by the task's documents. */
+export const CancelledOrMismatch = json(
+  z.union([CancelledBody, Detail]),
+  "Cancelled (POST .../runs/{run_id}/cancel) before it finished, and nothing of its run was kept; or " +
+    `refused because ${MISMATCH}`,
 );
 
 export const StoredRun = z.looseObject({

@@ -1,7 +1,7 @@
 /** The task documents' shapes (spec 2 "Task documents"). */
 import { z } from "@hono/zod-openapi";
 import { CollectionName, DatabaseName } from "../datasets/datasets.schemas.ts";
-import { depthNote, shallowJson } from "../http/schemas.ts";
+import { depthNote, Detail, shallowJson } from "../http/schemas.ts";
 
 const Timestamp = z.iso.datetime({ offset: true });
 const Status = z.string().min(1).max(64);
@@ -23,5 +23,5 @@ export const TaskCreate = TaskDocument.extend({ status: Status.default("pending"
 export const TaskPatch = z.object({ status: Status }).strict().openapi("TaskPatch");
 export const TaskQuery = z.object({ status: z.string().optional(), component: z.string().optional() });
 export const TaskParams = z.object({ collection_name: CollectionName });
-export const Detail = z.object({ detail: z.string() });
+export { Detail };
 export const Deleted = z.object({ deleted: z.string() });

@@ -63,7 +63,11 @@ export const featureImportance = securedRoute({
   },
   responses: {
     200: json(FeatureImportanceResponse, "Ranked features, models by accuracy, the best model"),
-    404: notFound,
+    404: detailResponse("No dataset with this id, or no column `target` names (the item names the field)"),
+    409: detailResponse(
+      "The dataset does not fit: a target with one class or too many, no usable feature, too few rows for " +
+        "the folds (the item names the field)",
+    ),
     ...errorResponses,
   },
 });

@@ -7,7 +7,7 @@ import type { Store } from "../../store/store.ts";
 import { type DatasetRecord, type Distribution, findDataset, listDatasets } from "../datasets/registry.ts";
 import { findModel, listModels } from "./data_models.ts";
 import type { DataModel } from "../../core/annotate/data_model.ts";
-import { InvalidInputError, NotFoundError } from "../../core/errors.ts";
+import { NotFoundError, UnknownNameError } from "../../core/errors.ts";
 
 /** What the annotation use cases read: the store, Tessera's own database and the extra models folder. */
 export interface AnnotationDeps {
@@ -33,7 +33,7 @@ export async function requireDataset(
   throw new NotFoundError(`no dataset '${name}'; datasets: ${some(known)}`);
 }
 
-/** The dataset's distribution of that id, or an InvalidInputError at `loc` listing its distributions. */
+/** The dataset's distribution of that id, or an UnknownNameError (404) at `loc` listing its distributions. */
 export function requireDistribution(
   dataset: DatasetRecord,
   id: string,
@@ -42,7 +42,7 @@ export function requireDistribution(
   const found = dataset.distributions.find((d) => distributionId(d) === id);
   if (found) return found;
   const known = dataset.distributions.map(distributionId);
-  throw new InvalidInputError(
+  throw new UnknownNameError(
     `dataset '${dataset.dataset_name}' has no distribution '${id}'; ` +
       `distributions: ${some(known)}`,
     loc,
@@ -50,7 +50,7 @@ export function requireDistribution(
 }
 
 /**
- * The data model of that id. Unknown: an InvalidInputError at `loc` when a body named it, else a
+ * The data model of that id. Unknown: an UnknownNameError at `loc` when a body named it, else a
  * NotFoundError; both list the models there are.
  */
 export async function requireModel(
@@ -62,5 +62,5 @@ export async function requireModel(
   const found = await findModel(dir, id);
   if (found) return found;
   const message = `no data model '${id}'; models: ${some((await listModels(dir)).map((m) => m.id))}`;
-  throw loc ? new InvalidInputError(message, loc) : new NotFoundError(message);
+  throw loc ? new UnknownNameError(message, loc) : new NotFoundError(message);
 }

@@ -17,7 +17,12 @@ import {
   type ParamsSource,
 } from "../../core/annotate/configuration.ts";
 import { inlineRows, parseSampleId, type Selection, selectRows } from "../../core/annotate/sample.ts";
-import { InvalidInputError, InvalidInputsError } from "../../core/errors.ts";
+import {
+  DataMismatchError,
+  InvalidInputError,
+  InvalidInputsError,
+  UnknownNameError,
+} from "../../core/errors.ts";
 import { loadRows, ROW_CAP } from "../datasets/rows.ts";
 import { type AnnotationDeps, requireDataset, requireModel } from "./lookups.ts";
 import { records, save, type Stamped } from "./record_store.ts";
@@ -111,7 +116,7 @@ async function runParams(deps: AnnotationDeps, input: RunInput, proc: Procedure)
   const configuration = await findConfiguration(deps, input.datasetId);
   const enabled = enabledFunctions(configuration?.methods);
   if (enabled && !enabled.includes(proc.name)) {
-    throw new InvalidInputError(
+    throw new DataMismatchError(
       `annotation function '${proc.name}' is not enabled for dataset '${input.datasetId}'; enabled: ${
         enabled.join(", ") || "(none)"
       }`,
@@ -143,7 +148,7 @@ async function rowsToAnnotate(
       const msg = `no column '${name}' in dataset '${input.datasetId}'; columns: ${
         known.join(", ") || "(none)"
       }`;
-      throw new InvalidInputError(msg, ["body", "params", "columns", i]);
+      throw new UnknownNameError(msg, ["body", "params", "columns", i]);
     }
   });
   const ref = { db: dataset.database, collection: dataset.collection };

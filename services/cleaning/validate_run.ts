@@ -11,7 +11,12 @@ import {
   paramNames,
   type Task,
 } from "../../core/cleaning/methods.ts";
-import { InvalidInputError, InvalidInputsError } from "../../core/errors.ts";
+import {
+  DataMismatchError,
+  InvalidInputError,
+  InvalidInputsError,
+  UnknownNameError,
+} from "../../core/errors.ts";
 import { findDataset, listDatasets } from "../datasets/registry.ts";
 import type { Store } from "../../store/store.ts";
 import type { JobRecord, NewJob } from "./job_queue.ts";
@@ -42,6 +47,11 @@ export async function resolveRun(store: Store, tesseraDb: string, body: RunInput
   const problems: InvalidInputsError["problems"] = [];
   const bad = (field: string | (string | number)[], msg: string, type = "value_error") =>
     problems.push(new InvalidInputError(msg, ["body", ...(Array.isArray(field) ? field : [field])], type));
+  // what the stored dataset decides: a name it lacks (404), columns that do not fit (409)
+  const unknown = (field: string | (string | number)[], msg: string) =>
+    problems.push(new UnknownNameError(msg, ["body", ...(Array.isArray(field) ? field : [field])]));
+  const unfit = (field: string | (string | number)[], msg: string) =>
+    problems.push(new DataMismatchError(msg, ["body", ...(Array.isArray(field) ? field : [field])]));
   const refused = () => new InvalidInputsError(problems);
   const spec = findMethod(body.task, body.dtype, body.method);
   if (!spec) {
@@ -65,7 +75,7 @@ export async function resolveRun(store: Store, tesseraDb: string, body: RunInput
   const dataset = await findDataset(store, tesseraDb, body.data);
   if (!dataset) {
     const known = (await listDatasets(store, tesseraDb)).map((d) => d._id);
-    bad("data", `unknown dataset '${body.data}'; known datasets: ${list(known) || "none"}`);
+    unknown("data", `unknown dataset '${body.data}'; known datasets: ${list(known) || "none"}`);
     throw refused();
   }
   const columns = new Map(dataset.columns.map((c) => [c.name, c.type]));
@@ -76,27 +86,29 @@ export async function resolveRun(store: Store, tesseraDb: string, body: RunInput
   if (body.dtype === "timeseries") {
     if (!dateCol) bad("date_col", "Field required for dtype 'timeseries': the datetime column", "missing");
     else if (!columns.has(dateCol)) {
-      bad("date_col", `no column '${dateCol}' in '${body.data}'; columns: ${list([...columns.keys()])}`);
+      unknown("date_col", `no column '${dateCol}' in '${body.data}'; columns: ${list([...columns.keys()])}`);
     } else {
       const problem = await dateProblem(store, dataset.database, dataset.collection, dateCol);
-      if (problem) bad("date_col", problem);
+      if (problem) unfit("date_col", problem);
     }
   }
   if (!spec || !parsed?.success) throw refused();
   const params = parsed.data as Record<string, unknown>;
   const chosen = (params.columns as string[] | undefined) ?? defaultColumns(spec, columns, dateCol);
   if (!chosen.length) {
-    bad(["params", "columns"], `'${body.data}' has no column this method can use; give params.columns`);
+    unfit(["params", "columns"], `'${body.data}' has no column this method can use; give params.columns`);
   }
   chosen.forEach((name, i) => {
     const type = columns.get(name);
     const loc = ["params", "columns", i];
     if (type === undefined) {
-      bad(loc, `no column '${name}' in '${body.data}'; columns: ${list([...columns.keys()])}`);
+      unknown(loc, `no column '${name}' in '${body.data}'; columns: ${list([...columns.keys()])}`);
     } else if (name === dateCol) bad(loc, `'${name}' is the date column`);
     else if (spec.numericOnly && !NUMERIC.has(type)) {
-      bad(loc, `column '${name}' is ${type}; '${spec.name}' needs numbers`);
-    } else if (type === "array" || type === "object") bad(loc, `column '${name}' holds ${type}s, not values`);
+      unfit(loc, `column '${name}' is ${type}; '${spec.name}' needs numbers`);
+    } else if (type === "array" || type === "object") {
+      unfit(loc, `column '${name}' holds ${type}s, not values`);
+    }
   });
   if (problems.length) throw refused();
   const { database, collection, rows } = dataset;
@@ -149,6 +161,9 @@ export function writeBackPlan(job: JobRecord, info: Record<string, unknown>): Wr
   const problems: InvalidInputError[] = [];
   const bad = (key: string, msg: string) =>
     problems.push(new InvalidInputError(msg, ["body", "approval_info", key]));
+  // the job's own columns decide these (the schema holds suffix and the fields to their patterns)
+  const unfit = (key: string, msg: string) =>
+    problems.push(new DataMismatchError(msg, ["body", "approval_info", key]));
   const str = (key: string, fallback: string | null) => {
     const v = info[key];
     if (v === undefined || v === null) return fallback;
@@ -173,9 +188,12 @@ export function writeBackPlan(job: JobRecord, info: Record<string, unknown>): Wr
     : [["flag_field", plan.flagField], ...(plan.scoreField ? [["score_field", plan.scoreField]] : [])];
   for (const [key, name] of fields) {
     if (!FIELD.test(name) || name === "_id") {
-      bad(key, `'${name}' is not a field name Tessera writes: ^[A-Za-z_][A-Za-z0-9_]*$, not _id`);
+      (key === "suffix" ? unfit : bad)(
+        key,
+        `'${name}' is not a field name Tessera writes: ^[A-Za-z_][A-Za-z0-9_]*$, not _id`,
+      );
     } else if (job.task === "detect" && (job.columns.includes(name) || name === job.date_col)) {
-      bad(key, `'${name}' is a column the job read; pick a new field`);
+      unfit(key, `'${name}' is a column the job read; pick a new field`);
     }
   }
   if (problems.length) throw new InvalidInputsError(problems);

@@ -17,7 +17,7 @@
  */
 import type { Config } from "../../config.ts";
 import { type CollectionRef, type Doc, type Store } from "../../store/store.ts";
-import { ConflictError, InvalidInputError, NotFoundError } from "../../core/errors.ts";
+import { ConflictError, NotFoundError, UnknownNameError } from "../../core/errors.ts";
 import { checkImportTarget } from "../../core/ingest/import_target.ts";
 import { log } from "../../core/log.ts";
 import { findDataset } from "./registry.ts";
@@ -211,7 +211,7 @@ export async function exportRows(deps: ExportDeps, input: ExportInput): Promise<
     const absent = await absentFields(store, target, fields.filter((f) => !listed.has(f)), batchSize);
     if (absent.length) {
       const names = absent.map((f) => `'${f}'`).join(", ");
-      throw new InvalidInputError(
+      throw new UnknownNameError(
         `no document of '${target.collection}' has the field${absent.length > 1 ? "s" : ""} ${names}`,
         loc.fields,
       );

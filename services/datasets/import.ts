@@ -17,7 +17,7 @@ import { type ImportMode } from "./import_log.ts";
 import { ImportJournal } from "./import_journal.ts";
 import { rollForward } from "./import_recovery.ts";
 import { newId } from "../../store/ids.ts";
-import { BadRequestError, InvalidInputError } from "../../core/errors.ts";
+import { BadRequestError, UnknownNameError } from "../../core/errors.ts";
 import { FieldProfiler } from "../../core/ingest/field_profile.ts";
 import { checkImportTarget } from "../../core/ingest/import_target.ts";
 import {
@@ -233,7 +233,7 @@ export async function importRecords(
     const columns = profile.result().map(({ name, type }) => ({ name, type }));
     if (opts.targetColumn !== undefined && !columns.some((c) => c.name === opts.targetColumn)) {
       const names = columns.map((c) => c.name).join(", ");
-      throw new InvalidInputError(
+      throw new UnknownNameError(
         `target '${opts.targetColumn}' is not a column of the imported rows (${names})`,
         opts.targetLoc ?? ["target"],
       );

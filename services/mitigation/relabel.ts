@@ -8,7 +8,7 @@
 import { auditCap } from "../../core/spatial/maps/map_value.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
 import type { FlipOrder } from "../../core/spatial/mitigate/flips.ts";
-import { InvalidInputError } from "../../core/errors.ts";
+import { DataMismatchError } from "../../core/errors.ts";
 import { beside, nextTurn } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import { mitigateRelabel } from "./on_pool.ts";
@@ -53,7 +53,7 @@ export interface SharedBefore {
  */
 function flipOrderOf(requested: FlipOrder | undefined, ind: Individuals, mapping: Mapping): FlipOrder {
   if (requested === "uncertainty" && !ind.prob) {
-    throw new InvalidInputError(
+    throw new DataMismatchError(
       `flip_order "uncertainty" needs y_pred_prob for every individual, and field '${mapping.y_pred_prob}' ` +
         `(mapped to y_pred_prob) is missing in some or all documents: map y_pred_prob to a probability ` +
         `field, or choose "index" or "random"`,

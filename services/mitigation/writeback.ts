@@ -6,7 +6,8 @@
  * compare-and-set so concurrent write-backs never lose each other's field or history entry.
  */
 import type { Config } from "../../config.ts";
-import { InvalidInputError, NotFoundError } from "../../core/errors.ts";
+import { DataMismatchError, InvalidInputError, NotFoundError } from "../../core/errors.ts";
+import { MAPPING_KEYS } from "../../core/spatial/mapping.ts";
 import {
   createdByTask,
   writebackFields,
@@ -61,20 +62,19 @@ interface Source {
   ids: Set<string>;
 }
 
-/** The listed predictions, each doc_id once (422 naming the second listing). */
+/**
+ * The listed predictions, in order, a doc_id listed again taking its last line's y_pred: the lines are
+ * applied in order, as one update per line would. /openapi.json cannot refuse a repeated doc_id (JSON
+ * Schema's uniqueItems compares whole lines), so the server gives it this meaning instead of a 422.
+ */
 function listedSource(preds: Prediction[]): Source {
-  // a request rule, checked here rather than in the schema so that a refused field is named first
-  const ids = new Set<string>();
-  preds.forEach((p, i) => {
-    if (ids.has(p.doc_id)) {
-      throw new InvalidInputError(`doc_id '${p.doc_id}' is listed twice`, ["body", "preds", i, "doc_id"]);
-    }
-    ids.add(p.doc_id);
-  });
+  const last = new Map<string, Prediction>();
+  for (const p of preds) last.set(p.doc_id, p);
+  const lines = last.size === preds.length ? preds : [...last.values()];
   return {
-    ids,
+    ids: new Set(last.keys()),
     async *parts() {
-      for (let i = 0; i < preds.length; i += BATCH) yield preds.slice(i, i + BATCH);
+      for (let i = 0; i < lines.length; i += BATCH) yield lines.slice(i, i + BATCH);
     },
   };
 }
@@ -129,13 +129,22 @@ export async function writeBack(
   return { new_field: newField, ...total, written_at, ...(run && { run_id: input.runId }) };
 }
 
-/** Refuses (422 on `new_field`) a field data may live in; `holder` as writebackRefusal takes it. */
+/**
+ * Refuses a field data may live in, naming `new_field`: `_id` or a mapping key's name is a 422 (the
+ * document says so), the rest a 409 (the task's mapping and documents decide); `holder` as
+ * writebackRefusal takes it.
+ */
 function refuser(ref: TaskCollection, run: WritableRun | null, newField: string) {
   // the run's own mapping counts as one recorded on the task: its fields are data, never written
   const task = run ? { ...ref.task, writeback_run: { mapping: run.header.mapping } } : ref.task;
   return (holder: string | null) => {
     const why = writebackRefusal(task, newField, holder);
-    if (why) throw new InvalidInputError(`new_field '${newField}' ${why}`, ["body", "new_field"]);
+    if (!why) return;
+    const reserved = newField === "_id" || (MAPPING_KEYS as readonly string[]).includes(newField);
+    throw new (reserved ? InvalidInputError : DataMismatchError)(`new_field '${newField}' ${why}`, [
+      "body",
+      "new_field",
+    ]);
   };
 }
 

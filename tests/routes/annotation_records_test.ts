@@ -91,7 +91,7 @@ storeTest(
     assert.equal((await run("semantic_types")).status, 200);
     assert.equal((await run("profile")).status, 200);
     const refused = await run("pii_scan");
-    assert.deepEqual([refused.status, (await refused.json()).detail], [422, [{
+    assert.deepEqual([refused.status, (await refused.json()).detail], [409, [{
       loc: ["body", "annotation_function"],
       msg:
         "annotation function 'pii_scan' is not enabled for dataset 'stations'; enabled: semantic_types, profile",
@@ -120,7 +120,7 @@ storeTest(
     assert.equal((await get(t, "/data_model_info/stations")).status, 404);
 
     const wrongDist = await post(t, "/data_model_info", { ...info, distribution_id: "other.stations" });
-    assert.equal(wrongDist.status, 422);
+    assert.equal(wrongDist.status, 404);
     assert.deepEqual((await wrongDist.json()).detail, [{
       loc: ["body", "distribution_id"],
       msg: `dataset 'stations' has no distribution 'other.stations'; distributions: ${distribution_id}`,
@@ -171,7 +171,7 @@ storeTest("schema: dataset-wide (distribution null) and per distribution, datase
   );
   assert.equal(
     (await post(t, "/schema", { dataset_id: "stations", distribution_id: "x.y", fields })).status,
-    422,
+    404,
   );
   const unknown = await post(t, "/schema", { dataset_id: "nope", distribution_id: null, fields });
   assert.deepEqual([unknown.status, await unknown.json()], [404, {

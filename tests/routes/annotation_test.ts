@@ -186,7 +186,7 @@ storeTest(
       annotation_function: "concept_mapping",
       params: { data_model_id: "Nope" },
     });
-    assert.equal(unknown.status, 422);
+    assert.equal(unknown.status, 404);
     const [d] = (await unknown.json()).detail;
     assert.deepEqual(d.loc, ["body", "params", "data_model_id"]);
     assert.match(d.msg, /^no data model 'Nope'; models: AgriParcel/);

@@ -123,7 +123,7 @@ storeTest("export: fields keeps _id and the named fields; a name no document has
   assert.deepEqual(ndjson(await idOnly.text()), [{ _id: a }, { _id: b }, { _id: c }]);
 
   const typo = await download(t, `${t.db}/people?fields=name,agee,nope`);
-  assert.equal(typo.status, 422);
+  assert.equal(typo.status, 404);
   const [item] = (await typo.json()).detail;
   assert.deepEqual(item.loc, ["query", "fields"]);
   assert.equal(item.msg, "no document of 'people' has the fields 'agee', 'nope'");

@@ -103,7 +103,7 @@ Deno.test("audit: bad requests are 422 naming the field; unknown task 404", asyn
     const post = (body: unknown, name = "preds") =>
       t.app.request(`/api/spatial-hitl/task/${name}/audit`, jsonBody("POST", body));
     const noTruth = await post({ mapping: { y_pred: "pred", region_ids: "regions" } });
-    assert.equal(noTruth.status, 422);
+    assert.equal(noTruth.status, 409);
     assert.deepEqual((await noTruth.json()).detail[0].loc, ["body", "mapping", "y_true"]);
     const extra = await post({ mapping, surprise: 1 });
     assert.deepEqual((await extra.json()).detail[0], {
@@ -126,13 +126,16 @@ Deno.test("audit: bad requests are 422 naming the field; unknown task 404", asyn
 const audit = (t: Awaited<ReturnType<typeof testApp>>, body: unknown) =>
   t.app.request("/api/spatial-hitl/task/preds/audit", jsonBody("POST", body));
 
-/** The one detail item of a 422. */
-async function detailOf(res: Response) {
-  assert.equal(res.status, 422, await res.clone().text());
+/** The one detail item of a refusal: a 422, or a 409 when the documents decide it (issue 36). */
+async function detailOf(res: Response, status = 422) {
+  assert.equal(res.status, status, await res.clone().text());
   const { detail } = await res.json();
   assert.equal(detail.length, 1, JSON.stringify(detail));
   return detail[0];
 }
+
+/** The one detail item of a 409: a refusal the task's documents decide (issue 36). */
+const dataDetailOf = (res: Response) => detailOf(res, 409);
 
 Deno.test("audit: defaults n_worlds=400, signif_level=0.005, equal_opp=true are applied", async () => {
   // twoRegions with y_true = 0 for 8, 9 (region 0) and 18, 19 (region 1), all four predicted 0
@@ -180,7 +183,7 @@ Deno.test("audit: data a reviewer must fix is 422 with a message saying what, wh
   await withTask(forty, async (t) => {
     // a typo in a mapped field is refused, not dropped for k-means regions
     assert.deepEqual(
-      await detailOf(await audit(t, { mapping: { y_pred: "pred", region_ids: "zone_typo" } })),
+      await dataDetailOf(await audit(t, { mapping: { y_pred: "pred", region_ids: "zone_typo" } })),
       {
         loc: ["body", "mapping", "region_ids"],
         msg:
@@ -189,14 +192,14 @@ Deno.test("audit: data a reviewer must fix is 422 with a message saying what, wh
         type: "value_error",
       },
     );
-    const lat = await detailOf(
+    const lat = await dataDetailOf(
       await audit(t, { mapping: { y_pred: "pred", lat: "typo" }, equal_opp: false }),
     );
     assert.deepEqual(lat.loc, ["body", "mapping", "lat"]);
     assert.match(lat.msg, /^field 'typo' \(mapped to lat\) is missing in 40 of 40 documents/);
   });
   await withTask([{ pred: 1 }, { pred: 0 }], async (t) => {
-    assert.deepEqual(await detailOf(await audit(t, { mapping: { y_pred: "pred" }, equal_opp: false })), {
+    assert.deepEqual(await dataDetailOf(await audit(t, { mapping: { y_pred: "pred" }, equal_opp: false })), {
       loc: ["body", "mapping"],
       msg: "neither regions nor coordinates: map region_ids, or lat and lon, for every individual in scope",
       type: "value_error",
@@ -205,7 +208,7 @@ Deno.test("audit: data a reviewer must fix is 422 with a message saying what, wh
   const beyond = [{ pred: 1, truth: 1, regions: [0] }, { pred: 0, truth: 1, regions: [1, 3] }];
   await withTask(beyond, async (t) => {
     const square = [[0, 0], [1, 0], [1, 1], [0, 1]];
-    const item = await detailOf(
+    const item = await dataDetailOf(
       await audit(t, { mapping, region: [{ polygon: square }, { polygon: square }] }),
     );
     assert.deepEqual(item.loc, ["body", "region"]);
@@ -216,7 +219,7 @@ Deno.test("audit: data a reviewer must fix is 422 with a message saying what, wh
   });
   const badTruth = twoRegions().map((d, i) => (i === 3 ? { ...d, truth: 2 } : d));
   await withTask(badTruth, async (t) => {
-    const item = await detailOf(await audit(t, { mapping }));
+    const item = await dataDetailOf(await audit(t, { mapping }));
     assert.deepEqual(item.loc, ["body", "mapping", "y_true"]);
     assert.match(
       item.msg,
@@ -224,7 +227,7 @@ Deno.test("audit: data a reviewer must fix is 422 with a message saying what, wh
     );
   });
   await withTask([{ y_pred: 1, lat: 10, lon: 7 }, { y_pred: 0, lat: 10, lon: 200 }], async (t) => {
-    const item = await detailOf(await audit(t, { equal_opp: false }));
+    const item = await dataDetailOf(await audit(t, { equal_opp: false }));
     assert.deepEqual(item.loc, ["body", "mapping", "lon"]);
     assert.match(
       item.msg,

@@ -148,7 +148,7 @@ storeTest(
     assert.deepEqual(again.mitigated_preds, body.mitigated_preds);
 
     const noProb = await post({ mapping: { y_pred_prob: "nothing_here" } });
-    assert.equal(noProb.status, 422);
+    assert.equal(noProb.status, 409);
     assert.deepEqual((await noProb.json()).detail[0].loc, ["body", "mapping", "y_pred_prob"]);
     const ratio = await post({ train_ratio: 1 });
     assert.deepEqual((await ratio.json()).detail[0].loc, ["body", "train_ratio"]);
@@ -309,7 +309,7 @@ storeTest(
     const post = (c: string, op: string, body: unknown) =>
       t.app.request(`/api/spatial-hitl/task/${c}/mitigate/${op}`, jsonBody("POST", body));
     const none = await post("preds", "relabel", { equal_opp: false, flip_order: "uncertainty" });
-    assert.equal(none.status, 422);
+    assert.equal(none.status, 409);
     const detail = (await none.json()).detail[0];
     assert.deepEqual(detail.loc, ["body", "flip_order"]);
     assert.match(detail.msg, /y_pred_prob/);
@@ -333,7 +333,7 @@ storeTest(
       "/api/spatial-hitl/task/onepos/mitigate/threshold",
       jsonBody("POST", { equal_opp: true, train_ratio: 0.4, stratified: true, n_worlds: 50 }),
     );
-    assert.equal(res.status, 422, await res.clone().text());
+    assert.equal(res.status, 409, await res.clone().text());
     const detail = (await res.json()).detail[0];
     assert.deepEqual(detail.loc, ["body", "train_ratio"]);
     assert.match(detail.msg, /no individuals in scope in the training part/);
@@ -349,7 +349,7 @@ storeTest("threshold: a region id beyond the polygon list is a 422 naming the do
     "/api/spatial-hitl/task/beyond/mitigate/threshold",
     jsonBody("POST", { equal_opp: false, n_worlds: 20, region: [{ polygon: square }, { polygon: square }] }),
   );
-  assert.equal(res.status, 422, await res.clone().text());
+  assert.equal(res.status, 409, await res.clone().text());
   const detail = (await res.json()).detail[0];
   assert.deepEqual(detail.loc, ["body", "region"]);
   assert.equal(

@@ -49,8 +49,6 @@ storeTest("writeback: reserved and malformed fields, duplicates and unknown task
   assert.equal((await pattern.json()).detail[0].type, "string_pattern_mismatch");
   const value = await post({ new_field: "ok", preds: [{ doc_id: "a", y_pred: 2 }] });
   assert.deepEqual((await value.json()).detail[0].loc, ["body", "preds", 0, "y_pred"]);
-  const dup = await post({ new_field: "ok", preds: [...preds, ...preds] });
-  assert.deepEqual((await dup.json()).detail[0].loc, ["body", "preds", 1, "doc_id"]);
   assert.equal((await post({ new_field: "ok", preds }, "missing")).status, 404);
 });
 
@@ -81,12 +79,12 @@ storeTest(
         jsonBody("POST", { new_field, preds: [{ doc_id: ids[0], y_pred: 0 }] }),
       );
     const mapped = await post("pred_v2");
-    assert.equal(mapped.status, 422);
+    assert.equal(mapped.status, 409);
     const mappedDetail = (await mapped.json()).detail[0];
     assert.deepEqual(mappedDetail.loc, ["body", "new_field"]);
     assert.match(mappedDetail.msg, /mapping/);
     const existing = await post("income");
-    assert.equal(existing.status, 422);
+    assert.equal(existing.status, 409);
     assert.equal(
       (await existing.json()).detail[0].msg,
       `new_field 'income' is held already by document '${ids[0]}' and no write-back of this task created it`,
@@ -95,7 +93,7 @@ storeTest(
     await t.store.patch({ db: t.config.TESSERA_DB, collection: "tasks" }, "custom", {
       mapping: { y_true: "truth_later" },
     });
-    assert.equal((await post("truth_later")).status, 422);
+    assert.equal((await post("truth_later")).status, 409);
     // a new field is written, and writing into it again is allowed (this task created it)
     for (const modified of [1, 0]) {
       const r = await post("pred_fair");
@@ -104,7 +102,7 @@ storeTest(
     }
     const task = await (await t.app.request("/api/tasks/document/custom")).json();
     assert.deepEqual(task.writeback_fields, ["pred_fair"]);
-    assert.equal((await post("pred_v2")).status, 422); // still refused after a write-back
+    assert.equal((await post("pred_v2")).status, 409); // still refused after a write-back
   },
 );
 
@@ -162,7 +160,7 @@ storeTest(
         }),
       );
     const refused = await post([0, 457, 499]);
-    assert.equal(refused.status, 422);
+    assert.equal(refused.status, 409);
     const detail = (await refused.json()).detail[0];
     assert.deepEqual(detail.loc, ["body", "new_field"]);
     assert.equal(
@@ -220,7 +218,7 @@ storeTest(
       "/api/spatial-hitl/task/syn/mitigate/writeback",
       jsonBody("POST", { new_field: "score", preds: [{ doc_id: ids[0], y_pred: 1 }] }),
     );
-    assert.equal(res.status, 422);
+    assert.equal(res.status, 409);
     assert.match((await res.json()).detail[0].msg, /a mapping of the task uses/);
   },
 );
@@ -480,6 +478,27 @@ storeTest("writeback by run_id: a field the run's mapping read is refused", asyn
     last_mitigation: { mapping: { y_pred: "other" } },
   });
   const res = await writebackOf(t, "mapped", { new_field: "pred_v2", run_id: first.run_id });
-  assert.equal(res.status, 422);
+  assert.equal(res.status, 409);
   assert.deepEqual((await res.json()).detail[0].loc, ["body", "new_field"]);
+});
+
+// Issue 36: JSON Schema cannot refuse a doc_id listed twice, so the lines apply in order, the last one winning.
+storeTest("writeback: a doc_id listed again takes its last line's y_pred", async (t) => {
+  const ref = { db: t.db, collection: "twice" };
+  const ids = await t.store.insertMany(ref, [{ y_pred: 0 }, { y_pred: 1 }]);
+  await t.app.request(
+    "/api/tasks/documents",
+    jsonBody("POST", { database_name: t.db, data_collection_name: "twice" }),
+  );
+  const preds = [{ doc_id: ids[0], y_pred: 1 }, { doc_id: ids[1], y_pred: 1 }, { doc_id: ids[0], y_pred: 0 }];
+  const res = await t.app.request(
+    "/api/spatial-hitl/task/twice/mitigate/writeback",
+    jsonBody("POST", { new_field: "y_fair", preds }),
+  );
+  assert.equal(res.status, 200, await res.clone().text());
+  assert.equal((await res.json()).matched, 2);
+  assert.deepEqual([(await t.store.get(ref, ids[0]))!.y_fair, (await t.store.get(ref, ids[1]))!.y_fair], [
+    0,
+    1,
+  ]);
 });

@@ -104,7 +104,7 @@ storeTest(
     assert.equal((await findDataset(t.store, t.config.TESSERA_DB, "grouped"))?.target_column, "x1");
 
     const bad = await importCsv(t, "nothing", "?target=nope");
-    assert.equal(bad.status, 422);
+    assert.equal(bad.status, 404);
     const { detail } = await bad.json();
     assert.deepEqual(detail[0].loc, ["query", "target"]);
     assert.match(

@@ -162,7 +162,7 @@ storeTest(
 
     // Another target: `noise` has 11 classes of 5-6 rows, too few for 10 folds on a 70 % split.
     const folds = await post(t, url, { target: "noise" });
-    assert.equal(folds.status, 422);
+    assert.equal(folds.status, 409);
     const fd = (await folds.json()).detail[0];
     assert.deepEqual(fd.loc, ["body", "folds"]);
     assert.match(fd.msg, /too few rows for 10-fold cross-validation: class '\d+' has [34] rows/);
@@ -179,7 +179,7 @@ storeTest(
 
     await importCsv(t, "one_class", "x,y\n1,a\n2,a\n3,a\n4,a\n");
     const one = await post(t, "/api/feature-importance/analyze?dataset-id=one_class", {});
-    assert.equal(one.status, 422);
+    assert.equal(one.status, 409);
     assert.deepEqual((await one.json()).detail[0], {
       loc: ["body", "target"],
       msg: "target 'y' has only one class (a); feature importance needs at least two classes",

@@ -5,7 +5,7 @@
  * A δ within 1e-9 of an integer counts as that integer (solver noise such as 2.9999999998 would
  * otherwise land just beside the midpoint the integer gives).
  */
-import { InvalidInputError } from "../../errors.ts";
+import { DataMismatchError } from "../../errors.ts";
 import type { Rng } from "../../random.ts";
 
 /**
@@ -44,7 +44,7 @@ export function regionThreshold(
     : { length: len, at: (i: number) => sorted[i] };
   const whole = Math.trunc(d), f = Math.abs(d - whole), k = Math.abs(whole) - 1;
   if (Math.abs(d) > s.length) {
-    throw new InvalidInputError(
+    throw new DataMismatchError(
       `region ${regionId} (idx ${idx}): δ = ${d} asks for more flips than the ${s.length} of its training members on the ` +
         `other side of default_boundary ${t0}; y_pred must agree with y_pred_prob > default_boundary`,
       ["body", "default_boundary"],

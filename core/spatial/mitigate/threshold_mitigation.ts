@@ -9,7 +9,7 @@
  * of it, or y_true = 1 under equal opportunity); a region's candidates are those of its members.
  * A vote's weight is 1/(the region's size), its training plus test members.
  */
-import { InvalidInputError } from "../../errors.ts";
+import { DataMismatchError } from "../../errors.ts";
 import { Rng } from "../../random.ts";
 import { gather, restrictRegions } from "../subset.ts";
 import type { Regions } from "../types.ts";
@@ -67,7 +67,7 @@ function inScope(input: Pick<ThresholdInput, "yTrue" | "equalOpp">, part: Int32A
   if (!input.equalOpp) return part;
   const yTrue = input.yTrue;
   if (!yTrue) {
-    throw new InvalidInputError("equal_opp needs y_true for every individual", ["body", "equal_opp"]);
+    throw new DataMismatchError("equal_opp needs y_true for every individual", ["body", "equal_opp"]);
   }
   return part.filter((i) => yTrue[i] === 1);
 }
@@ -80,7 +80,7 @@ export function thresholdFit(
 ): ThresholdFit {
   const trainScope = inScope(input, train);
   if (trainScope.length === 0) {
-    throw new InvalidInputError("no individuals in scope in the training part", ["body", "train_ratio"]);
+    throw new DataMismatchError("no individuals in scope in the training part", ["body", "train_ratio"]);
   }
   const trainRegions = restrictRegions(input.regions, trainScope, n);
   return { trainScope, trainRegions, signatures: signatures(trainScope.length, trainRegions.members) };
@@ -114,11 +114,11 @@ export interface ThresholdResult extends MitigationOutcome {
 function checkProbabilities(prob: Float64Array, n: number, t0: number): void {
   if (!(t0 >= 0 && t0 <= 1)) throw new RangeError(`default_boundary t0 = ${t0} must lie in [0, 1]`);
   if (prob.length !== n) {
-    throw new InvalidInputError("y_pred_prob is required", ["body", "mapping", "y_pred_prob"]);
+    throw new DataMismatchError("y_pred_prob is required", ["body", "mapping", "y_pred_prob"]);
   }
   for (let i = 0; i < n; i++) {
     if (!(prob[i] >= 0 && prob[i] <= 1)) {
-      throw new InvalidInputError(
+      throw new DataMismatchError(
         `y_pred_prob must be a number in [0, 1] for every individual; position ${i} has ${prob[i]}`,
         ["body", "mapping", "y_pred_prob"],
       );

@@ -5,7 +5,7 @@
  * parts up to one individual, and the same seed gives the same split on every platform. Typed arrays
  * throughout, so a split of a million individuals stays cheap.
  */
-import { InvalidInputError } from "../../errors.ts";
+import { DataMismatchError, InvalidInputError } from "../../errors.ts";
 import { Rng } from "../../random.ts";
 
 /** Positions (ascending) of the two parts. */
@@ -53,7 +53,7 @@ export function trainTestSplit(
     nTrain += k;
   }
   if (nTrain === 0 || nTrain === n) {
-    throw new InvalidInputError(
+    throw new DataMismatchError(
       `train_ratio ${trainRatio} of ${n} individuals leaves the ${
         nTrain === 0 ? "training" : "test"
       } part empty`,
