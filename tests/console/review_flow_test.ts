@@ -1,7 +1,7 @@
 /**
  * The whole spatial review in a real browser, on the demo data (services/demo/seed.ts: 50,000 loan
  * decisions in a 5 × 5 grid whose cells 6, 12 and 18 get a harsher model): sign in → the task → an
- * audit → the regions table and the maps → relabel → write back → confirm → every document has the
+ * audit → the regions table and the maps → relabel with a region frozen → write back → confirm → every document has the
  * field → mark done. Then the thresholds, a refused mapping shown next to its field, axe-core on each
  * page at 1280×800 and 390×844 (no sideways scrolling), and no request leaving loopback.
  *
@@ -187,8 +187,11 @@ browserTest(
     let flips = 0;
     await t.step("relabel: metrics before and after, the maps, flips per region", async () => {
       await page.goto(auditUrl);
+      // region 6 (a planted cell) ticked under "Freeze" in the Regions table: none of its members flips
+      await page.getByRole("checkbox", { name: /^Freeze region 6:/ }).check();
       runUrl = await runFrom(page, "Relabel");
       assert.notEqual(runUrl, auditUrl);
+      assert.ok(await page.getByRole("checkbox", { name: /^Freeze region 6:/ }).isChecked());
       flips = num(await statValue(page, "Flips"));
       const budget = Math.floor(0.2 * demo.ones); // budget 20 % of the individuals audited
       assert.ok(flips > 0 && flips <= budget, `${flips} flips within the budget ${budget}`);
@@ -207,6 +210,12 @@ browserTest(
         0,
       );
       assert.equal(perRegion, flips);
+      const six = rows.find((r) => r[0] === "6")!;
+      assert.equal(
+        six[2].split("/").reduce((a, x) => a + Math.abs(num(x) || 0), 0),
+        0,
+        `region 6: ${six[2]}`,
+      );
       for (const name of [/^Fair map before/, /^Fair map after/, /^Flips map/]) {
         assert.ok(await page.getByRole("img", { name }).isVisible(), String(name));
       }

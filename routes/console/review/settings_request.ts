@@ -23,6 +23,22 @@ export type Action = typeof ACTIONS[number];
 export const KEYS = ["y_pred", "y_true", "y_pred_prob", "lat", "lon", "region_ids"] as const;
 export type Key = typeof KEYS[number];
 
+/** The settings form's id: the region tables' "Freeze" boxes belong to it (their `form` attribute). */
+export const SETTINGS_FORM_ID = "review-settings";
+
+/** A "Freeze" box's field: this prefix and the region id, "on" when ticked (frozen_regions). */
+export const FROZEN_FIELD = "frozen_";
+
+/** The region ids the form's "Freeze" boxes tick. */
+export function frozenOf(fields: Record<string, string>): Set<number> {
+  const ids = new Set<number>();
+  for (const [k, v] of Object.entries(fields)) {
+    const id = k.startsWith(FROZEN_FIELD) && v === "on" ? Number(k.slice(FROZEN_FIELD.length)) : NaN;
+    if (Number.isSafeInteger(id) && id >= 0) ids.add(id);
+  }
+  return ids;
+}
+
 /** The form's values when nothing says otherwise: the JSON API's defaults, as the form shows them. */
 const DEFAULTS: Record<string, string> = {
   equal_opp: "true",
@@ -39,6 +55,7 @@ const DEFAULTS: Record<string, string> = {
   work_limit: "30",
   flip_order: "",
   frontier_pcts: "5, 10, 20, 30, 40",
+  max_flips_pct: "",
   default_boundary: "0.5",
   train_ratio: "0.7",
 };
@@ -75,6 +92,12 @@ export function formValues(
     values.budget_pct = asPercent(req.budget_constr);
   }
   if (typeof req.pr_constr === "number") values.tolerance_pct = asPercent(req.pr_constr);
+  if (typeof req.max_flips_per_region === "number" && req.max_flips_per_region <= 1) {
+    values.max_flips_pct = asPercent(req.max_flips_per_region);
+  }
+  if (Array.isArray(req.frozen_regions)) {
+    for (const id of req.frozen_regions) if (typeof id === "number") values[`${FROZEN_FIELD}${id}`] = "on";
+  }
   if (Array.isArray(req.region)) {
     values.region_mode = "polygons";
     values.region = JSON.stringify(req.region);
@@ -89,6 +112,7 @@ function formField(loc: ValidationItem["loc"]): string {
   if (key === "budget_constr") return "budget_pct";
   if (key === "budgets") return "frontier_pcts";
   if (key === "pr_constr") return "tolerance_pct";
+  if (key === "max_flips_per_region") return "max_flips_pct";
   if (key === undefined) return "form";
   return String(key);
 }
@@ -195,6 +219,9 @@ export function parseSettings(
     number("tolerance_pct", "pr_constr", { percent: true });
     flag("approx");
     number("work_limit", "work_limit");
+    number("max_flips_pct", "max_flips_per_region", { percent: true });
+    const frozen = frozenOf(fields);
+    if (frozen.size) body.frozen_regions = [...frozen].sort((a, b) => a - b);
   }
   if ((action === "relabel" || action === "frontier") && value("flip_order")) {
     body.flip_order = value("flip_order");

@@ -5,13 +5,23 @@ import { mapFiles } from "../hrefs.ts";
 import { type AuditView, rateDiff } from "../run_views.ts";
 import type { Sort } from "../sort.ts";
 import { MapFigure, Stats } from "./review_parts.tsx";
-import { Diff, regionColumns, RegionsSection, RegionTable, sortable, Yes } from "./region_table.tsx";
+import {
+  Diff,
+  freezeColumn,
+  regionColumns,
+  RegionsSection,
+  RegionTable,
+  sortable,
+  Yes,
+} from "./region_table.tsx";
 
 const rateName = (a: { equalOpp: boolean }) => (a.equalOpp ? "true-positive rate" : "positive rate");
 
 /** The region table of an audit: one row per region. */
-export const RegionsTable: FC<{ audit: AuditView; sort: Sort; equalOpp: boolean }> = (
-  { audit, sort, equalOpp },
+export const RegionsTable: FC<
+  { audit: AuditView; sort: Sort; equalOpp: boolean; frozen: ReadonlySet<number> }
+> = (
+  { audit, sort, equalOpp, frozen },
 ) => {
   const rows = audit.stats.map((s) => {
     const d = rateDiff(audit, s);
@@ -41,6 +51,7 @@ export const RegionsTable: FC<{ audit: AuditView; sort: Sort; equalOpp: boolean 
         sortable<R>(sort, "Rate difference", "diff", { num: true, cell: (r) => <Diff d={r.d} /> }, "desc"),
         sortable<R>(sort, "p-value", "p", { num: true, cell: (r) => pval(r.s.p_value) }),
         sortable<R>(sort, "Significant", "default", { cell: (r) => <Yes on={r.s.is_signif} /> }),
+        freezeColumn<R>(frozen),
       ]}
     />
   );
@@ -98,9 +109,9 @@ const AuditStats: FC<{ a: AuditView; equalOpp: boolean }> = ({ a, equalOpp }) =>
   />
 );
 
-export const AuditResult: FC<{ task: string; runId: string; a: AuditView; sort: Sort; equalOpp: boolean }> = (
-  { task, runId, a, sort, equalOpp },
-) => {
+export const AuditResult: FC<
+  { task: string; runId: string; a: AuditView; sort: Sort; equalOpp: boolean; frozen: ReadonlySet<number> }
+> = ({ task, runId, a, sort, equalOpp, frozen }) => {
   const maps = (name: string) => mapFiles(task, runId, name);
   return (
     <>
@@ -121,7 +132,7 @@ export const AuditResult: FC<{ task: string; runId: string; a: AuditView; sort: 
         />
       </div>
       <RegionsSection task={task} runId={runId} title="Regions">
-        <RegionsTable audit={a} sort={sort} equalOpp={equalOpp} />
+        <RegionsTable audit={a} sort={sort} equalOpp={equalOpp} frozen={frozen} />
       </RegionsSection>
     </>
   );

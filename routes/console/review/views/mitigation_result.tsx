@@ -12,6 +12,7 @@ import { Change, CsvLink, MapFigure, Stats } from "./review_parts.tsx";
 import {
   Diff,
   DownloadSection,
+  freezeColumn,
   regionColumns,
   RegionsSection,
   RegionTable,
@@ -85,8 +86,10 @@ const both = (label: string) => (
 );
 
 /** The regions before → after, with each region's flips. */
-const RegionsChangeTable: FC<{ m: MitigationView; sort: Sort; equalOpp: boolean }> = (
-  { m, sort, equalOpp },
+const RegionsChangeTable: FC<
+  { m: MitigationView; sort: Sort; equalOpp: boolean; frozen: ReadonlySet<number> }
+> = (
+  { m, sort, equalOpp, frozen },
 ) => {
   const b = m.audit_before_mitigation, a = m.audit_after_mitigation;
   const flips = new Map(m.n_flips_per_region.map((f) => [f.idx, f]));
@@ -143,6 +146,7 @@ const RegionsChangeTable: FC<{ m: MitigationView; sort: Sort; equalOpp: boolean 
             <Change before={<Yes on={r.s.is_signif} />} after={<Yes on={r.t?.is_signif ?? false} />} />
           ),
         }),
+        freezeColumn<R>(frozen),
       ]}
     />
   );
@@ -186,8 +190,9 @@ export const MitigationResult: FC<
     m: MitigationView;
     sort: Sort;
     equalOpp: boolean;
+    frozen: ReadonlySet<number>;
   }
-> = ({ task, runId, kind, m, sort, equalOpp }) => {
+> = ({ task, runId, kind, m, sort, equalOpp, frozen }) => {
   const map = (name: string) => mapHref(task, runId, name);
   const maps = (name: string) => mapFiles(task, runId, name);
   const b = m.audit_before_mitigation, a = m.audit_after_mitigation;
@@ -306,7 +311,7 @@ export const MitigationResult: FC<
         title="Regions before → after"
         more={<CsvLink href={csvHref(task, runId, "predictions")} label="Download final predictions (CSV)" />}
       >
-        <RegionsChangeTable m={m} sort={sort} equalOpp={equalOpp} />
+        <RegionsChangeTable m={m} sort={sort} equalOpp={equalOpp} frozen={frozen} />
       </RegionsSection>
     </>
   );

@@ -10,6 +10,7 @@ import { csvHref } from "../hrefs.ts";
 import type { RegionStat } from "../run_views.ts";
 import type { Sort, SortKey } from "../sort.ts";
 import { CsvLink } from "./review_parts.tsx";
+import { FROZEN_FIELD, SETTINGS_FORM_ID } from "../settings_request.ts";
 
 /** One row of a region table: its sort values (what its cells show is the table's own). */
 interface Row {
@@ -167,3 +168,21 @@ export const regionColumns = <R extends { s: RegionStat }>(sort: Sort): Column<R
   sortable<R>(sort, "Region", "region", { num: true, rowHead: true, cell: (r) => r.s.region_id }),
   sortable<R>(sort, "Individuals", "n", { num: true, cell: (r) => int(r.s.n) }, "desc"),
 ];
+
+/**
+ * The last column of both region tables, "Freeze": a box that belongs to the settings form (`form=`),
+ * ticked for a region the next mitigation must not touch (frozen_regions). It works without script, and
+ * the form keeps the ticks when it comes back.
+ */
+export const freezeColumn = <R extends { s: RegionStat }>(frozen: ReadonlySet<number>): Column<R> => ({
+  head: "Freeze",
+  cell: (r) => (
+    <input
+      type="checkbox"
+      form={SETTINGS_FORM_ID}
+      name={`${FROZEN_FIELD}${r.s.region_id}`}
+      checked={frozen.has(r.s.region_id)}
+      aria-label={`Freeze region ${r.s.region_id}: none of its members flips`}
+    />
+  ),
+});

@@ -1,5 +1,6 @@
 /** The review page's result panel (the open run) and its write-back panel (a mitigation's). */
 import { Field, Message, Panel, Submit, When } from "../../shared/components.tsx";
+import { frozenOf } from "../settings_request.ts";
 import { int } from "../formats.ts";
 import { runHref, writebackHref } from "../hrefs.ts";
 import type { AuditView, MitigationView } from "../run_views.ts";
@@ -69,6 +70,7 @@ export const ResultPanel = ({ v }: { v: ReviewView }) => {
   }
   const request = (run.run.request ?? {}) as { equal_opp?: boolean };
   const equalOpp = request.equal_opp !== false;
+  const frozen = frozenOf(v.form.values ?? {}); // the ticks the settings form holds now
   return (
     <Panel id="result-title" anchor="result">
       <RunHeading run={run.run} by={who(v.session, run.run.requested_by)} />
@@ -80,6 +82,7 @@ export const ResultPanel = ({ v }: { v: ReviewView }) => {
             a={run.answer as unknown as AuditView}
             sort={v.sort}
             equalOpp={equalOpp}
+            frozen={frozen}
           />
         )
         : (
@@ -90,6 +93,7 @@ export const ResultPanel = ({ v }: { v: ReviewView }) => {
             m={run.answer as unknown as MitigationView}
             sort={v.sort}
             equalOpp={equalOpp}
+            frozen={frozen}
           />
         )}
     </Panel>

@@ -9,7 +9,7 @@
 import type { Child, FC } from "hono/jsx";
 import { Csrf, Field, type FormState, Message, SelectField, Submit } from "../../shared/components.tsx";
 import { reviewPostHref } from "../hrefs.ts";
-import { type Key, KEYS } from "../settings_request.ts";
+import { frozenOf, type Key, KEYS, SETTINGS_FORM_ID } from "../settings_request.ts";
 import { NumberField, TextArea, Toggle } from "./review_parts.tsx";
 import { MAX_BUDGETS } from "../../../mitigation/frontier.schemas.ts";
 import type { DatasetColumns } from "../../../../services/spatial/dataset_columns.ts";
@@ -71,11 +71,26 @@ const Busy: FC<{ rows?: number | null }> = ({ rows }) => (
   </p>
 );
 
+/** Which regions the next mitigation leaves alone: ticked under "Freeze" in the result's Regions table. */
+const FrozenNote: FC<{ frozen: ReadonlySet<number> }> = ({ frozen }) => (
+  <p class="hint">
+    {frozen.size
+      ? `Frozen regions (none of their members flips): ${[...frozen].sort((a, b) => a - b).join(", ")}.`
+      : "To keep a region's members as they are, tick “Freeze” in the Regions table of the result."}
+  </p>
+);
+
 export const SettingsForm: FC<SettingsView> = (v) => {
   const s = v.state;
   const errors = s.errors ?? {};
   return (
-    <form method="post" action={reviewPostHref(v.task)} class="review-form" aria-labelledby="settings-title">
+    <form
+      method="post"
+      action={reviewPostHref(v.task)}
+      class="review-form"
+      id={SETTINGS_FORM_ID}
+      aria-labelledby="settings-title"
+    >
       <h2 id="settings-title">Settings</h2>
       <Csrf session={v.session} />
       {v.runId && <input type="hidden" name="from" value={v.runId} />}
@@ -167,7 +182,16 @@ export const SettingsForm: FC<SettingsView> = (v) => {
         </div>
         <div class="pair-grid">
           <NumberField label="Work limit (s)" name="work_limit" state={s} min={1} max={3600} />
+          <NumberField
+            label="Most flips per region (%)"
+            name="max_flips_pct"
+            state={s}
+            min={0}
+            max={100}
+            hint="Share of each region's members; empty: no cap"
+          />
         </div>
+        <FrozenNote frozen={frozenOf(s.values ?? {})} />
         <Toggle
           label="Approx (PROMIS-Approx)"
           name="approx"
