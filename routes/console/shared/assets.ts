@@ -4,7 +4,10 @@
  */
 import { Hono } from "hono";
 import type { ConsoleEnv } from "./env.ts";
-import css from "../assets/console.css" with { type: "text" };
+// the console's stylesheet in two files of one job each (the frame: page, focus, top bar, buttons; the
+// parts: forms, panels, filters, tables), served as the one file console.css
+import cssFrame from "../assets/console/base.css" with { type: "text" };
+import cssParts from "../assets/console/parts.css" with { type: "text" };
 import js from "../assets/console.js" with { type: "text" };
 import favicon from "../assets/favicon.svg" with { type: "text" };
 import cvCss from "../assets/cleaning-valuation.css" with { type: "text" };
@@ -13,7 +16,7 @@ import reviewCss from "../assets/review.css" with { type: "text" };
 import reviewJs from "../assets/review.js" with { type: "text" };
 
 const FILES: Record<string, { body: string; type: string }> = {
-  "console.css": { body: css, type: "text/css; charset=utf-8" },
+  "console.css": { body: cssFrame + cssParts, type: "text/css; charset=utf-8" },
   "console.js": { body: js, type: "text/javascript; charset=utf-8" },
   "favicon.svg": { body: favicon, type: "image/svg+xml" },
   "cleaning-valuation.css": { body: cvCss, type: "text/css; charset=utf-8" },
