@@ -16,7 +16,7 @@ import reviewCss from "../assets/review.css" with { type: "text" };
 import reviewJs from "../assets/review.js" with { type: "text" };
 
 const FILES: Record<string, { body: string; type: string }> = {
-  "console.css": { body: cssFrame + cssParts, type: "text/css; charset=utf-8" },
+  "console.css": { body: `${cssFrame}\n${cssParts}`, type: "text/css; charset=utf-8" },
   "console.js": { body: js, type: "text/javascript; charset=utf-8" },
   "favicon.svg": { body: favicon, type: "image/svg+xml" },
   "cleaning-valuation.css": { body: cvCss, type: "text/css; charset=utf-8" },
