@@ -5,6 +5,8 @@ import { toAuditSettings } from "./spatial.schemas.ts";
 import { auditTask } from "../../services/spatial/audit.ts";
 import { datasetColumns as columnsOf } from "../../services/spatial/dataset_columns.ts";
 import { getRun, getRunMap, listRuns } from "../../services/spatial/runs.ts";
+import { runReport as reportOf } from "../../services/spatial/run_report.ts";
+import { REPORT_POLICY, reportHtml } from "./run_report_page.tsx";
 import { cancelRun as cancel } from "../../services/spatial/live_runs.ts";
 import { jsonAnswer } from "../http/json_answer.ts";
 
@@ -40,6 +42,15 @@ export const runMap: AppRouteHandler<typeof routes.runMap> = async (c) => {
   return map.format === "html"
     ? c.body(map.text, 200, { "content-type": "text/html; charset=utf-8" })
     : c.body(map.bytes, 200, { "content-type": "image/png" });
+};
+
+export const runReport: AppRouteHandler<typeof routes.runReport> = async (c) => {
+  const { data_collection_name, run_id } = c.req.valid("param");
+  const html = await reportHtml(await reportOf(c.var.deps, data_collection_name, run_id));
+  return c.body(html, 200, {
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": REPORT_POLICY,
+  });
 };
 
 export const cancelRun: AppRouteHandler<typeof routes.cancelRun> = async (c) => {

@@ -12,8 +12,10 @@ export function spatialRoutes() {
     routes.audit.path,
     routes.runs.path,
     routes.run.path,
+    routes.runReport.path,
     routes.runMap.path,
     routes.cancelRun.path,
   );
-  return bindRoutes(app, routes, handlers, ["datasetColumns", "audit", "runs", "run", "runMap", "cancelRun"]);
+  const order = ["datasetColumns", "audit", "runs", "run", "runReport", "runMap", "cancelRun"] as const;
+  return bindRoutes(app, routes, handlers, order);
 }

@@ -96,6 +96,21 @@ export const cancelRun = taskRoute({
   },
 });
 
+export const runReport = taskRoute({
+  method: "get",
+  path: "/api/spatial-hitl/task/{data_collection_name}/runs/{run_id}/report",
+  summary: "A kept run's review report: one self-contained HTML document",
+  description: "The task and its dataset, the run's settings and constraints, the solver's status, " +
+    "objective, bound and gap, the metrics and audits before and after, the flips per region, the maps " +
+    "(inline images) and the write-backs of the run's predictions with who and when. Nothing is loaded " +
+    "from elsewhere; it prints to PDF from a browser. An unknown run is a 404; one still running a 409.",
+  request: { params: RunParams },
+  responses: {
+    409: STILL_RUNNING,
+    200: { description: "The report", content: { "text/html": { schema: z.string() } } },
+  },
+});
+
 export const runMap = taskRoute({
   method: "get",
   path: "/api/spatial-hitl/task/{data_collection_name}/runs/{run_id}/maps/{name}",

@@ -144,12 +144,16 @@ export interface StoredRun {
   };
 }
 
-/** A task's run as it answered, rebuilt from its chunks (404 naming an unknown run). */
+/**
+ * A task's run as it answered, rebuilt from its chunks (404 naming an unknown run); `includePreds` false
+ * leaves out a mitigation's line per individual (a report needs only its counts).
+ */
 export async function getRun(
   deps: RunDeps,
   task: string,
   runId: string,
   includeMaps = true,
+  includePreds = true,
 ): Promise<StoredRun> {
   const h = await taskRun(deps, task, runId);
   const ids = Array.from({ length: h.layout.answer }, (_, i) => answerChunkId(h._id, i));
@@ -161,7 +165,7 @@ export async function getRun(
     if (includeMaps) holder[key] = await mapText(deps, h, k);
     else delete holder[key];
   }
-  if (h.layout.preds) {
+  if (h.layout.preds && includePreds) {
     const preds: StoredPrediction[] = [];
     for await (const part of runPredictions(deps, h)) preds.push(...part);
     answer.mitigated_preds = preds;

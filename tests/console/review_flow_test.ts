@@ -253,6 +253,37 @@ browserTest(
       assert.equal(docs.filter((d) => d.fair_pred !== d.y_pred).length, flips);
     });
 
+    await t.step(
+      "the relabel's report: one document, its constraint, its write-back, nothing from elsewhere",
+      async () => {
+        const before = h.requests.length;
+        await page.goto(runUrl);
+        const href = await page.getByRole("link", { name: /^Report of the run/ }).first().getAttribute(
+          "href",
+        );
+        await page.goto(new URL(href!, page.url()).href);
+        assert.equal(await page.getByRole("heading", { level: 1 }).innerText(), "Review report");
+        const text = await page.locator("body").innerText();
+        assert.match(text, /Frozen regions\s+6/);
+        assert.match(text, new RegExp(`Flips\\s+${flips}\\b`));
+        assert.match(text, /write-back into field fair_pred/);
+        // every map is an inline image that has loaded; the page asked for nothing but itself
+        const imgs = await page.locator("img").evaluateAll((els) =>
+          els.map((e) => (e as unknown as { complete: boolean; naturalWidth: number; src: string }))
+            .map((e) => ({ ok: e.complete && e.naturalWidth > 0, data: e.src.startsWith("data:image/png") }))
+        );
+        assert.ok(imgs.length >= 3 && imgs.every((i) => i.ok && i.data), JSON.stringify(imgs.length));
+        const asked = h.requests.slice(before).filter((u) => u.includes("/report"));
+        assert.equal(asked.length, 1, `${asked}`);
+        assert.deepEqual(
+          h.requests.slice(before).filter((u) => !u.startsWith(h.app.url) && !u.startsWith("data:")),
+          [],
+        );
+        await h.axe(page, "the review report");
+        await page.goto(runUrl); // the next steps start from the run's page
+      },
+    );
+
     await t.step("thresholds: charts, the thresholds table, the test part", async () => {
       const url = await runFrom(page, "Thresholds");
       // the stratified 70/30 split: each class's test part is its count minus round(0.7 · count)
@@ -276,7 +307,7 @@ browserTest(
     await t.step("earlier runs: listed and reopened; mark done", async () => {
       const runs = page.getByRole("table", { name: /Earlier runs/ });
       assert.equal(await runs.locator("tbody tr").count(), 3);
-      await runs.getByRole("link").nth(2).click(); // the oldest: the audit
+      await runs.locator("tbody tr").nth(2).getByRole("link").first().click(); // the oldest: the audit
       await page.waitForURL(auditUrl);
       assert.equal((await regionRows(page)).length, 25);
       await page.getByRole("button", { name: "Mark done" }).click();

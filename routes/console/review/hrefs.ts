@@ -12,6 +12,8 @@ export const mapHref = (task: string, runId: string, name: string) =>
   `${runHref(task, runId)}/maps/${enc(name)}`;
 /** A CSV file of a run. */
 export const csvHref = (task: string, runId: string, file: CsvFile) => `${runHref(task, runId)}/${file}.csv`;
+/** A run's review report (one self-contained HTML document). */
+export const reportHref = (task: string, runId: string) => `${runHref(task, runId)}/report`;
 /** The write-back confirmation of a run. */
 export const writebackHref = (task: string, runId: string) => `${runHref(task, runId)}/writeback`;
 

@@ -1,12 +1,12 @@
 /**
- * The review's routes: a task's page and its settings form, its runs with their maps, CSV files and
- * write-back, the budget frontier, and a running mitigation's progress and cancel.
+ * The review's routes: a task's page and its settings form, its runs with their maps, CSV files, report
+ * and write-back, the budget frontier, and a running mitigation's progress and cancel.
  */
 import { Hono } from "hono";
 import type { ConsoleEnv } from "../shared/env.ts";
 import { signedIn } from "../shared/session.ts";
 import { reviewPage, reviewSubmit, runPage } from "./review.handlers.tsx";
-import { runCsv, runMap } from "./run_files.handlers.ts";
+import { runCsv, runMap, runReportPage } from "./run_files.handlers.ts";
 import { writebackConfirm, writebackSubmit } from "./writeback.handlers.tsx";
 import { frontierPage } from "./frontier.handlers.tsx";
 import { cancelSubmit, runProgress } from "./cancel.handlers.ts";
@@ -22,6 +22,7 @@ export function reviewRoutes(): Hono<ConsoleEnv> {
   app.get(`${run}/regions.csv`, page, runCsv("regions"));
   app.get(`${run}/thresholds.csv`, page, runCsv("thresholds"));
   app.get(`${run}/predictions.csv`, page, runCsv("predictions"));
+  app.get(`${run}/report`, page, runReportPage);
   app.get(`${run}/writeback`, page, writebackConfirm);
   app.post(`${run}/writeback`, page, writebackSubmit);
   app.get("/console/tasks/:name/frontier", page, frontierPage);

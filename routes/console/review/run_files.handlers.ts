@@ -1,5 +1,5 @@
 /**
- * A run's maps and CSV files, served per run from the runs service (the JSON API's map route takes only a
+ * A run's maps, CSV files and report, served per run from the runs service (the JSON API's map route takes only a
  * bearer token; these take the console's session).
  */
 import type { Context } from "hono";
@@ -9,6 +9,8 @@ import type { CsvFile } from "./hrefs.ts";
 import { auditRegionsCsv, mitigationRegionsCsv, predictionsCsv, thresholdsCsv } from "./run_csv.ts";
 import type { AuditView, MitigationView } from "./run_views.ts";
 import { getRun, getRunMap } from "../../../services/spatial/runs.ts";
+import { runReport } from "../../../services/spatial/run_report.ts";
+import { REPORT_POLICY, reportHtml } from "../../spatial/run_report_page.tsx";
 import { assertTasksEnabled } from "../../../services/tasks/task_documents.ts";
 
 /**
@@ -31,6 +33,20 @@ export async function runMap(c: Context<ConsoleEnv>) {
     "content-security-policy": "sandbox allow-scripts; frame-ancestors 'self'",
     "x-frame-options": "SAMEORIGIN",
     ...cache,
+  });
+}
+
+/**
+ * A run's review report (routes/spatial/run_report_page.tsx), the page the JSON API's report route answers,
+ * here behind the console's session. Its policy lets it load nothing: its style is inline, its images data.
+ */
+export async function runReportPage(c: Context<ConsoleEnv>) {
+  assertTasksEnabled(c.var.deps.config);
+  const report = await runReport(c.var.deps, c.req.param("name") ?? "", c.req.param("run") ?? "");
+  return c.body(await reportHtml(report), 200, {
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": REPORT_POLICY,
+    "cache-control": "private, no-cache", // its decisions grow with each write-back
   });
 }
 

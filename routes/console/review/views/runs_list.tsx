@@ -2,7 +2,7 @@
 import type { FC } from "hono/jsx";
 import { type Column, DataTable, Panel, When } from "../../shared/components.tsx";
 import { fixed4, int, num } from "../formats.ts";
-import { runHref } from "../hrefs.ts";
+import { reportHref, runHref } from "../hrefs.ts";
 import { Change } from "./review_parts.tsx";
 import type { StoredRun } from "../../../../services/spatial/runs.ts";
 
@@ -63,6 +63,14 @@ export const RunsList: FC<{ task: string; runs: RunListEntry[]; current?: string
               cell: (r) => (r.kind === "audit" ? <span class="muted">—</span> : int(num(r.summary.n_flips))),
             },
             { head: "By", cell: (r) => r.requested_by ?? <span class="muted">—</span> },
+            {
+              head: "Report",
+              cell: (r) => (
+                <a href={reportHref(task, r.run_id)} aria-label={`Report of the run of ${r.created_at}`}>
+                  Report
+                </a>
+              ),
+            },
           ]}
         />
         <p class="hint">A task keeps its last {kept} runs.</p>
