@@ -8,8 +8,9 @@
  *    into a temporary KV_PATH), the rate limit raised (RATE_LIMIT_CAPACITY) so no route goes untested behind
  *    429s, and a token that outlives the run (TOKEN_TTL_SECONDS).
  * 3. Runs `schemathesis run` against its /openapi.json with every check and every phase, two workers, for
- *    a bounded time (default 420 s), with the bearer token on every request. No hooks: every failure
- *    counts. A refusal that needs the stored data is a 404 or 409 (docs/architecture.md), which
+ *    a bounded time (default 420 s), with the bearer token on every request and the project's
+ *    schemathesis.toml (the statuses spec 3 and the import's grammar add; docs/reliability.md). No hooks:
+ *    every failure counts. A refusal that needs the stored data is a 404 or 409 (docs/architecture.md), which
  *    schemathesis accepts for a schema-valid request; the response-time check allows 30 s (a feature
  *    importance compares four classifiers on a shared machine), not its default 10 s.
  * 4. Stops the service and exits with schemathesis's code: non-zero on any failure.
@@ -253,6 +254,8 @@ async function main(): Promise<number> {
     const t0 = performance.now();
     st = new Deno.Command(`${VENV}/bin/schemathesis`, {
       args: [
+        "--config-file",
+        `${ROOT}schemathesis.toml`,
         "run",
         `${base}/openapi.json`,
         "--checks",
