@@ -2,13 +2,15 @@
  * `deno task fuzz [--max-time SECONDS] [-- schemathesis args...]`: schema-driven fuzzing of the
  * whole API (docs/reliability.md, "Fuzzing").
  *
- * 1. Sets up schemathesis (v4, from PyPI) in a local virtualenv, `.cache/fuzz-venv` (git-ignored), once.
+ * 1. Sets up schemathesis (v4, from PyPI) in a local virtualenv, `.cache/fuzz-venv` (git-ignored), once, on
+ *    a Python whose AST constructor is safe in threads (`fixedPython`; FUZZ_PYTHON names one by hand).
  * 2. Starts Tessera on a free loopback port with demo data in a throwaway Deno KV store (`main.ts --dev`
  *    into a temporary KV_PATH), the rate limit raised (RATE_LIMIT_CAPACITY) so no route goes untested behind
  *    429s, and a token that outlives the run (TOKEN_TTL_SECONDS).
  * 3. Runs `schemathesis run` against its /openapi.json with every check and every phase, two workers, for
- *    a bounded time (default 420 s), with the bearer token on every request. No hooks: every failure
- *    counts. A refusal that needs the stored data is a 404 or 409 (docs/architecture.md), which
+ *    a bounded time (default 420 s), with the bearer token on every request and the project's
+ *    schemathesis.toml (the statuses spec 3 and the import's grammar add; docs/reliability.md). No hooks:
+ *    every failure counts. A refusal that needs the stored data is a 404 or 409 (docs/architecture.md), which
  *    schemathesis accepts for a schema-valid request; the response-time check allows 30 s (a feature
  *    importance compares four classifiers on a shared machine), not its default 10 s.
  * 4. Stops the service and exits with schemathesis's code: non-zero on any failure.
@@ -23,14 +25,85 @@ const SCHEMATHESIS = "schemathesis>=4,<5";
 const CLIENT = ["tessera", "tessera-secret"];
 const USER = ["demo", "demo"];
 
+/**
+ * Python versions whose AST constructor kept its recursion depth in state that threads share: with two
+ * workers, whose data generation (hypothesis) parses Python source, a test case now and then ends in
+ * "SystemError: AST constructor recursion depth mismatch", a schemathesis error that no schema causes
+ * (python/cpython#106905, fixed in 3.11.8, 3.12.2 and 3.13.0): [major, minor, first fixed patch].
+ */
+const AST_RACE: [number, number, number][] = [[3, 11, 8], [3, 12, 2]];
+const OLDEST: [number, number] = [3, 11]; // older ones lack the fix, or schemathesis 4 leaves them
+
+/** `[major, minor, patch]` of a Python interpreter, or null when it does not run. */
+async function pythonVersion(python: string): Promise<number[] | null> {
+  try {
+    const out = await new Deno.Command(python, {
+      args: ["-c", "import sys; print(*sys.version_info[:3])"],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    if (out.code !== 0) return null;
+    const v = new TextDecoder().decode(out.stdout).trim().split(" ").map(Number);
+    return v.length === 3 && v.every(Number.isInteger) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a Python of this version is free of the AST race (`AST_RACE`). */
+function raceFree([major, minor, patch]: number[]): boolean {
+  if (major !== OLDEST[0] || minor < OLDEST[1]) return major > OLDEST[0];
+  const fix = AST_RACE.find(([ma, mi]) => ma === major && mi === minor);
+  return fix === undefined || patch >= fix[2];
+}
+
+/**
+ * The first race-free Python among FUZZ_PYTHON, python3.14 … python3.11, python3 and pyenv's versions
+ * (newest first); else python3, with a warning that two workers may meet the race.
+ */
+async function fixedPython(): Promise<string> {
+  const pyenv = `${Deno.env.get("PYENV_ROOT") ?? `${Deno.env.get("HOME")}/.pyenv`}/versions`;
+  const installed: string[] = [];
+  try {
+    for await (const e of Deno.readDir(pyenv)) if (/^3\.\d+\.\d+$/.test(e.name)) installed.push(e.name);
+  } catch { /* no pyenv */ }
+  const byVersion = (a: string, b: string) => {
+    const [x, y] = [a, b].map((v) => v.split(".").map(Number));
+    return y[1] - x[1] || y[2] - x[2];
+  };
+  const candidates = [
+    Deno.env.get("FUZZ_PYTHON"),
+    "python3.14",
+    "python3.13",
+    "python3.12",
+    "python3.11",
+    "python3",
+    ...installed.sort(byVersion).map((v) => `${pyenv}/${v}/bin/python3`),
+  ].filter((c): c is string => !!c);
+  for (const python of candidates) {
+    const v = await pythonVersion(python);
+    if (v && raceFree(v)) return python;
+  }
+  console.warn(
+    "fuzz: no Python ≥ 3.11.8 (3.12.2 in 3.12) found; set FUZZ_PYTHON to one. With python3, two " +
+      "workers may hit python/cpython#106905 (SystemError: AST constructor recursion depth mismatch).",
+  );
+  return "python3";
+}
+
 /** Runs a command with inherited output; throws when it fails. */
 async function run(cmd: string, args: string[]): Promise<void> {
   const { code } = await new Deno.Command(cmd, { args, stdin: "null" }).output();
   if (code !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (exit ${code})`);
 }
 
-/** The version of the virtualenv's schemathesis, or null when it is not (properly) installed. */
+/**
+ * The version of the virtualenv's schemathesis, or null when it is not (properly) installed or runs on a
+ * Python with the AST race.
+ */
 async function installedVersion(): Promise<string | null> {
+  const python = await pythonVersion(`${VENV}/bin/python`);
+  if (!python || !raceFree(python)) return null;
   try {
     const out = await new Deno.Command(`${VENV}/bin/schemathesis`, { args: ["--version"], stderr: "null" })
       .output();
@@ -45,8 +118,9 @@ async function installedVersion(): Promise<string | null> {
 async function ensureSchemathesis(): Promise<string> {
   const have = await installedVersion();
   if (have) return have;
-  console.log(`setting up ${SCHEMATHESIS} in ${VENV} (once)...`);
-  await run("python3", ["-m", "venv", VENV]);
+  const python = await fixedPython();
+  console.log(`setting up ${SCHEMATHESIS} with ${python} in ${VENV} (once)...`);
+  await run(python, ["-m", "venv", "--clear", VENV]);
   await run(`${VENV}/bin/pip`, ["install", "--quiet", "--disable-pip-version-check", SCHEMATHESIS]);
   const now = await installedVersion();
   if (!now) throw new Error(`schemathesis 4 did not install in ${VENV}`);
@@ -180,6 +254,8 @@ async function main(): Promise<number> {
     const t0 = performance.now();
     st = new Deno.Command(`${VENV}/bin/schemathesis`, {
       args: [
+        "--config-file",
+        `${ROOT}schemathesis.toml`,
         "run",
         `${base}/openapi.json`,
         "--checks",

@@ -50,7 +50,13 @@ export const approve = cleaningRoute({
   responses: {
     200: json(JobWithResults.omit({ results: true }), "The job with its approval and write-back report"),
     404: json(Detail, "No such job"),
-    409: json(Detail, "Not finished, approved already, or its write-back still running"),
+    409: json(
+      Detail,
+      "Not finished (or rejected), approved already, or its write-back still running or taken over by a " +
+        "later approval; or the job's columns do not fit `approval_info` (a flag_field or score_field " +
+        "naming a column the job read, a suffix making a field name Tessera does not write): each item " +
+        "names its field",
+    ),
   },
 });
 

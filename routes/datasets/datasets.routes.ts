@@ -48,8 +48,10 @@ export const importDataset = securedRoute({
     200: json(ImportResult, "What was imported"),
     400: json(
       Detail,
-      "A malformed row, more than 10,000 columns, or a document too large for the store (the message names " +
-        "its line)",
+      "A body that does not read in its format (Content-Type, or `format`, which wins): a malformed row, " +
+        "JSON that is not an array of objects, no row at all; more than 10,000 columns, or a document too " +
+        "large for the store (the message names its line). JSON Schema cannot state these grammars, so the " +
+        "body's schema is any text",
     ),
     404: json(Detail, "`target` is not a column of the imported rows (the item names it); nothing stays"),
     409: json(

@@ -38,10 +38,12 @@ export const mitigationFields = {
     description: "seconds of solver time (HiGHS time_limit; for the exact method, the wall-clock limit of " +
       "its search); reaching it answers the best solution found with a 'limit reached' status",
   }),
-  frozen_regions: z.array(z.number().int().min(0)).max(100_000).default([]).openapi({
-    description: "region ids (the audit's region_id) whose members never flip; for threshold, whose " +
-      "threshold stays at default_boundary. An id that is not one of the audit's regions is a 422",
-  }),
+  frozen_regions: z.array(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).max(100_000).default([])
+    .openapi({
+      description: "region ids (the audit's region_id) whose members never flip; for threshold, whose " +
+        "threshold stays at default_boundary. An id that is not one of the audit's regions is a 409 " +
+        "naming its place (the task's documents decide the regions)",
+    }),
   max_flips_per_region: z.number().min(0).nullable().default(null).openapi({
     description: "a cap on any region's flips: a value ≤ 1 is a fraction of the region's members " +
       "(floored), a value > 1 a count (floored); null: no cap. For threshold, of the training part",

@@ -296,7 +296,8 @@ export const Cancelled = json(
 );
 
 const MISMATCH = "the task's documents do not fit the request (none at all, a mapped field missing or " +
-  "not of its kind, no individual in scope, a field the documents hold already): the items name the field";
+  "not of its kind, no individual in scope, a field the documents hold already, a frozen region that is " +
+  "none of the audit's regions): the items name the field";
 
 /** A 409 of a route over a task's documents: the data decides it, so /openapi.json cannot rule it out. */
 export const DataMismatch = json(Detail, `Refused because ${MISMATCH}`);

@@ -3,7 +3,7 @@ import type { FlipOrder } from "../../core/spatial/mitigate/flips.ts";
 import type { RelabelInput } from "../../core/spatial/mitigate/relabel.ts";
 import type { ThresholdInput } from "../../core/spatial/mitigate/threshold_mitigation.ts";
 import { type AuditSettings } from "../spatial/audit.ts";
-import { InvalidInputError } from "../../core/errors.ts";
+import { DataMismatchError } from "../../core/errors.ts";
 import type { Regions } from "../../core/spatial/types.ts";
 
 /**
@@ -22,14 +22,15 @@ export type SolverSettings =
 
 /**
  * The solver's input of a relabel or threshold request over `regions`: its knobs, and the frozen regions'
- * positions; an id that is none of the regions is a 422 naming its place in `frozen_regions`.
+ * positions; an id that is none of the regions is a 409 naming its place in `frozen_regions` (the task's
+ * documents make the regions, so /openapi.json cannot rule it out).
  */
 export function solverInput(s: SolverSettings, regions: Pick<Regions, "ids">) {
   const at = new Map(regions.ids.map((id, r) => [id, r]));
   const frozen = (s.frozenRegions ?? []).map((id, k) => {
     const r = at.get(id);
     if (r === undefined) {
-      throw new InvalidInputError(`region ${id} is not one of the audit's regions`, [
+      throw new DataMismatchError(`region ${id} is not one of the audit's regions`, [
         "body",
         "frozen_regions",
         k,

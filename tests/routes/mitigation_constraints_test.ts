@@ -66,16 +66,37 @@ storeTest("relabel and threshold with max_flips_per_region: no region flips more
   assert.equal(frozen.threshold, 0.5); // a frozen region keeps default_boundary
 });
 
-storeTest("frozen_regions naming no region, or a negative cap, is a 422 naming the field", async (t) => {
+storeTest("frozen_regions naming no region of the audit is a 409 naming its place", async (t) => {
   await setUp(t);
-  const bad = await t.app.request(
+  // the task's documents make the regions, so /openapi.json cannot rule the id out: not a 422
+  for (const route of ["relabel", "threshold"]) {
+    const bad = await t.app.request(
+      `${BASE}/${route}`,
+      jsonBody("POST", { ...settings, frozen_regions: [1, 7] }),
+    );
+    assert.equal(bad.status, 409, route);
+    const { detail } = await bad.json();
+    assert.deepEqual(detail[0].loc, ["body", "frozen_regions", 1]);
+    assert.match(detail[0].msg, /region 7/);
+  }
+});
+
+storeTest("a region id past 2^53 - 1, or a negative cap, is a 422 naming the field", async (t) => {
+  await setUp(t);
+  // the document states the bound (maximum), so a request past it is invalid
+  const doc = await (await t.app.request("/openapi.json")).json();
+  for (const route of ["relabel", "threshold"]) {
+    let schema = doc.paths[`${BASE}/${route}`.replace("preds", "{data_collection_name}")].post.requestBody
+      .content["application/json"].schema;
+    if (schema.$ref) schema = doc.components.schemas[schema.$ref.split("/").pop()];
+    assert.equal(schema.properties.frozen_regions.items.maximum, Number.MAX_SAFE_INTEGER, route);
+  }
+  const big = await t.app.request(
     `${BASE}/relabel`,
-    jsonBody("POST", { ...settings, frozen_regions: [1, 7] }),
+    jsonBody("POST", { ...settings, frozen_regions: [0, Number.MAX_SAFE_INTEGER + 2] }),
   );
-  assert.equal(bad.status, 422);
-  const { detail } = await bad.json();
-  assert.deepEqual(detail[0].loc, ["body", "frozen_regions", 1]);
-  assert.match(detail[0].msg, /region 7/);
+  assert.equal(big.status, 422);
+  assert.deepEqual((await big.json()).detail[0].loc, ["body", "frozen_regions", 1]);
   const neg = await t.app.request(
     `${BASE}/relabel`,
     jsonBody("POST", { ...settings, max_flips_per_region: -1 }),
