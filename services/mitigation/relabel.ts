@@ -12,12 +12,11 @@ import { InvalidInputError } from "../../core/errors.ts";
 import { beside, nextTurn } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import { mitigateRelabel } from "./on_pool.ts";
+import { auditMaps, type MapSettings } from "../spatial/audit_maps.ts";
 import {
-  auditMaps,
   auditOf,
   type AuditPayload,
   auditPayload,
-  type MapSettings,
   preparedAudit,
   preparedWorlds,
   regionsPart,

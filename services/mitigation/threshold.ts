@@ -8,13 +8,13 @@ import { auditCap } from "../../core/spatial/maps/map_value.ts";
 import type { ThresholdFit } from "../../core/spatial/mitigate/threshold_mitigation.ts";
 import type { TrainTest } from "../../core/spatial/mitigate/train_test_split.ts";
 import { typedBytes } from "../datasets/prepared.ts";
-import { scopeOf } from "../../core/spatial/load.ts";
+import { scopeOf } from "../../core/spatial/loaded_columns.ts";
 import { gather, subsetIndividuals } from "../../core/spatial/subset.ts";
 import { beside, nextTurn } from "../../core/turns.ts";
 import { regionsOfEveryone, type SpatialAuditReply } from "../spatial/on_pool.ts";
 import { mitigateThreshold, thresholdFitOf, thresholdParts } from "./on_pool.ts";
+import { auditMaps } from "../spatial/audit_maps.ts";
 import {
-  auditMaps,
   auditOf,
   auditPayload,
   preparedWorlds,

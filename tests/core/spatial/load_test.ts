@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { IndividualsBuilder, scopeOf } from "../../../core/spatial/load.ts";
+import { IndividualsBuilder } from "../../../core/spatial/load.ts";
+import { scopeOf } from "../../../core/spatial/loaded_columns.ts";
 import { columnPages, PAGE_BYTES, pageBytes, valuesOf } from "../../../core/column_pages.ts";
 import fc from "fast-check";
 import { serialize } from "node:v8";
