@@ -9,6 +9,7 @@ import {
   BadRequestError,
   ConflictError,
   InvalidInputError,
+  InvalidParamError,
   LimitError,
   NotFoundError,
 } from "../core/errors.ts";
@@ -34,6 +35,8 @@ export interface SerializedError {
   name: string;
   message: string;
   loc?: (string | number)[];
+  /** An InvalidParamError's parameter. */
+  param?: (string | number)[];
   type?: string;
 }
 
@@ -64,11 +67,12 @@ export type WorkerMessage = TaskReply | ReadyMessage | ProgressMessage;
  */
 export const RETIRE_ABOVE_BYTES = 512 * 1024 * 1024;
 
-/** An error as plain data, keeping what the HTTP layer needs (name, loc, type). */
+/** An error as plain data, keeping what the HTTP layer needs (name, loc or param, type). */
 export function serializeError(e: unknown): SerializedError {
   const err = e instanceof Error ? e : new Error(String(e));
   const out: SerializedError = { name: err.name, message: err.message };
   if (err instanceof InvalidInputError) Object.assign(out, { loc: err.loc, type: err.type });
+  if (err instanceof InvalidParamError) Object.assign(out, { param: err.param, type: err.type });
   return out;
 }
 
@@ -77,6 +81,8 @@ export function deserializeError(e: SerializedError): Error {
   switch (e.name) {
     case "InvalidInputError":
       return new InvalidInputError(e.message, e.loc, e.type);
+    case "InvalidParamError":
+      return new InvalidParamError(e.message, e.param ?? [], e.type);
     case "NotFoundError":
       return new NotFoundError(e.message);
     case "ConflictError":

@@ -1,8 +1,8 @@
 /**
  * Builds the typed columns of an audit from a collection's documents, once, batch by batch, and
- * refuses data a reviewer must fix first with a 422 that says what is wrong and how often.
+ * refuses data a reviewer must fix first with an InvalidParamError that says what is wrong and how often.
  */
-import { InvalidInputError } from "../errors.ts";
+import { InvalidParamError } from "../errors.ts";
 import { type Alloc, localAlloc } from "../memory.ts";
 import { own } from "../data_keys.ts";
 import { type Column, type ColumnPage, type ListColumn, valuesOf } from "../column_pages.ts";
@@ -11,7 +11,8 @@ import type { Mapping, MappingKey } from "./mapping.ts";
 import { column, Growable, RegionIds } from "./growing_columns.ts";
 import { type LoadedColumns, type LoadNeeds, requireNeeds } from "./loaded_columns.ts";
 
-const loc = (key: MappingKey) => ["body", "mapping", key];
+/** A mapped field as the request names it (its `mapping` key). */
+const param = (key: MappingKey) => ["mapping", key];
 
 /** Accumulates documents into columns; `finish()` validates presence and returns the Individuals. */
 export class IndividualsBuilder {
@@ -60,7 +61,7 @@ export class IndividualsBuilder {
   }
 
   /**
-   * Adds one column page (core/column_pages.ts) of the next documents: the same columns, counts and 422s
+   * Adds one column page (core/column_pages.ts) of the next documents: the same columns, counts and errors
    * as `add` of its documents, the region id lists copied whole.
    */
   addPage(page: ColumnPage): void {
@@ -100,7 +101,7 @@ export class IndividualsBuilder {
   /**
    * The usual page in bulk: every mapped scalar field a column of numbers (or absent), the region ids a
    * list column of 32-bit ids (or absent), every value valid. False, with nothing added, otherwise: the
-   * page then goes row by row, and its first invalid value is the 422 `add` would give.
+   * page then goes row by row, and its first invalid value is the error `add` would give.
    */
   private addTyped(page: ColumnPage, fields: Map<string, Column>): boolean {
     const { n } = page;
@@ -163,11 +164,11 @@ export class IndividualsBuilder {
     if (v === null) return this.cols[key].push(NaN);
     const n = typeof v === "boolean" ? Number(v) : v;
     if (n !== 0 && n !== 1) {
-      throw new InvalidInputError(
+      throw new InvalidParamError(
         `field '${this.mapping[key]}' (mapped to ${key}) must be 0 or 1; document ${
           this.docIds[i]
         } (position ${i}) has ${JSON.stringify(v)}`,
-        loc(key),
+        param(key),
       );
     }
     this.cols[key].push(n);
@@ -176,10 +177,10 @@ export class IndividualsBuilder {
   private coordinate(key: "lat" | "lon", v: unknown, bound: number, i: number): void {
     if (v === null) return this.cols[key].push(NaN);
     if (typeof v !== "number" || !(Math.abs(v) <= bound)) {
-      throw new InvalidInputError(
+      throw new InvalidParamError(
         `field '${this.mapping[key]}' (mapped to ${key}) must be a number in [-${bound}, ${bound}]; ` +
           `document ${this.docIds[i]} (position ${i}) has ${JSON.stringify(v)}`,
-        loc(key),
+        param(key),
       );
     }
     this.cols[key].push(v);
@@ -188,10 +189,10 @@ export class IndividualsBuilder {
   private probability(v: unknown, i: number): void {
     if (v === null) return this.cols.y_pred_prob.push(NaN);
     if (typeof v !== "number" || !(v >= 0 && v <= 1)) {
-      throw new InvalidInputError(
+      throw new InvalidParamError(
         `field '${this.mapping.y_pred_prob}' (mapped to y_pred_prob) must be a probability in [0, 1]; ` +
           `document ${this.docIds[i]} (position ${i}) has ${JSON.stringify(v)}`,
-        loc("y_pred_prob"),
+        param("y_pred_prob"),
       );
     }
     this.cols.y_pred_prob.push(v);
@@ -207,10 +208,10 @@ export class IndividualsBuilder {
       return this.regionStart.push(this.regionIds.total);
     }
     if (!list.length || !list.every((r) => Number.isInteger(r) && r >= 0)) {
-      throw new InvalidInputError(
+      throw new InvalidParamError(
         `field '${this.mapping.region_ids}' (mapped to region_ids) must be a non-empty list of non-negative ` +
           `integers; document ${this.docIds[i]} (position ${i}) has ${JSON.stringify(v)}`,
-        loc("region_ids"),
+        param("region_ids"),
       );
     }
     this.regionIds.pushAny(list as number[]);
@@ -228,15 +229,12 @@ export class IndividualsBuilder {
   /**
    * The columns read so far, with what each mapped field missed, their memory from `alloc` (shared, so
    * the columns kept go to every worker without a copy);
-   * a collection without documents is a 422.
+   * a collection without documents is an InvalidParamError (data_collection_name).
    */
   columns(alloc: Alloc = localAlloc): LoadedColumns {
     const n = this.docIds.length;
     if (n === 0) {
-      throw new InvalidInputError("the task's collection holds no documents", [
-        "path",
-        "data_collection_name",
-      ]);
+      throw new InvalidParamError("the task's collection holds no documents", ["data_collection_name"]);
     }
     const complete = (key: MappingKey) => this.missing[key] === 0;
     const bytes = (g: Growable) => {

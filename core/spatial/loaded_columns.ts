@@ -2,11 +2,12 @@
  * What one read of a collection gives (`LoadedColumns`, kept between requests), and a request's view of it:
  * the slots it needs filled in every document (`requireNeeds`), and its scope (`scopeOf`).
  */
-import { InvalidInputError } from "../errors.ts";
+import { InvalidParamError } from "../errors.ts";
 import type { Individuals } from "./types.ts";
 import { type Mapping, MAPPING_KEYS, type MappingKey } from "./mapping.ts";
 
-const loc = (key: MappingKey) => ["body", "mapping", key];
+/** A mapped field as the request names it (its `mapping` key). */
+const param = (key: MappingKey) => ["mapping", key];
 
 /** What the caller needs: which optional slots must be present for every individual. */
 export interface LoadNeeds {
@@ -28,15 +29,15 @@ export interface LoadedColumns {
 
 /**
  * The Individuals of loaded columns for a request's needs: every slot the request mapped, and every slot
- * it needs, must be filled in every document (a 422 naming the slot and how many documents miss it).
+ * it needs, must be filled in every document (an InvalidParamError naming the slot and how many documents miss it).
  */
 export function requireNeeds(loaded: LoadedColumns, needs: LoadNeeds): Individuals {
   const { ind, mapping, missing } = loaded, n = ind.n, explicit = new Set(loaded.explicit);
   const require = (key: MappingKey, why: string) => {
     if (missing[key]) {
-      throw new InvalidInputError(
+      throw new InvalidParamError(
         `field '${mapping[key]}' (mapped to ${key}) is missing in ${missing[key]} of ${n} documents; ${why}`,
-        loc(key),
+        param(key),
       );
     }
   };

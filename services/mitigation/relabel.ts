@@ -8,7 +8,7 @@
 import { auditCap } from "../../core/spatial/maps/map_value.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
 import type { FlipOrder } from "../../core/spatial/mitigate/flips.ts";
-import { InvalidInputError } from "../../core/errors.ts";
+import { InvalidInputError, locateParams } from "../../core/errors.ts";
 import { beside, nextTurn } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import { mitigateRelabel } from "./on_pool.ts";
@@ -21,6 +21,7 @@ import {
   preparedWorlds,
   regionsPart,
   type SpatialDeps,
+  spatialField,
   taskIndividuals,
   withHulls,
 } from "../spatial/audit.ts";
@@ -71,7 +72,10 @@ export function mitigateByRelabel(
   input: MitigationTarget & RelabelSettings & { shared?: SharedBefore },
 ): Promise<RunAnswer<MitigationAnswer>> {
   const t0 = performance.now();
-  return liveMitigation(deps, input, "relabel", (m) => relabelRun(m, deps, input, t0));
+  return locateParams(
+    spatialField,
+    () => liveMitigation(deps, input, "relabel", (m) => relabelRun(m, deps, input, t0)),
+  );
 }
 
 /** The work of mitigateByRelabel as run `m` (whose deps end their pool tasks when it is cancelled). */

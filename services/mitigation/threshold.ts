@@ -14,6 +14,7 @@ import { beside, nextTurn } from "../../core/turns.ts";
 import { regionsOfEveryone, type SpatialAuditReply } from "../spatial/on_pool.ts";
 import { mitigateThreshold, thresholdFitOf, thresholdParts } from "./on_pool.ts";
 import { auditMaps } from "../spatial/audit_maps.ts";
+import { locateParams } from "../../core/errors.ts";
 import {
   auditOf,
   auditPayload,
@@ -22,6 +23,7 @@ import {
   type Scoped,
   scopedBytes,
   type SpatialDeps,
+  spatialField,
   taskIndividuals,
   withHulls,
 } from "../spatial/audit.ts";
@@ -51,7 +53,10 @@ export function mitigateByThreshold(
   input: MitigationTarget & ThresholdSettings,
 ): Promise<RunAnswer<ThresholdAnswer>> {
   const t0 = performance.now();
-  return liveMitigation(deps, input, "threshold", (m) => thresholdRun(m, deps, input, t0));
+  return locateParams(
+    spatialField,
+    () => liveMitigation(deps, input, "threshold", (m) => thresholdRun(m, deps, input, t0)),
+  );
 }
 
 /** The work of mitigateByThreshold as run `m` (see relabelRun). */

@@ -4,6 +4,7 @@
  * audit part of an answer.
  */
 import type { Config } from "../../config.ts";
+import { locateParams } from "../../core/errors.ts";
 import type { AuditOutput, AuditPlan } from "../../core/spatial/audit.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
 import { mapRegions } from "../../core/spatial/maps/features.ts";
@@ -296,7 +297,23 @@ export interface RunOrigin {
 }
 
 /** Audits a task's collection and draws its maps: the reviewer's first look at where a model is unfair. */
-export async function auditTask(
+export function auditTask(
+  deps: SpatialDeps,
+  input: AuditSettings & RunOrigin & { collectionName: string },
+): Promise<RunAnswer<AuditAnswer>> {
+  return locateParams(spatialField, () => auditTaskHere(deps, input));
+}
+
+/**
+ * Where a spatial request (an audit's or a mitigation's) carries a parameter core names: the task's
+ * collection in the path, any other in the body.
+ */
+export const spatialField = (param: (string | number)[]): (string | number)[] => [
+  param[0] === "data_collection_name" ? "path" : "body",
+  ...param,
+];
+
+async function auditTaskHere(
   deps: SpatialDeps,
   input: AuditSettings & RunOrigin & { collectionName: string },
 ): Promise<RunAnswer<AuditAnswer>> {
