@@ -1,6 +1,8 @@
 /**
- * Typed domain errors. Core throws these; `routes/http/error_answers.ts` maps each to one HTTP status in
- * `app.onError`, so handlers never pick status codes for failures themselves.
+ * Typed domain errors. Core throws these (and plain errors for broken invariants, which are bugs); a
+ * parameter the data cannot honour is an InvalidParamError, which names the parameter but not where a
+ * request carried it: the service locates it (`locateParams`). `routes/http/error_answers.ts` maps each
+ * error to one HTTP status in `app.onError`, so handlers never pick status codes for failures themselves.
  */
 import type { ZodError } from "zod";
 
@@ -34,6 +36,52 @@ export class UnknownNameError extends InvalidInputError {
  */
 export class DataMismatchError extends InvalidInputError {
   override name = "DataMismatchError";
+}
+
+/**
+ * A parameter the data at hand cannot honour (a mapped field missing from the documents, a target that is
+ * not a column, equal_opp without y_true): a rule only the data can decide, found in core, which does not
+ * know where the parameter came from. `param` names it by its spec name, as a path (`["mapping", "y_pred"]`,
+ * `["params", "columns", 2]`); the service that passed it puts it in its place in the request (`locateParams`).
+ */
+export class InvalidParamError extends Error {
+  override name = "InvalidParamError";
+  constructor(message: string, readonly param: (string | number)[], readonly type = "value_error") {
+    super(message);
+  }
+}
+
+/** A parameter that names something the data does not hold (located: an UnknownNameError, 404). */
+export class UnknownParamError extends InvalidParamError {
+  override name = "UnknownParamError";
+}
+
+/** A parameter the stored data does not fit (located: a DataMismatchError, 409). */
+export class ParamMismatchError extends InvalidParamError {
+  override name = "ParamMismatchError";
+}
+
+/**
+ * `work`'s result; an InvalidParamError it throws comes out as the InvalidInputError of the request field
+ * that carried the parameter, `at(param)` (its `loc`): how a service attaches locations to core's errors.
+ */
+export async function locateParams<T>(
+  at: (param: (string | number)[]) => (string | number)[],
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof InvalidParamError) {
+      const As = e instanceof UnknownParamError
+        ? UnknownNameError
+        : e instanceof ParamMismatchError
+        ? DataMismatchError
+        : InvalidInputError;
+      throw new As(e.message, at(e.param), e.type);
+    }
+    throw e;
+  }
 }
 
 /**

@@ -2,16 +2,15 @@
  * The embedded store: Deno KV on a local file (managed KV on Deno Deploy). Key layout:
  * `["doc", db, collection, _id] → document`; KV keys sort, so listing a prefix walks ids in order. Beside
  * them, per collection, its write count `["stamp", db, collection]` and its pack (`["packmeta", …]`,
- * `["colpage", …]`: the documents again in column pages, for whole reads; kv_pack.ts).
+ * `["colpage", …]`: the documents again in column pages, for whole reads; kv_pack.ts). Its commits,
+ * within KV's limits, are kv_commits.ts.
  */
 import type { ColumnPage } from "../core/column_pages.ts";
-import { serialize } from "node:v8";
 import {
   type BulkResult,
   changes,
   type CollectionRef,
   type Doc,
-  DocumentTooLargeError,
   DuplicateIdError,
   type FieldUpdate,
   type Filter,
@@ -24,41 +23,11 @@ import {
   type StreamOptions,
 } from "./store.ts";
 import { newId } from "./ids.ts";
-import {
-  ascendingAfter,
-  countWrite,
-  MIN_PACK_DOCS,
-  type PackBuilder,
-  Packs,
-  type PackState,
-} from "./kv_pack.ts";
-import {
-  commitRetrying,
-  commitStamped,
-  GET_MANY,
-  keyBytes,
-  MAX_BYTES,
-  MAX_CHECKS,
-  MAX_KEY_BYTES,
-  MAX_MUTATIONS,
-  MAX_VALUE_BYTES,
-  valueBytes,
-} from "./kv_limits.ts";
-
-/** The versionstamp of an insert's last commit: that of the collection's write count right after it. */
-interface LastCommit {
-  stamp: string | null;
-}
-
-/** One write of a commit; `absent` makes it insert-only (the commit fails when the key exists). */
-interface Write {
-  key: Deno.KvKey;
-  value: unknown;
-  /** Only if the key is absent (an insert). */
-  absent?: boolean;
-  /** Only if the key still holds this version (an update of what was read). */
-  stamp?: string;
-}
+import { ascendingAfter, Packs } from "./kv_pack.ts";
+import type { PackBuilder } from "./kv_pack_builder.ts";
+import { countWrite, MIN_PACK_DOCS, type PackState } from "./kv_pack_layout.ts";
+import { commitRetrying, GET_MANY, keyBytes, MAX_CHECKS, MAX_KEY_BYTES, MAX_MUTATIONS } from "./kv_limits.ts";
+import { chunkEnd, commitGuarded, commitInChunks, type LastCommit, type Write } from "./kv_commits.ts";
 
 export class KvStore implements Store {
   readonly kind = "kv" as const;
@@ -153,12 +122,12 @@ export class KvStore implements Store {
     const begin = !state.ready && ids.length >= MIN_PACK_DOCS && ascendingAfter(ids, "") &&
       await this.isEmpty(ref);
     if (!extend && !begin) {
-      await this.commitInChunks(ref, writes);
+      await commitInChunks(this.kv, ref, writes);
       return ids;
     }
     // the pages are made while KV commits the documents (on its own thread), and declared after them
     const last: LastCommit = { stamp: state.countStamp };
-    const committing = this.commitInChunks(ref, writes, last);
+    const committing = commitInChunks(this.kv, ref, writes, last);
     const builder = this.packs.builder(ref, state, extend);
     builder.add(writes.map((w) => w.value as Doc));
     let commits: number;
@@ -340,9 +309,9 @@ export class KvStore implements Store {
         });
         writeOf.push(j);
       });
-      const end = Math.min(this.chunkEnd(writes, 0), cap);
+      const end = Math.min(chunkEnd(writes, 0), cap);
       const done = end === writes.length ? part.length : writeOf[end]; // updates this commit settles
-      const outcome = await this.commitGuarded(ref, writes.slice(0, end));
+      const outcome = await commitGuarded(this.kv, ref, writes.slice(0, end));
       if (outcome === "too large") cap = Math.max(1, end >> 1); // KV measured more than chunkEnd did
       if (outcome !== "ok") continue; // or a document changed since it was read: read again
       cap = MAX_CHECKS;
@@ -365,19 +334,6 @@ export class KvStore implements Store {
     return out;
   }
 
-  /** One atomic commit of writes that each expect the version they read. */
-  private async commitGuarded(ref: CollectionRef, writes: Write[]): Promise<"ok" | "changed" | "too large"> {
-    if (!writes.length) return "ok";
-    const op = countWrite(this.kv.atomic(), ref);
-    for (const w of writes) op.check({ key: w.key, versionstamp: w.stamp! }).set(w.key, w.value);
-    try {
-      return (await commitRetrying(() => op)) ? "ok" : "changed";
-    } catch (err) {
-      if (/Total \w+ size too large/.test((err as Error).message) && writes.length > 1) return "too large";
-      throw err;
-    }
-  }
-
   async dropCollection(ref: CollectionRef): Promise<void> {
     await this.packs.drop(ref);
     const keys: Deno.KvKey[] = [];
@@ -396,116 +352,5 @@ export class KvStore implements Store {
   close(): Promise<void> {
     this.kv.close();
     return Promise.resolve();
-  }
-
-  /**
-   * Writes in order, in as few atomic commits as KV's per-commit limits allow; a refused write throws
-   * a typed error whose `written` counts the writes committed before its commit (none after are).
-   */
-  private async commitInChunks(ref: CollectionRef, writes: Write[], last?: LastCommit): Promise<number> {
-    let commits = 0;
-    let start = 0, end = this.chunkEnd(writes, 0), op = this.chunkOp(ref, writes, start, end);
-    while (start < writes.length) {
-      const committing = this.commitChunk(ref, writes, start, end, op, last);
-      // KV serialises each value as it is set: the next commit is made while KV's writer takes this one,
-      // and committed only once this one is in (it is dropped if this one fails)
-      const nextEnd = end < writes.length ? this.chunkEnd(writes, end) : end;
-      const next = end < writes.length ? this.chunkOp(ref, writes, end, nextEnd) : op;
-      commits += await committing;
-      (start = end, end = nextEnd, op = next);
-    }
-    return commits;
-  }
-
-  /** The atomic operation writing writes[start, end), with the collection's write count. */
-  private chunkOp(ref: CollectionRef, writes: Write[], start: number, end: number): Deno.AtomicOperation {
-    const op = countWrite(this.kv.atomic(), ref);
-    for (let i = start; i < end; i++) {
-      const w = writes[i];
-      if (w.absent) op.check({ key: w.key, versionstamp: null });
-      op.set(w.key, w.value);
-    }
-    return op;
-  }
-
-  /** Where the commit starting at `start` must end to stay within KV's limits (at least one write). */
-  private chunkEnd(writes: Write[], start: number): number {
-    let checks = 0;
-    let bytes = 0;
-    let keys = 0;
-    for (let i = start; i < writes.length; i++) {
-      const w = writes[i];
-      const k = keyBytes(w.key) * (w.absent || w.stamp ? 2 : 1);
-      const size = valueBytes(w.value) + k;
-      const checked = w.absent || w.stamp ? 1 : 0;
-      const over = i - start >= MAX_MUTATIONS || checks + checked > MAX_CHECKS ||
-        bytes + size > MAX_BYTES || keys + k > MAX_KEY_BYTES;
-      if (over && i > start) return i;
-      checks += checked;
-      bytes += size;
-      keys += k;
-    }
-    return writes.length;
-  }
-
-  /**
-   * Commits writes[start, end) atomically; halves the span when KV finds it larger than estimated.
-   * Returns the commits it took (each adds one to the collection's write count).
-   */
-  private async commitChunk(
-    ref: CollectionRef,
-    writes: Write[],
-    start: number,
-    end: number,
-    made?: Deno.AtomicOperation,
-    last?: LastCommit,
-  ): Promise<number> {
-    let vanished = 0;
-    for (;;) {
-      const op = made ?? this.chunkOp(ref, writes, start, end);
-      made = undefined; // a second try makes its operation again
-      let stamp: string | null;
-      try {
-        stamp = await commitStamped(() => op); // waits out another handle's write lock
-      } catch (err) {
-        const message = (err as Error).message;
-        if (/Value too large/.test(message)) throw this.tooLarge(writes, start, end) ?? err;
-        if (/Total \w+ size too large/.test(message) && end - start > 1) {
-          const mid = start + Math.floor((end - start) / 2);
-          return await this.commitChunk(ref, writes, start, mid, undefined, last) +
-            await this.commitChunk(ref, writes, mid, end, undefined, last);
-        }
-        throw err;
-      }
-      if (stamp !== null) {
-        if (last) last.stamp = stamp;
-        return 1;
-      }
-      const taken = await this.firstExisting(writes, start, end);
-      if (taken >= 0) throw new DuplicateIdError(String(writes[taken].key.at(-1)), taken, start);
-      // the key that failed the check was deleted since: try again, but not forever
-      if (++vanished > 3) throw new Error("an insert kept failing its absence check on keys that are absent");
-    }
-  }
-
-  /** The first write of the span whose key must be absent but exists, or -1. */
-  private async firstExisting(writes: Write[], start: number, end: number): Promise<number> {
-    const checked = writes.slice(start, end).map((w, i) => ({ w, i: start + i })).filter((x) => x.w.absent);
-    for (let j = 0; j < checked.length; j += GET_MANY) {
-      const part = checked.slice(j, j + GET_MANY);
-      const found = await this.kv.getMany(part.map((x) => x.w.key));
-      const hit = found.findIndex((e) => e.versionstamp !== null);
-      if (hit >= 0) return part[hit].i;
-    }
-    return -1;
-  }
-
-  /** Names the write KV refused as too large, measuring values as KV does (V8 serialisation). */
-  private tooLarge(writes: Write[], start: number, end: number): DocumentTooLargeError | null {
-    for (let i = start; i < end; i++) {
-      const bytes = serialize(writes[i].value).length;
-      if (bytes > MAX_VALUE_BYTES) return new DocumentTooLargeError(i, bytes, MAX_VALUE_BYTES, start);
-    }
-    return null;
   }
 }

@@ -15,7 +15,6 @@
  * running task: its limit and signal still hold in the queue, and a task that ends past its limit (or
  * was aborted meanwhile) fails with the same LimitError, its result dropped.
  */
-import { LimitError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
 import {
   deliverReply,
@@ -29,64 +28,17 @@ import {
 } from "./protocol.ts";
 import { nextTurn } from "../core/turns.ts";
 import type { TaskInput, TaskName, TaskOutput } from "./tasks.ts";
-
-interface Job {
-  req: TaskRequest;
-  transfer: boolean;
-  resolve: (v: unknown) => void;
-  reject: (e: Error) => void;
-  /** The time limit in ms, its deadline on performance.now()'s clock and its timer, set at submission. */
-  timeoutMs: number;
-  deadline: number;
-  timer?: ReturnType<typeof setTimeout>;
-  signal?: AbortSignal;
-  onAbort?: () => void;
-  onProgress?: (progress: unknown) => void;
-  /** The worker running the job, once one took it. */
-  slot?: Slot;
-  /** Resolved or rejected: nothing may settle it again (an inline task's late result is dropped). */
-  done: boolean;
-}
-
-interface Slot {
-  worker: Worker;
-  job: Job | null;
-  /** Its module has loaded (the worker said so): a failure from now on is a crash. */
-  ready: boolean;
-}
-
-export interface RunOptions {
-  /**
-   * Wall-clock limit in ms from the call (time in the queue counts; default 10 minutes); the task fails
-   * with LimitError past it.
-   */
-  timeoutMs?: number;
-  /** Ends the task (queued: dropped; running: its worker replaced); it fails with LimitError. */
-  signal?: AbortSignal;
-  /** Called with each progress report the running task makes (its `Report`), never after it settled. */
-  onProgress?: (progress: unknown) => void;
-  /**
-   * Hand the payload's typed-array buffers to the worker instead of copying them. Faster, but the
-   * caller's arrays are empty afterwards, so only for payloads built for this one call.
-   */
-  transfer?: boolean;
-}
-
-/** The table a pool's worker module serves, loaded when the pool has to run inline. */
-export type TaskSource = () => Promise<TaskTable>;
-
-/**
- * No worker can be started on this platform (some hosts have no Web Workers) and the pool has no task
- * table to run inline: the task cannot run here.
- */
-export class WorkerUnavailableError extends Error {
-  override name = "WorkerUnavailableError";
-}
-
-/** The error of a task whose caller aborted it. */
-const aborted = () => new LimitError("the task was cancelled before it finished");
-
-const expired = (job: Job) => new LimitError(`time limit of ${job.timeoutMs / 1000} s reached`);
+import {
+  aborted,
+  expired,
+  type Job,
+  reportProgress,
+  type RunOptions,
+  settle,
+  type Slot,
+  type TaskSource,
+  WorkerUnavailableError,
+} from "./pool_jobs.ts";
 
 /** How long a worker's warm-up may take (warm()): it takes about a second. */
 const WARM_UP_MS = 30_000;
@@ -180,10 +132,10 @@ export class WorkerPool {
     const error = new Error("the worker pool closed");
     for (const s of this.slots) {
       s.worker.terminate();
-      if (s.job) this.settle(s.job, error);
+      if (s.job) settle(s.job, error);
     }
-    for (const j of this.queue.splice(0)) this.settle(j, error);
-    if (this.current) this.settle(this.current, error);
+    for (const j of this.queue.splice(0)) settle(j, error);
+    if (this.current) settle(this.current, error);
     this.slots = [];
   }
 
@@ -230,7 +182,7 @@ export class WorkerPool {
           const why = `cannot start a web worker here: ${(e as Error)?.message ?? e}`;
           if (this.tasks) return this.goInline(why);
           const error = new WorkerUnavailableError(why);
-          for (const j of this.queue.splice(0)) this.settle(j, error);
+          for (const j of this.queue.splice(0)) settle(j, error);
           return;
         }
       }
@@ -245,7 +197,7 @@ export class WorkerPool {
       if ("ready" in ev.data) slot.ready = this.loadedOnce = true;
       else if ("progress" in ev.data) {
         const { id, progress } = ev.data;
-        if (slot.job?.req.id === id) this.report(slot.job, () => progress);
+        if (slot.job?.req.id === id) reportProgress(slot.job, () => progress);
       } else this.finish(slot, ev.data);
     };
     slot.worker.onerror = (ev) => {
@@ -266,7 +218,7 @@ export class WorkerPool {
     } catch (e) {
       // a payload that cannot be cloned: the task fails, the worker stays free
       slot.job = null;
-      this.settle(job, e as Error);
+      settle(job, e as Error);
     }
   }
 
@@ -285,8 +237,8 @@ export class WorkerPool {
 
   /** Settles a job with its task's reply, the typed error rebuilt on this side. */
   private answer(job: Job, reply: TaskReply): void {
-    if (reply.ok) this.settle(job, null, reply.result);
-    else this.settle(job, deserializeError(reply.error));
+    if (reply.ok) settle(job, null, reply.result);
+    else settle(job, deserializeError(reply.error));
   }
 
   /**
@@ -332,17 +284,17 @@ export class WorkerPool {
       const transfer = job.transfer ? transferables(job.req.payload) : [];
       req = { ...job.req, payload: structuredClone(job.req.payload, { transfer }) };
     } catch (e) {
-      return this.settle(job, e as Error);
+      return settle(job, e as Error);
     }
     // cloned as a worker's post would be
-    const report = (progress: unknown) => this.report(job, () => structuredClone(progress));
+    const report = (progress: unknown) => reportProgress(job, () => structuredClone(progress));
     const reply = deliverReply(
       await runTask(tasks, req, report),
       (r, transfer) => structuredClone(r, { transfer }),
     );
     // a running task cannot be interrupted: past its limit or aborted meanwhile, it fails as in a worker
-    if (job.signal?.aborted) this.settle(job, aborted());
-    else if (performance.now() >= job.deadline) this.settle(job, expired(job));
+    if (job.signal?.aborted) settle(job, aborted());
+    else if (performance.now() >= job.deadline) settle(job, expired(job));
     else this.answer(job, reply);
   }
 
@@ -354,39 +306,18 @@ export class WorkerPool {
     const at = this.queue.indexOf(job);
     if (at >= 0) {
       this.queue.splice(at, 1);
-      this.settle(job, error);
+      settle(job, error);
     } else if (job.slot?.job === job) this.replace(job.slot, error);
-    else if (job === this.current) this.settle(job, error);
+    else if (job === this.current) settle(job, error);
   }
 
   /** Throws a worker away (time limit, abort, crash) and fails its task; a fresh one takes its place on demand. */
   private replace(slot: Slot, error: Error): void {
     slot.worker.terminate();
     this.slots = this.slots.filter((s) => s !== slot);
-    if (slot.job) this.settle(slot.job, error);
+    if (slot.job) settle(slot.job, error);
     slot.job = null;
     this.pump();
-  }
-
-  /** Hands a running job's progress report to its caller; a caller's failure never reaches the task. */
-  private report(job: Job, progress: () => unknown): void {
-    if (job.done || !job.onProgress) return;
-    try {
-      job.onProgress(progress());
-    } catch (e) {
-      log("warn", "a task's progress report failed", { task: job.req.task, error: String(e) });
-    }
-  }
-
-  /** Resolves or rejects a job once, dropping its timer and abort listener. */
-  private settle(job: Job, error: Error | null, result?: unknown): void {
-    if (job.done) return;
-    job.done = true;
-    clearTimeout(job.timer);
-    if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
-    job.slot = undefined;
-    if (error) job.reject(error);
-    else job.resolve(result);
   }
 }
 

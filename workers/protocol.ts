@@ -10,9 +10,12 @@ import {
   ConflictError,
   DataMismatchError,
   InvalidInputError,
+  InvalidParamError,
   LimitError,
   NotFoundError,
+  ParamMismatchError,
   UnknownNameError,
+  UnknownParamError,
 } from "../core/errors.ts";
 import { StoreUnavailableError } from "../store/store.ts";
 
@@ -36,6 +39,8 @@ export interface SerializedError {
   name: string;
   message: string;
   loc?: (string | number)[];
+  /** An InvalidParamError's parameter. */
+  param?: (string | number)[];
   type?: string;
 }
 
@@ -66,11 +71,12 @@ export type WorkerMessage = TaskReply | ReadyMessage | ProgressMessage;
  */
 export const RETIRE_ABOVE_BYTES = 512 * 1024 * 1024;
 
-/** An error as plain data, keeping what the HTTP layer needs (name, loc, type). */
+/** An error as plain data, keeping what the HTTP layer needs (name, loc or param, type). */
 export function serializeError(e: unknown): SerializedError {
   const err = e instanceof Error ? e : new Error(String(e));
   const out: SerializedError = { name: err.name, message: err.message };
   if (err instanceof InvalidInputError) Object.assign(out, { loc: err.loc, type: err.type });
+  if (err instanceof InvalidParamError) Object.assign(out, { param: err.param, type: err.type });
   return out;
 }
 
@@ -83,6 +89,12 @@ export function deserializeError(e: SerializedError): Error {
       return new UnknownNameError(e.message, e.loc, e.type);
     case "DataMismatchError":
       return new DataMismatchError(e.message, e.loc, e.type);
+    case "UnknownParamError":
+      return new UnknownParamError(e.message, e.param ?? [], e.type);
+    case "ParamMismatchError":
+      return new ParamMismatchError(e.message, e.param ?? [], e.type);
+    case "InvalidParamError":
+      return new InvalidParamError(e.message, e.param ?? [], e.type);
     case "NotFoundError":
       return new NotFoundError(e.message);
     case "ConflictError":

@@ -3,7 +3,8 @@
  * hands this view of the service's pool to everything it runs, so that cancelling it drops its queued
  * tasks and replaces the workers running its others, at once.
  */
-import type { RunOptions, WorkerPool } from "./pool.ts";
+import type { WorkerPool } from "./pool.ts";
+import type { RunOptions } from "./pool_jobs.ts";
 
 /** `pool`, with `signal` added to every task run through it; anything else is the pool's own. */
 export function withSignal<P extends WorkerPool>(pool: P, signal: AbortSignal): P {

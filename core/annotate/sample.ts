@@ -2,7 +2,7 @@
  * Which rows a run annotates, from `sample_id`: one record by id, or a named sample: `head:N` (the first
  * N rows) or `random:N[:SEED]` (N rows drawn uniformly, seeded, default seed 0), returned in stored order.
  */
-import { InvalidInputError, NotFoundError } from "../errors.ts";
+import { InvalidParamError, NotFoundError } from "../errors.ts";
 import { Rng } from "../random.ts";
 
 export type Selection =
@@ -13,16 +13,16 @@ export type Selection =
 
 const NAMED = /^(head|random):(\d+)(?::(\d+))?$/;
 
-/** Reads `sample_id`; a named sample larger than `cap` rows is a 422. */
+/** Reads `sample_id`; a named sample larger than `cap` rows is an InvalidParamError. */
 export function parseSampleId(sampleId: string | null | undefined, cap: number): Selection {
   if (sampleId === null || sampleId === undefined) return { kind: "all" };
   const m = NAMED.exec(sampleId);
   if (!m) return { kind: "record", id: sampleId };
   const n = Number(m[2]);
   if (n < 1 || n > cap || (m[1] === "head" && m[3] !== undefined)) {
-    throw new InvalidInputError(
+    throw new InvalidParamError(
       `a named sample is head:N or random:N[:SEED] with 1 ≤ N ≤ ${cap}`,
-      ["body", "sample_id"],
+      ["sample_id"],
     );
   }
   return m[1] === "head" ? { kind: "head", n } : { kind: "random", n, seed: Number(m[3] ?? 0) };
@@ -76,27 +76,27 @@ export function selectRows<R extends Record<string, unknown>>(rows: R[], s: Sele
 
 /**
  * The rows of a request's inline `data` (one record, or a list) or `items` (a list); null when it has
- * neither, so the stored dataset is read. Both at once, an empty list or a non-object row is a 422.
+ * neither, so the stored dataset is read. Both at once, an empty list or a non-object row is an InvalidParamError.
  */
 export function inlineRows(data: unknown, items: unknown): Record<string, unknown>[] | null {
   const given = (v: unknown) => v !== undefined && v !== null;
   if (given(data) && given(items)) {
-    throw new InvalidInputError("give data or items, not both", ["body", "items"]);
+    throw new InvalidParamError("give data or items, not both", ["items"]);
   }
   const field = given(data) ? "data" : given(items) ? "items" : null;
   if (!field) return null;
   const value = field === "data" ? data : items;
   const rows = field === "data" && isRecord(value) ? [value] : value;
   if (!Array.isArray(rows) || rows.length === 0) {
-    throw new InvalidInputError(
+    throw new InvalidParamError(
       field === "data"
         ? "data is one record (an object) or a non-empty list of records"
         : "items is a non-empty list of records",
-      ["body", field],
+      [field],
     );
   }
   const bad = rows.findIndex((r) => !isRecord(r));
-  if (bad >= 0) throw new InvalidInputError("a record is a JSON object", ["body", field, bad], "dict_type");
+  if (bad >= 0) throw new InvalidParamError("a record is a JSON object", [field, bad], "dict_type");
   return rows;
 }
 

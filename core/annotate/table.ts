@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { inferCell } from "../ingest/values.ts";
-import { UnknownNameError } from "../errors.ts";
+import { UnknownParamError } from "../errors.ts";
 import { own } from "../data_keys.ts";
 
 export type Row = Record<string, unknown>;
@@ -26,7 +26,7 @@ export const ColumnsParam = z.array(z.string()).min(1).optional()
 
 /**
  * Turns rows into columns in first-seen order. `_id` is the row's id, not a column. `only` keeps just
- * those columns in that order; naming a column no row has is a 404 that lists the columns there are.
+ * those columns in that order; naming a column no row has is an UnknownParamError that lists the columns there are.
  */
 export function toTable(rows: Row[], only?: string[]): Table {
   const names = new Set<string>();
@@ -34,9 +34,9 @@ export function toTable(rows: Row[], only?: string[]): Table {
   if (only) {
     only.forEach((name, i) => {
       if (!names.has(name)) {
-        throw new UnknownNameError(
+        throw new UnknownParamError(
           `no column '${name}' in the rows annotated; columns: ${[...names].join(", ") || "(none)"}`,
-          ["body", "params", "columns", i],
+          ["params", "columns", i],
         );
       }
     });

@@ -4,7 +4,7 @@
  * request with the same seed draws the same rows.
  */
 import { Rng } from "../random.ts";
-import { DataMismatchError } from "../errors.ts";
+import { ParamMismatchError } from "../errors.ts";
 
 /** Row indices of a hold-out split. */
 export interface HoldOut {
@@ -69,7 +69,7 @@ export function stratifiedFolds(
 }
 
 /**
- * A 422 unless every class has at least `folds` rows in the training split (stratified k-fold needs
+ * An InvalidParamError (folds) unless every class has at least `folds` rows in the training split (stratified k-fold needs
  * one per fold) and the hold-out has a row, because otherwise the comparison cannot be made.
  */
 export function checkFoldable(
@@ -83,13 +83,13 @@ export function checkFoldable(
   const smallest = Math.min(...counts);
   if (smallest < folds || split.test.length === 0) {
     const cls = classNames[counts.indexOf(smallest)];
-    throw new DataMismatchError(
+    throw new ParamMismatchError(
       `too few rows for ${folds}-fold cross-validation: class '${cls}' has ${smallest} rows in the ` +
         `${
           Math.round(trainSize * 100)
         } % training split (${split.train.length} rows; ${split.test.length} held ` +
         `out), and every class needs at least ${folds}; use fewer folds or a larger dataset`,
-      ["body", "folds"],
+      ["folds"],
     );
   }
 }

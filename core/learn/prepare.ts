@@ -5,7 +5,7 @@
  * training mode. Identifier-like text (nearly every value distinct) is left out: one-hot encoding a
  * customer id makes thousands of columns that can only memorise rows.
  */
-import { DataMismatchError, UnknownNameError } from "../errors.ts";
+import { ParamMismatchError, UnknownParamError } from "../errors.ts";
 import { Rng } from "../random.ts";
 import type { Column, Frame } from "../stats/frame.ts";
 import { checkFoldable, type HoldOut, stratifiedFolds, stratifiedSplit } from "./folds.ts";
@@ -20,7 +20,7 @@ export interface PrepareOptions {
   maxCategories: number;
 }
 
-/** More distinct target values than this is a continuous quantity, not classes: a 422. */
+/** More distinct target values than this is a continuous quantity, not classes: an InvalidParamError. */
 export const MAX_CLASSES = 100;
 
 /** Features (imputed), classes and the split of the rows that have a target. */
@@ -58,20 +58,20 @@ function readTarget(frame: Frame, name: string): Target {
     typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b))
   );
   const index = new Map(distinct.map((k, i) => [k, i]));
-  const loc = ["body", "target"];
+  const param = ["target"];
   const label = (k: number | string) => (col.kind === "numeric" && col.boolean ? String(k === 1) : String(k));
   if (distinct.length < 2) {
-    throw new DataMismatchError(
+    throw new ParamMismatchError(
       `target '${name}' has ${distinct.length ? `only one class (${label(distinct[0])})` : "no values"}; ` +
         "feature importance needs at least two classes",
-      loc,
+      param,
     );
   }
   if (distinct.length > MAX_CLASSES) {
-    throw new DataMismatchError(
+    throw new ParamMismatchError(
       `target '${name}' has ${distinct.length} distinct values, more than the ${MAX_CLASSES} classes a ` +
         "classifier is compared on; is it a continuous quantity?",
-      loc,
+      param,
     );
   }
   return {
@@ -85,19 +85,17 @@ function readTarget(frame: Frame, name: string): Target {
 export function targetName(frame: Frame, asked: string | undefined): string {
   const names = frame.columns.map((c) => c.name);
   if (asked === undefined) {
-    if (!names.length) throw new DataMismatchError("the dataset has no columns", ["body", "target"]);
+    if (!names.length) throw new ParamMismatchError("the dataset has no columns", ["target"]);
     return names[names.length - 1];
   }
   const col = frame.columns.find((c) => c.name === asked);
   if (!col) {
-    throw new UnknownNameError(`target '${asked}' is not a column of the dataset (${names.join(", ")})`, [
-      "body",
+    throw new UnknownParamError(`target '${asked}' is not a column of the dataset (${names.join(", ")})`, [
       "target",
     ]);
   }
   if (col.kind === "other") {
-    throw new DataMismatchError(`target '${asked}' holds no usable values (arrays, objects or only nulls)`, [
-      "body",
+    throw new ParamMismatchError(`target '${asked}' holds no usable values (arrays, objects or only nulls)`, [
       "target",
     ]);
   }
@@ -152,7 +150,7 @@ function oneHot(
 }
 
 /**
- * The design of a comparison: target, split, folds and imputed features. 422s name what is wrong
+ * The design of a comparison: target, split, folds and imputed features. InvalidParamErrors name what is wrong
  * with the data: no such target, fewer than two classes, too few rows for the folds.
  */
 export function prepare(frame: Frame, opts: PrepareOptions): Design {
@@ -185,8 +183,7 @@ export function prepare(frame: Frame, opts: PrepareOptions): Design {
     }
   }
   if (!columns.length) {
-    throw new DataMismatchError(`the dataset has no usable feature besides the target '${target}'`, [
-      "body",
+    throw new ParamMismatchError(`the dataset has no usable feature besides the target '${target}'`, [
       "target",
     ]);
   }

@@ -7,7 +7,6 @@
  * ranges (a world depends only on seed and its number, so any split gives the same answer), then
  * `summarizeAudit` on the concatenated maxima (services/spatial/on_pool.ts does this over the pool).
  */
-import { InvalidInputError } from "../errors.ts";
 import { worldsWasm } from "./audit_wasm.ts";
 import { type AuditPlan, planAudit, planForLabels } from "./plan.ts";
 import { tableL0, tableRawStat } from "./statistic.ts";
@@ -41,21 +40,22 @@ export interface AuditOutput extends AuditResult {
   timing_ms: { plan: number; worlds: number; summary: number };
 }
 
-const loc = (field: string) => ["body", field];
-
-/** Refuses parameters the audit cannot honour, with the request field that carries them. */
-export function checkAuditParams(nWorlds: number, signifLevel: number, seed: number, rng: RngMode): void {
+/**
+ * Asserts parameters the audit can honour. The request schema (routes/spatial/spatial.schemas.ts) checks
+ * each of them and names its field: one that reaches the audit broken is a caller's bug (a 500).
+ */
+export function assertAuditParams(nWorlds: number, signifLevel: number, seed: number, rng: RngMode): void {
   if (!Number.isInteger(nWorlds) || nWorlds < 1) {
-    throw new InvalidInputError("n_worlds must be a positive integer", loc("n_worlds"));
+    throw new RangeError(`n_worlds ${nWorlds}: a positive integer`);
   }
   if (!(signifLevel > 0 && signifLevel < 1)) {
-    throw new InvalidInputError("signif_level must lie strictly between 0 and 1", loc("signif_level"));
+    throw new RangeError(`signif_level ${signifLevel}: strictly between 0 and 1`);
   }
   if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
-    throw new InvalidInputError("seed must be an integer in 0 .. 4294967295", loc("seed"));
+    throw new RangeError(`seed ${seed}: an integer in 0 .. ${MAX_SEED}`);
   }
   const numpy = numpySeedProblem(rng, seed, nWorlds);
-  if (numpy) throw new InvalidInputError(numpy, loc("seed"));
+  if (numpy) throw new RangeError(numpy);
 }
 
 /** The largest seed a world may get: 32 bits, numpy's limit too. */
@@ -162,7 +162,7 @@ function lowerBound(a: Float64Array, x: number): number {
 /** The whole audit in the calling thread (inside one worker task): plan, all worlds, summary. */
 export function runAudit(input: AuditInput, worlds: WorldsFn = simulateWorlds): AuditOutput {
   const { labels, regions, nWorlds, signifLevel, seed, rng } = input;
-  checkAuditParams(nWorlds, signifLevel, seed, rng);
+  assertAuditParams(nWorlds, signifLevel, seed, rng);
   const t0 = performance.now();
   const plan = planAudit(labels, regions, rng);
   const t1 = performance.now();

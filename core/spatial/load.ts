@@ -1,116 +1,18 @@
 /**
  * Builds the typed columns of an audit from a collection's documents, once, batch by batch, and
- * refuses data a reviewer must fix first with a 422 that says what is wrong and how often.
+ * refuses data a reviewer must fix first with an InvalidParamError that says what is wrong and how often.
  */
-import { DataMismatchError } from "../errors.ts";
+import { ParamMismatchError } from "../errors.ts";
 import { type Alloc, localAlloc } from "../memory.ts";
 import { own } from "../data_keys.ts";
 import { type Column, type ColumnPage, type ListColumn, valuesOf } from "../column_pages.ts";
 import type { Individuals } from "./types.ts";
-import { type Mapping, MAPPING_KEYS, type MappingKey } from "./mapping.ts";
+import type { Mapping, MappingKey } from "./mapping.ts";
+import { column, Growable, RegionIds } from "./growing_columns.ts";
+import { type LoadedColumns, type LoadNeeds, requireNeeds } from "./loaded_columns.ts";
 
-/** What the caller needs: which optional slots must be present for every individual. */
-export interface LoadNeeds {
-  yTrue: boolean;
-  prob: boolean;
-}
-
-/** A column that doubles its typed buffer as it fills (no per-value boxing, one copy per doubling). */
-class Growable<A extends Float64Array | Int32Array = Float64Array> {
-  n = 0;
-  constructor(public buf: A) {}
-  push(v: number) {
-    if (this.n === this.buf.length) this.reserve(1);
-    this.buf[this.n++] = v;
-  }
-  /** Room for `k` more values (doubling, so pushing N values copies O(N) in all). */
-  reserve(k: number) {
-    if (this.n + k <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.n + k) size *= 2;
-    const next = new (this.buf.constructor as new (n: number) => A)(size);
-    next.set(this.buf);
-    this.buf = next;
-  }
-}
-
-const column = () => new Growable(new Float64Array(1024));
-
-/**
- * Region ids flattened as they are read: runs of ids (a column page's list column kept as it came, ids
- * pushed one list at a time into a growing run), joined once at the end, so a large read neither copies
- * its ids at every doubling nor holds twice their memory. 32-bit until one id does not fit, then doubles.
- */
-class RegionIds {
-  private runs: (Int32Array | Uint16Array | Float64Array)[] = [];
-  private before = 0;
-  private open: Growable<Int32Array> | Growable<Float64Array> = new Growable(new Int32Array(1024));
-  wide = false;
-
-  /** Ids read so far. */
-  get total(): number {
-    return this.before + this.open.n;
-  }
-
-  /** Appends a list of 32-bit non-negative ids (while not wide). */
-  pushInt32(list: readonly number[]): void {
-    const ids = this.open as Growable<Int32Array>;
-    ids.reserve(list.length);
-    for (let j = 0; j < list.length; j++) ids.buf[ids.n++] = list[j];
-  }
-
-  /** Appends a list of non-negative integer ids, going wide at the first that is not 32-bit. */
-  pushAny(list: readonly number[]): void {
-    for (const r of list) {
-      if (!this.wide && (r | 0) !== r) {
-        const wide = new Growable(Float64Array.from(this.open.buf));
-        wide.n = this.open.n;
-        this.open = wide;
-        this.wide = true;
-      }
-      this.open.push(r);
-    }
-  }
-
-  /** Appends a run of ids as it is (a column page's). */
-  append(items: Int32Array | Uint16Array): void {
-    if (this.open.n) {
-      this.runs.push(this.open.buf.subarray(0, this.open.n));
-      this.before += this.open.n;
-      this.open = this.wide ? new Growable(new Float64Array(1024)) : new Growable(new Int32Array(1024));
-    }
-    this.runs.push(items);
-    this.before += items.length;
-  }
-
-  /** Every id in one array, its memory from `alloc`. */
-  joined(alloc: Alloc): Int32Array | Float64Array {
-    const total = this.total;
-    const out = this.wide ? new Float64Array(alloc(8 * total)) : new Int32Array(alloc(4 * total));
-    let at = 0;
-    for (const run of [...this.runs, this.open.buf.subarray(0, this.open.n)]) {
-      // a loop: set() from another element type converts element by element, about ten times slower
-      if (run.constructor === out.constructor) out.set(run, at);
-      else for (let k = 0; k < run.length; k++) out[at + k] = run[k];
-      at += run.length;
-    }
-    return out;
-  }
-}
-
-/**
- * What one pass over a collection gives, before any request's needs are checked: the columns (a slot is
- * null unless every document filled it), and how many documents missed each mapped field. Kept between
- * requests (services/datasets/prepared.ts); `requireNeeds` checks a request's needs against it.
- */
-export interface LoadedColumns {
-  ind: Individuals;
-  mapping: Mapping;
-  explicit: MappingKey[];
-  missing: Record<MappingKey, number>;
-}
-
-const loc = (key: MappingKey) => ["body", "mapping", key];
+/** A mapped field as the request names it (its `mapping` key). */
+const param = (key: MappingKey) => ["mapping", key];
 
 /** Accumulates documents into columns; `finish()` validates presence and returns the Individuals. */
 export class IndividualsBuilder {
@@ -159,7 +61,7 @@ export class IndividualsBuilder {
   }
 
   /**
-   * Adds one column page (core/column_pages.ts) of the next documents: the same columns, counts and 422s
+   * Adds one column page (core/column_pages.ts) of the next documents: the same columns, counts and errors
    * as `add` of its documents, the region id lists copied whole.
    */
   addPage(page: ColumnPage): void {
@@ -199,7 +101,7 @@ export class IndividualsBuilder {
   /**
    * The usual page in bulk: every mapped scalar field a column of numbers (or absent), the region ids a
    * list column of 32-bit ids (or absent), every value valid. False, with nothing added, otherwise: the
-   * page then goes row by row, and its first invalid value is the 422 `add` would give.
+   * page then goes row by row, and its first invalid value is the error `add` would give.
    */
   private addTyped(page: ColumnPage, fields: Map<string, Column>): boolean {
     const { n } = page;
@@ -262,11 +164,11 @@ export class IndividualsBuilder {
     if (v === null) return this.cols[key].push(NaN);
     const n = typeof v === "boolean" ? Number(v) : v;
     if (n !== 0 && n !== 1) {
-      throw new DataMismatchError(
+      throw new ParamMismatchError(
         `field '${this.mapping[key]}' (mapped to ${key}) must be 0 or 1; document ${
           this.docIds[i]
         } (position ${i}) has ${JSON.stringify(v)}`,
-        loc(key),
+        param(key),
       );
     }
     this.cols[key].push(n);
@@ -275,10 +177,10 @@ export class IndividualsBuilder {
   private coordinate(key: "lat" | "lon", v: unknown, bound: number, i: number): void {
     if (v === null) return this.cols[key].push(NaN);
     if (typeof v !== "number" || !(Math.abs(v) <= bound)) {
-      throw new DataMismatchError(
+      throw new ParamMismatchError(
         `field '${this.mapping[key]}' (mapped to ${key}) must be a number in [-${bound}, ${bound}]; ` +
           `document ${this.docIds[i]} (position ${i}) has ${JSON.stringify(v)}`,
-        loc(key),
+        param(key),
       );
     }
     this.cols[key].push(v);
@@ -287,10 +189,10 @@ export class IndividualsBuilder {
   private probability(v: unknown, i: number): void {
     if (v === null) return this.cols.y_pred_prob.push(NaN);
     if (typeof v !== "number" || !(v >= 0 && v <= 1)) {
-      throw new DataMismatchError(
+      throw new ParamMismatchError(
         `field '${this.mapping.y_pred_prob}' (mapped to y_pred_prob) must be a probability in [0, 1]; ` +
           `document ${this.docIds[i]} (position ${i}) has ${JSON.stringify(v)}`,
-        loc("y_pred_prob"),
+        param("y_pred_prob"),
       );
     }
     this.cols.y_pred_prob.push(v);
@@ -306,10 +208,10 @@ export class IndividualsBuilder {
       return this.regionStart.push(this.regionIds.total);
     }
     if (!list.length || !list.every((r) => Number.isInteger(r) && r >= 0)) {
-      throw new DataMismatchError(
+      throw new ParamMismatchError(
         `field '${this.mapping.region_ids}' (mapped to region_ids) must be a non-empty list of non-negative ` +
           `integers; document ${this.docIds[i]} (position ${i}) has ${JSON.stringify(v)}`,
-        loc("region_ids"),
+        param("region_ids"),
       );
     }
     this.regionIds.pushAny(list as number[]);
@@ -327,15 +229,12 @@ export class IndividualsBuilder {
   /**
    * The columns read so far, with what each mapped field missed, their memory from `alloc` (shared, so
    * the columns kept go to every worker without a copy);
-   * a collection without documents is a 422.
+   * a collection without documents is an InvalidParamError (data_collection_name).
    */
   columns(alloc: Alloc = localAlloc): LoadedColumns {
     const n = this.docIds.length;
     if (n === 0) {
-      throw new DataMismatchError("the task's collection holds no documents", [
-        "path",
-        "data_collection_name",
-      ]);
+      throw new ParamMismatchError("the task's collection holds no documents", ["data_collection_name"]);
     }
     const complete = (key: MappingKey) => this.missing[key] === 0;
     const bytes = (g: Growable) => {
@@ -366,45 +265,4 @@ export class IndividualsBuilder {
     };
     return { ind, mapping: this.mapping, explicit: [...this.explicit], missing: { ...this.missing } };
   }
-}
-
-/**
- * The Individuals of loaded columns for a request's needs: every slot the request mapped, and every slot
- * it needs, must be filled in every document (a 422 naming the slot and how many documents miss it).
- */
-export function requireNeeds(loaded: LoadedColumns, needs: LoadNeeds): Individuals {
-  const { ind, mapping, missing } = loaded, n = ind.n, explicit = new Set(loaded.explicit);
-  const require = (key: MappingKey, why: string) => {
-    if (missing[key]) {
-      throw new DataMismatchError(
-        `field '${mapping[key]}' (mapped to ${key}) is missing in ${missing[key]} of ${n} documents; ${why}`,
-        loc(key),
-      );
-    }
-  };
-  // A field the reviewer named is never dropped in silence (say, a typo falling back to k-means).
-  for (const key of MAPPING_KEYS) {
-    if (explicit.has(key)) require(key, "a field the request maps must be in every document");
-  }
-  require("y_pred", "every individual needs a prediction");
-  if (needs.yTrue) require("y_true", "equal_opp=true audits true-positive rates, so y_true is needed");
-  if (needs.prob) require("y_pred_prob", "threshold mitigation needs a probability for every individual");
-  const all = (key: MappingKey) => missing[key] === 0;
-  const partial = (key: MappingKey) => missing[key] > 0 && missing[key] < n;
-  if (!all("region_ids")) {
-    const why = "without region_ids for every individual, every individual needs coordinates";
-    if (partial("lat") || partial("lon")) require(partial("lat") ? "lat" : "lon", why);
-    if (partial("region_ids") && !(all("lat") && all("lon"))) {
-      require("region_ids", "give every individual its regions, or coordinates to every individual");
-    }
-  }
-  return ind;
-}
-
-/** Positions of the individuals in scope: all (statistical parity) or those with y_true = 1 (equal opportunity). */
-export function scopeOf(ind: Individuals, equalOpp: boolean): Int32Array {
-  if (!equalOpp) return Int32Array.from({ length: ind.n }, (_, i) => i);
-  const out: number[] = [];
-  for (let i = 0; i < ind.n; i++) if (ind.yTrue![i] === 1) out.push(i);
-  return Int32Array.from(out);
 }

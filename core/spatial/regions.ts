@@ -2,11 +2,11 @@
  * Regions over the individuals in scope, by the first of four rules that applies
  * (docs/spatial-fairness.md "Regions"):
  * 1. region_ids (overlap allowed); 2. coordinates + polygons (point in polygon); 3. coordinates alone
- * (k-means, convex hulls for display); 4. otherwise a 422. Region index = position in the sorted list
+ * (k-means, convex hulls for display); 4. otherwise an InvalidParamError (mapping). Region index = position in the sorted list
  * of distinct region ids; with polygons the ids are the polygon positions, so an empty polygon keeps
  * its index instead of shifting the others (the reference's defect).
  */
-import { DataMismatchError } from "../errors.ts";
+import { ParamMismatchError } from "../errors.ts";
 import { type Alloc, localAlloc } from "../memory.ts";
 import { convexHull, convexHulls } from "./hull.ts";
 import { kmeans, mergeSmall } from "./kmeans.ts";
@@ -213,10 +213,10 @@ function byRegionIds(
         const id = L.ids[t];
         if (!(Number.isInteger(id) && id >= 0 && id < P)) {
           const doc = docIdAt(ind.docIds, i) ?? "?";
-          throw new DataMismatchError(
+          throw new ParamMismatchError(
             `region id ${id} of document ${doc} (position ${i}) is beyond the polygon ` +
               `list (${P} polygons, ids 0..${P - 1})`,
-            ["body", "region"],
+            ["region"],
           );
         }
       }
@@ -318,9 +318,9 @@ export function buildRegions(
 ): Regions {
   const lists = ind.regionIds;
   if (scope.length === 0) {
-    throw new DataMismatchError(
+    throw new ParamMismatchError(
       "no individuals in scope (with equal_opp=true only individuals with y_true = 1 are audited)",
-      ["body", "equal_opp"],
+      ["equal_opp"],
     );
   }
   const polys = polygons && polygons.length ? polygons : null;
@@ -331,8 +331,8 @@ export function buildRegions(
       return polys ? byPolygons(x, y, polys) : byClusters(x, y, seed);
     }
   }
-  throw new DataMismatchError(
+  throw new ParamMismatchError(
     "neither regions nor coordinates: map region_ids, or lat and lon, for every individual in scope",
-    ["body", "mapping"],
+    ["mapping"],
   );
 }

@@ -21,6 +21,7 @@ import {
   DataMismatchError,
   InvalidInputError,
   InvalidInputsError,
+  locateParams,
   UnknownNameError,
 } from "../../core/errors.ts";
 import { loadRows, ROW_CAP } from "../datasets/rows.ts";
@@ -62,8 +63,15 @@ export interface AnnotationRecord extends Stamped {
 /** Every annotation function with its description and its parameters as JSON Schema. */
 export const listProcedures = () => describeProcedures();
 
-/** Runs one function on the rows the input names and stores the result (replacing one stored there). */
-export async function runAnnotation(deps: RunDeps, input: RunInput) {
+/**
+ * Runs one function on the rows the input names and stores the result (replacing one stored there). A
+ * parameter core refuses (sample_id, data or items, a column no row has) names its body field.
+ */
+export function runAnnotation(deps: RunDeps, input: RunInput): Promise<AnnotationRecord> {
+  return locateParams((param) => ["body", ...param], () => annotate(deps, input));
+}
+
+async function annotate(deps: RunDeps, input: RunInput): Promise<AnnotationRecord> {
   const proc = requireProcedure(input.functionName);
   const { params, source: paramsSource } = await runParams(deps, input, proc);
   const selection = parseSampleId(input.sampleId, ROW_CAP);

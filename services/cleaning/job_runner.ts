@@ -14,7 +14,7 @@ import { findMethod } from "../../core/cleaning/methods.ts";
 import type { CleaningInput } from "../../core/cleaning/run.ts";
 import { InvalidInputError, LimitError } from "../../core/errors.ts";
 import { log } from "../../core/log.ts";
-import { WorkerUnavailableError } from "../../workers/pool.ts";
+import { WorkerUnavailableError } from "../../workers/pool_jobs.ts";
 import type { TaskInput, TaskOutput } from "../../workers/tasks.ts";
 
 /** What runs the computation: the WorkerPool, or anything with its `run` of the "cleaning.run" task. */

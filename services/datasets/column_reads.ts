@@ -6,7 +6,7 @@
  */
 import type { WorkerPool } from "../../workers/pool.ts";
 import { columnsFrom, type ColumnsRead, frameFrom } from "../../workers/tasks/dataset.ts";
-import type { LoadedColumns } from "../../core/spatial/load.ts";
+import type { LoadedColumns } from "../../core/spatial/loaded_columns.ts";
 import type { Frame } from "../../core/stats/frame.ts";
 import type { CollectionRef, Store } from "../../store/store.ts";
 

@@ -5,7 +5,8 @@
 import type { Individuals } from "../../core/spatial/types.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import { type SpatialAuditReply } from "../spatial/on_pool.ts";
-import { type AuditSettings, type MapSettings, mapsPayload, type SpatialDeps } from "../spatial/audit.ts";
+import type { AuditSettings, SpatialDeps } from "../spatial/audit.ts";
+import { type MapSettings, mapsPayload } from "../spatial/audit_maps.ts";
 import type { RunWriter } from "../spatial/run_writer.ts";
 import { PredictionLines } from "./prediction_lines.ts";
 

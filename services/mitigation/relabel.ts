@@ -8,20 +8,20 @@
 import { auditCap } from "../../core/spatial/maps/map_value.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
 import type { FlipOrder } from "../../core/spatial/mitigate/flips.ts";
-import { DataMismatchError } from "../../core/errors.ts";
+import { DataMismatchError, locateParams } from "../../core/errors.ts";
 import { beside, nextTurn } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import { mitigateRelabel } from "./on_pool.ts";
+import { auditMaps, type MapSettings } from "../spatial/audit_maps.ts";
 import {
-  auditMaps,
   auditOf,
   type AuditPayload,
   auditPayload,
-  type MapSettings,
   preparedAudit,
   preparedWorlds,
   regionsPart,
   type SpatialDeps,
+  spatialField,
   taskIndividuals,
   withHulls,
 } from "../spatial/audit.ts";
@@ -72,7 +72,10 @@ export function mitigateByRelabel(
   input: MitigationTarget & RelabelSettings & { shared?: SharedBefore },
 ): Promise<RunAnswer<MitigationAnswer>> {
   const t0 = performance.now();
-  return liveMitigation(deps, input, "relabel", (m) => relabelRun(m, deps, input, t0));
+  return locateParams(
+    spatialField,
+    () => liveMitigation(deps, input, "relabel", (m) => relabelRun(m, deps, input, t0)),
+  );
 }
 
 /** The work of mitigateByRelabel as run `m` (whose deps end their pool tasks when it is cancelled). */

@@ -8,13 +8,14 @@ import { auditCap } from "../../core/spatial/maps/map_value.ts";
 import type { ThresholdFit } from "../../core/spatial/mitigate/threshold_mitigation.ts";
 import type { TrainTest } from "../../core/spatial/mitigate/train_test_split.ts";
 import { typedBytes } from "../datasets/prepared.ts";
-import { scopeOf } from "../../core/spatial/load.ts";
+import { scopeOf } from "../../core/spatial/loaded_columns.ts";
 import { gather, subsetIndividuals } from "../../core/spatial/subset.ts";
 import { beside, nextTurn } from "../../core/turns.ts";
 import { regionsOfEveryone, type SpatialAuditReply } from "../spatial/on_pool.ts";
 import { mitigateThreshold, thresholdFitOf, thresholdParts } from "./on_pool.ts";
+import { auditMaps } from "../spatial/audit_maps.ts";
+import { locateParams } from "../../core/errors.ts";
 import {
-  auditMaps,
   auditOf,
   auditPayload,
   preparedWorlds,
@@ -22,6 +23,7 @@ import {
   type Scoped,
   scopedBytes,
   type SpatialDeps,
+  spatialField,
   taskIndividuals,
   withHulls,
 } from "../spatial/audit.ts";
@@ -51,7 +53,10 @@ export function mitigateByThreshold(
   input: MitigationTarget & ThresholdSettings,
 ): Promise<RunAnswer<ThresholdAnswer>> {
   const t0 = performance.now();
-  return liveMitigation(deps, input, "threshold", (m) => thresholdRun(m, deps, input, t0));
+  return locateParams(
+    spatialField,
+    () => liveMitigation(deps, input, "threshold", (m) => thresholdRun(m, deps, input, t0)),
+  );
 }
 
 /** The work of mitigateByThreshold as run `m` (see relabelRun). */

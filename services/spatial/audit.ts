@@ -1,15 +1,13 @@
 /**
  * The spatial audit of a task (spec 2 `audit`), and the steps the mitigations repeat around their
- * solver: audit typed columns over the worker pool, draw an audit's maps in a worker, and shape the
+ * solver: audit typed columns over the worker pool, draw an audit's maps (audit_maps.ts), and shape the
  * audit part of an answer.
  */
 import type { Config } from "../../config.ts";
+import { locateParams } from "../../core/errors.ts";
 import type { AuditOutput, AuditPlan } from "../../core/spatial/audit.ts";
 import type { Mapping } from "../../core/spatial/mapping.ts";
-import { MAX_DRAWN, samplePoints } from "../../core/spatial/maps/sample.ts";
-import { nextTurn } from "../../core/turns.ts";
 import { mapRegions } from "../../core/spatial/maps/features.ts";
-import type { MapPoints } from "../../core/spatial/maps/inputs.ts";
 import type {
   AuditResult,
   Individuals,
@@ -18,7 +16,7 @@ import type {
   Ring,
   RngMode,
 } from "../../core/spatial/types.ts";
-import { requireNeeds } from "../../core/spatial/load.ts";
+import { requireNeeds } from "../../core/spatial/loaded_columns.ts";
 import { docIdsBytes } from "../../core/spatial/doc_ids.ts";
 import type { Store } from "../../store/store.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
@@ -29,7 +27,8 @@ import {
   type SpatialAuditRequest,
   type WorldsMemo,
 } from "./on_pool.ts";
-import type { AuditMaps, AuditMapsPayload } from "../../workers/tasks/maps.ts";
+import type { AuditMaps } from "../../workers/tasks/maps.ts";
+import { auditMaps, type MapSettings } from "./audit_maps.ts";
 import { loadColumns } from "./individuals.ts";
 import { taskCollection } from "./task_collection.ts";
 import { datasetVersion } from "../datasets/registry.ts";
@@ -240,86 +239,6 @@ export async function withHulls<S extends Scoped>(
   return { ...scoped, regions: { ...regions, polygons }, capped: regions.members.length - drawn.length };
 }
 
-/** Dots for a map: the chosen individuals' coordinates and class (at most MAX_DRAWN unless `full`). */
-export function mapPoints(
-  ind: Individuals,
-  positions: Int32Array,
-  cls: ArrayLike<number>,
-  full: boolean,
-  seed: number,
-): { points: MapPoints | null; drawnOf: number } {
-  if (!ind.lat || !ind.lon) return { points: null, drawnOf: positions.length };
-  const pick = samplePoints(positions.length, full ? positions.length : MAX_DRAWN, seed);
-  const lon = new Float64Array(pick.length),
-    lat = new Float64Array(pick.length),
-    k = new Uint8Array(pick.length);
-  const fromLon = ind.lon, fromLat = ind.lat;
-  for (let i = 0; i < pick.length; i++) {
-    const j = pick[i], at = positions[j];
-    lon[i] = fromLon[at];
-    lat[i] = fromLat[at];
-    k[i] = cls[j];
-  }
-  return { points: { lon, lat, cls: k }, drawnOf: positions.length };
-}
-
-/** How a map is drawn: every dot or a sample (by `seed`), its title, and the colour scale's cap. */
-export interface MapSettings {
-  full: boolean;
-  /** Regions the maps leave out (withHulls). */
-  capped?: number;
-  seed: number;
-  title: string;
-  cap?: number;
-  /** The audit compares true-positive rates: the maps say so. */
-  equalOpp?: boolean;
-  /** The HTML maps' tile layer (config MAP_TILE_URL); unset: the embedded vector base map. */
-  tileUrl?: string;
-}
-
-/**
- * What a map task draws: an audit reply's regions and statistics, with a dot for each individual at
- * `positions` (a sample of them unless `full`) in the class `yPred` gives it. The audit maps and the
- * flips map are drawn from the same payload.
- */
-export function mapsPayload(
-  ind: Individuals,
-  reply: SpatialAuditReply,
-  positions: Int32Array,
-  yPred: Uint8Array,
-  opts: MapSettings,
-): AuditMapsPayload {
-  const cls = new Uint8Array(positions.length); // a loop: Uint8Array.from with a function is ~10× slower
-  for (let j = 0; j < positions.length; j++) cls[j] = yPred[positions[j]];
-  const { points, drawnOf } = mapPoints(ind, positions, cls, opts.full, opts.seed);
-  const { world_max: _w, ...audit } = reply.audit;
-  const { title, cap, equalOpp, tileUrl, capped } = opts;
-  return {
-    regions: reply.regions,
-    audit,
-    points,
-    options: { title, drawnOf, cap, equalOpp, tileUrl, capped },
-  };
-}
-
-/** The fair map and the distribution map of an audit, HTML and PNG, drawn by two workers at once. */
-export async function auditMaps(
-  pool: WorkerPool,
-  ind: Individuals,
-  reply: SpatialAuditReply,
-  yPred: Uint8Array,
-  opts: MapSettings,
-): Promise<AuditMaps> {
-  const payload = mapsPayload(ind, reply, reply.scope, yPred, opts);
-  const { points: _, ...fair } = payload;
-  const drawingFair = pool.run("maps.fair", fair);
-  drawingFair.catch(() => {}); // its failure is taken below, not left unhandled during the turn
-  // each post clones its regions' statistics and polygons (5-15 ms): one a turn, so no turn holds both
-  await nextTurn();
-  const [f, d] = await Promise.all([drawingFair, pool.run("maps.distribution", payload)]);
-  return { ...f, ...d };
-}
-
 /** The audit part of an answer: statistics without the raw world maxima, and the maps. */
 export function auditPayload(reply: SpatialAuditReply, maps: AuditMaps): AuditPayload {
   const { world_max: _w, timing_ms: _t, ...audit } = reply.audit;
@@ -378,7 +297,23 @@ export interface RunOrigin {
 }
 
 /** Audits a task's collection and draws its maps: the reviewer's first look at where a model is unfair. */
-export async function auditTask(
+export function auditTask(
+  deps: SpatialDeps,
+  input: AuditSettings & RunOrigin & { collectionName: string },
+): Promise<RunAnswer<AuditAnswer>> {
+  return locateParams(spatialField, () => auditTaskHere(deps, input));
+}
+
+/**
+ * Where a spatial request (an audit's or a mitigation's) carries a parameter core names: the task's
+ * collection in the path, any other in the body.
+ */
+export const spatialField = (param: (string | number)[]): (string | number)[] => [
+  param[0] === "data_collection_name" ? "path" : "body",
+  ...param,
+];
+
+async function auditTaskHere(
   deps: SpatialDeps,
   input: AuditSettings & RunOrigin & { collectionName: string },
 ): Promise<RunAnswer<AuditAnswer>> {

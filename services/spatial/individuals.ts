@@ -2,7 +2,7 @@
  * A task's individuals: the collection's mapped fields streamed once into typed columns (core's
  * Individuals), and the first documents that dataset-columns profiles and the default mapping reads.
  */
-import type { LoadedColumns } from "../../core/spatial/load.ts";
+import type { LoadedColumns } from "../../core/spatial/loaded_columns.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
 import { readColumns } from "../datasets/column_reads.ts";
 import {

@@ -10,9 +10,9 @@
 import type { WorkerPool } from "../../workers/pool.ts";
 import type { Prepared, PreparePayload } from "../../workers/tasks/spatial.ts";
 import {
+  assertAuditParams,
   type AuditOutput,
   type AuditPlan,
-  checkAuditParams,
   summarizeAudit,
 } from "../../core/spatial/audit.ts";
 import { LANES } from "../../core/spatial/plan.ts";
@@ -194,7 +194,7 @@ export async function spatialAudit(
   req: SpatialAuditRequest,
   opts: { timeoutMs?: number } = {},
 ): Promise<SpatialAuditReply> {
-  checkAuditParams(req.nWorlds, req.signifLevel, req.seed, req.rng);
+  assertAuditParams(req.nWorlds, req.signifLevel, req.seed, req.rng);
   const t0 = performance.now();
   const prep = req.prepared && req.plan
     ? { ...req.prepared, plan: req.plan }

@@ -17,7 +17,12 @@ export interface RunWriteback {
 }
 
 export interface RunReport {
-  task: { name: string; databaseName: string; status: string | null; mapping: Record<string, unknown> | null };
+  task: {
+    name: string;
+    databaseName: string;
+    status: string | null;
+    mapping: Record<string, unknown> | null;
+  };
   run: StoredRun;
   writebacks: RunWriteback[];
   /** When the report was made. */

@@ -2,6 +2,7 @@
  * Feature importance (spec 2): classifiers compared by cross-validated accuracy as PyCaret's
  * `compare_models` did, the best one's importances ranked.
  */
+import { locateParams } from "../../core/errors.ts";
 import { MODEL_NAMES, type ModelName } from "../../core/learn/models.ts";
 import { targetName } from "../../core/learn/prepare.ts";
 import { featureImportanceOnPool } from "./on_pool.ts";
@@ -44,11 +45,18 @@ export interface FeatureImportance {
   elapsedSeconds: number;
 }
 
-/** Loads the dataset, compares the models on the worker pool and ranks the best one's features. */
-export async function analyzeFeatureImportance(
+/**
+ * Loads the dataset, compares the models on the worker pool and ranks the best one's features. A parameter
+ * the dataset cannot honour (a target that is not a column, too few rows for the folds) names its body field.
+ */
+export function analyzeFeatureImportance(
   deps: ValuationDeps,
   input: FeatureImportanceInput,
 ): Promise<FeatureImportance> {
+  return locateParams((param) => ["body", ...param], () => compareOn(deps, input));
+}
+
+async function compareOn(deps: ValuationDeps, input: FeatureImportanceInput): Promise<FeatureImportance> {
   const t0 = performance.now();
   const asked = input.models;
   const models = asked?.length ? MODEL_NAMES.filter((m) => asked.includes(m)) : MODEL_NAMES;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { jsonBody, testApp } from "../support/app.ts";
-import { mapPoints } from "../../services/spatial/audit.ts";
+import { mapPoints } from "../../services/spatial/audit_maps.ts";
 import type { Individuals } from "../../core/spatial/types.ts";
 
 /** 20 individuals: region 0 holds 8 positives of 10, region 1 holds 2 of 10 (P = 10, N = 20). */

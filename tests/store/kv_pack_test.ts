@@ -5,7 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { KvStore } from "../../store/kv.ts";
-import { jsonExact, MIN_PACK_DOCS, type PackMeta, Packs, segmentsOf } from "../../store/kv_pack.ts";
+import { Packs } from "../../store/kv_pack.ts";
+import { jsonExact } from "../../store/kv_pack_builder.ts";
+import { MIN_PACK_DOCS, type PackMeta, segmentsOf } from "../../store/kv_pack_layout.ts";
 import { newId } from "../../store/ids.ts";
 import type { CollectionRef, Doc, Store } from "../../store/store.ts";
 import { ConflictError } from "../../core/errors.ts";

@@ -4,7 +4,8 @@
  * pool's own tests of an unknown task: the typed escape hatch stays here, out of workers/.
  * `servicePool(size)` is the pool a test app runs on: `size` workers, or what WORKERS says.
  */
-import { createWorkerPool, type RunOptions, WorkerPool } from "../../workers/pool.ts";
+import { createWorkerPool, WorkerPool } from "../../workers/pool.ts";
+import type { RunOptions } from "../../workers/pool_jobs.ts";
 import type { TaskInputOf, TaskOutputOf } from "../../workers/protocol.ts";
 import type { TaskInput, TaskName, TaskOutput } from "../../workers/tasks.ts";
 import type { AUDIT_TEST_TASKS, POOL_TEST_TASKS } from "./pool_tasks.ts";

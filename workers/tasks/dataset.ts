@@ -6,7 +6,8 @@
  * reads (`columnsFrom`, `frameFrom`) run on the caller's store where no worker can open it: the callers' side is
  * services/datasets/column_reads.ts.
  */
-import { IndividualsBuilder, type LoadedColumns } from "../../core/spatial/load.ts";
+import { IndividualsBuilder } from "../../core/spatial/load.ts";
+import type { LoadedColumns } from "../../core/spatial/loaded_columns.ts";
 import type { Mapping, MappingKey } from "../../core/spatial/mapping.ts";
 import { type Frame, FrameBuilder } from "../../core/stats/frame.ts";
 import { type Alloc, localAlloc, sharedAlloc } from "../../core/memory.ts";

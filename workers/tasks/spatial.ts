@@ -17,7 +17,7 @@ import {
   memberSource,
   regionHulls,
 } from "../../core/spatial/regions.ts";
-import { scopeOf } from "../../core/spatial/load.ts";
+import { scopeOf } from "../../core/spatial/loaded_columns.ts";
 import { gather, restrictRegions } from "../../core/spatial/subset.ts";
 import { sharedAlloc, toShared } from "../../core/memory.ts";
 import type { Individuals, Regions, Ring, RngMode } from "../../core/spatial/types.ts";

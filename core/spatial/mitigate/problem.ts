@@ -17,7 +17,6 @@
  *   them moves only newP, which every solver counts (newP = P + the sum over EVERY individual
  *   variable, never only over the first R: the reference's defect).
  */
-import { InvalidInputError } from "../../errors.ts";
 import { type Signatures, signatures } from "../signatures.ts";
 import type { Regions } from "../types.ts";
 
@@ -83,8 +82,9 @@ export interface MitigationParams {
 
 /** C from budget_constr: a value ≤ 1 is a fraction of N (floor(fraction·N)), a value > 1 a count (floor). */
 export function flipBudget(budget: number, N: number): number {
+  // budget_constr is checked at the edge (the request schema): another value here is a caller's bug
   if (!(Number.isFinite(budget) && budget >= 0)) {
-    throw new InvalidInputError("budget_constr must be a finite number ≥ 0", ["body", "budget_constr"]);
+    throw new RangeError(`budget ${budget}: a finite number ≥ 0`);
   }
   return budget <= 1 ? Math.floor(budget * N + SNAP) : Math.floor(budget + SNAP);
 }
@@ -95,9 +95,8 @@ export function flipBudget(budget: number, N: number): number {
  * integer snaps to it first). It always contains P, and is exactly [P, P] when s = 0.
  */
 export function rateWindow(P: number, N: number, s: number): [number, number] {
-  if (!(Number.isFinite(s) && s >= 0)) {
-    throw new InvalidInputError("pr_constr must be a finite number ≥ 0", ["body", "pr_constr"]);
-  }
+  // pr_constr is checked at the edge (the request schema): another value here is a caller's bug
+  if (!(Number.isFinite(s) && s >= 0)) throw new RangeError(`rate tolerance ${s}: a finite number ≥ 0`);
   const eps = SNAP * Math.max(1, P);
   const lo = Math.max(0, Math.ceil(Math.max(0, (1 - s) * P) - eps));
   const hi = Math.floor(Math.min(N, (1 + s) * P) + eps);

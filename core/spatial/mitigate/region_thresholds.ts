@@ -1,11 +1,11 @@
 /**
  * From a region's continuous δ to a decision threshold on y_pred_prob and a tie probability, by the
  * rules of docs/spatial-fairness.md "From δ to a threshold", and predictions with those thresholds.
- * |δ| beyond the number of candidates is a 422 (the documented rule; it needs y_pred ≠ (prob > t0)).
+ * |δ| beyond the number of candidates is an InvalidParamError (the documented rule; it needs y_pred ≠ (prob > t0)).
  * A δ within 1e-9 of an integer counts as that integer (solver noise such as 2.9999999998 would
  * otherwise land just beside the midpoint the integer gives).
  */
-import { DataMismatchError } from "../../errors.ts";
+import { ParamMismatchError } from "../../errors.ts";
 import type { Rng } from "../../random.ts";
 
 /**
@@ -20,8 +20,8 @@ export interface RegionThreshold {
 
 /**
  * The threshold and tie probability of a region whose scored members (train part) have probabilities
- * `probs`, for δ (more positives when > 0) and default boundary t0. A 422 when |δ| asks for more
- * candidates than the region has (y_pred disagreeing with prob > t0 makes that possible); the 422
+ * `probs`, for δ (more positives when > 0) and default boundary t0. An InvalidParamError when |δ| asks for more
+ * candidates than the region has (y_pred disagreeing with prob > t0 makes that possible); the error
  * names the region by `regionId` (its id in the answer's stats) and `idx` (its position).
  */
 export function regionThreshold(
@@ -44,10 +44,10 @@ export function regionThreshold(
     : { length: len, at: (i: number) => sorted[i] };
   const whole = Math.trunc(d), f = Math.abs(d - whole), k = Math.abs(whole) - 1;
   if (Math.abs(d) > s.length) {
-    throw new DataMismatchError(
+    throw new ParamMismatchError(
       `region ${regionId} (idx ${idx}): δ = ${d} asks for more flips than the ${s.length} of its training members on the ` +
         `other side of default_boundary ${t0}; y_pred must agree with y_pred_prob > default_boundary`,
-      ["body", "default_boundary"],
+      ["default_boundary"],
     );
   }
   const out = (threshold: number, p = -1) => ({ idx, threshold, eq_to_thresh_flip_prob: p });

@@ -17,7 +17,6 @@ import { groupsOf } from "./exact_fixed_rate.ts";
 import { solveExactOverlapping } from "./exact_overlapping.ts";
 import { exactStart } from "./exact_start.ts";
 import { chooseMembers, type FlipOrder, regionFlipCounts, regionsDelta, unitFlipCounts } from "./flips.ts";
-import { DataMismatchError } from "../../errors.ts";
 import { type MitigationOutcome, mitigationOutcome } from "./outcome.ts";
 import { buildProblem, type MitigationProblem, unitRegion } from "./problem.ts";
 import {
@@ -160,10 +159,8 @@ export async function relabel(input: RelabelInput, onProgress?: OnProgress): Pro
   const { yPred, yTrue, scope } = input;
   const flipOrder = input.flipOrder ?? "index", prob = input.prob ?? null;
   if (flipOrder === "uncertainty" && (!prob || prob.length !== yPred.length)) {
-    throw new DataMismatchError(
-      "flip_order 'uncertainty' needs y_pred_prob for every individual",
-      ["body", "flip_order"],
-    );
+    // the service refuses it first, naming the field (services/mitigation/relabel.ts: flipOrderOf)
+    throw new RangeError("flip_order 'uncertainty' needs y_pred_prob for every individual");
   }
   const labels = gather(yPred, scope)!;
   const known = input.plan?.n === scope.length ? planSignatures(input.plan, input.regions) : undefined;

@@ -9,7 +9,7 @@
  * of it, or y_true = 1 under equal opportunity); a region's candidates are those of its members.
  * A vote's weight is 1/(the region's size), its training plus test members.
  */
-import { DataMismatchError } from "../../errors.ts";
+import { ParamMismatchError } from "../../errors.ts";
 import { Rng } from "../../random.ts";
 import { gather, restrictRegions } from "../subset.ts";
 import type { Regions } from "../types.ts";
@@ -62,17 +62,17 @@ export interface ThresholdFit {
   signatures: Signatures;
 }
 
-/** The positions of `part` in scope: under equal opportunity those with y_true = 1 (a 422 without y_true). */
+/** The positions of `part` in scope: under equal opportunity those with y_true = 1 (an InvalidParamError without y_true). */
 function inScope(input: Pick<ThresholdInput, "yTrue" | "equalOpp">, part: Int32Array): Int32Array {
   if (!input.equalOpp) return part;
   const yTrue = input.yTrue;
   if (!yTrue) {
-    throw new DataMismatchError("equal_opp needs y_true for every individual", ["body", "equal_opp"]);
+    throw new ParamMismatchError("equal_opp needs y_true for every individual", ["equal_opp"]);
   }
   return part.filter((i) => yTrue[i] === 1);
 }
 
-/** The training part of `train` (a split's positions) as the fit reads it; 422s for an empty scope. */
+/** The training part of `train` (a split's positions) as the fit reads it; an InvalidParamError for an empty scope. */
 export function thresholdFit(
   input: Pick<ThresholdInput, "yTrue" | "regions" | "equalOpp">,
   train: Int32Array,
@@ -80,7 +80,7 @@ export function thresholdFit(
 ): ThresholdFit {
   const trainScope = inScope(input, train);
   if (trainScope.length === 0) {
-    throw new DataMismatchError("no individuals in scope in the training part", ["body", "train_ratio"]);
+    throw new ParamMismatchError("no individuals in scope in the training part", ["train_ratio"]);
   }
   const trainRegions = restrictRegions(input.regions, trainScope, n);
   return { trainScope, trainRegions, signatures: signatures(trainScope.length, trainRegions.members) };
@@ -114,13 +114,13 @@ export interface ThresholdResult extends MitigationOutcome {
 function checkProbabilities(prob: Float64Array, n: number, t0: number): void {
   if (!(t0 >= 0 && t0 <= 1)) throw new RangeError(`default_boundary t0 = ${t0} must lie in [0, 1]`);
   if (prob.length !== n) {
-    throw new DataMismatchError("y_pred_prob is required", ["body", "mapping", "y_pred_prob"]);
+    throw new ParamMismatchError("y_pred_prob is required", ["mapping", "y_pred_prob"]);
   }
   for (let i = 0; i < n; i++) {
     if (!(prob[i] >= 0 && prob[i] <= 1)) {
-      throw new DataMismatchError(
+      throw new ParamMismatchError(
         `y_pred_prob must be a number in [0, 1] for every individual; position ${i} has ${prob[i]}`,
-        ["body", "mapping", "y_pred_prob"],
+        ["mapping", "y_pred_prob"],
       );
     }
   }

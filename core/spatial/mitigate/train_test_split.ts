@@ -5,7 +5,7 @@
  * parts up to one individual, and the same seed gives the same split on every platform. Typed arrays
  * throughout, so a split of a million individuals stays cheap.
  */
-import { DataMismatchError, InvalidInputError } from "../../errors.ts";
+import { ParamMismatchError } from "../../errors.ts";
 import { Rng } from "../../random.ts";
 
 /** Positions (ascending) of the two parts. */
@@ -14,22 +14,22 @@ export interface TrainTest {
   test: Int32Array;
 }
 
-/** Refuses a ratio outside (0, 1) or a seed that is not an integer in 0 .. 2^32-1. */
-export function checkSplitParams(trainRatio: number, seed: number): void {
+/**
+ * Asserts a ratio in (0, 1) and a seed that is an integer in 0 .. 2^32-1: the request schema checks both
+ * (train_ratio, random_state), so another value here is a caller's bug.
+ */
+export function assertSplitParams(trainRatio: number, seed: number): void {
   if (!(trainRatio > 0 && trainRatio < 1)) {
-    throw new InvalidInputError("train_ratio must lie strictly between 0 and 1", ["body", "train_ratio"]);
+    throw new RangeError(`train_ratio ${trainRatio}: strictly in (0, 1)`);
   }
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
-    throw new InvalidInputError("random_state must be an integer in 0 .. 4294967295", [
-      "body",
-      "random_state",
-    ]);
+    throw new RangeError(`random_state ${seed}: an integer in 0 .. 4294967295`);
   }
 }
 
 /**
  * Splits positions 0..n-1; with `strata` (0/1 per position: y_true when present, else y_pred) each
- * class is split on its own. A 422 when either part would be empty.
+ * class is split on its own. An InvalidParamError (train_ratio) when either part would be empty.
  */
 export function trainTestSplit(
   n: number,
@@ -37,7 +37,7 @@ export function trainTestSplit(
   strata: Uint8Array | null,
   seed: number,
 ): TrainTest {
-  checkSplitParams(trainRatio, seed);
+  assertSplitParams(trainRatio, seed);
   const rng = new Rng(seed), isTrain = new Uint8Array(n);
   const groups = strata
     ? [0, 1].map((c) => positionsOf(strata, c))
@@ -53,11 +53,11 @@ export function trainTestSplit(
     nTrain += k;
   }
   if (nTrain === 0 || nTrain === n) {
-    throw new DataMismatchError(
+    throw new ParamMismatchError(
       `train_ratio ${trainRatio} of ${n} individuals leaves the ${
         nTrain === 0 ? "training" : "test"
       } part empty`,
-      ["body", "train_ratio"],
+      ["train_ratio"],
     );
   }
   const train = new Int32Array(nTrain), test = new Int32Array(n - nTrain);

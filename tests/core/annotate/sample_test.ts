@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { inlineRows, parseSampleId, Reservoir, selectRows } from "../../../core/annotate/sample.ts";
 import { configuredParams, mergeParams } from "../../../core/annotate/configuration.ts";
-import { InvalidInputError, NotFoundError } from "../../../core/errors.ts";
+import { InvalidParamError, NotFoundError } from "../../../core/errors.ts";
 
 Deno.test("sample_id: a record id, head:N, random:N[:SEED]; out of range is a 422 at body.sample_id", () => {
   assert.deepEqual(parseSampleId(undefined, 100), { kind: "all" });
@@ -13,7 +13,7 @@ Deno.test("sample_id: a record id, head:N, random:N[:SEED]; out of range is a 42
   for (const bad of ["head:0", "head:101", "head:2:1"]) {
     assert.throws(
       () => parseSampleId(bad, 100),
-      (e) => e instanceof InvalidInputError && e.loc[1] === "sample_id",
+      (e) => e instanceof InvalidParamError && e.param[0] === "sample_id",
     );
   }
 });
@@ -46,12 +46,12 @@ Deno.test("inline rows: data is one record or a list, items a list; both, empty 
     try {
       f();
     } catch (e) {
-      return (e as InvalidInputError).loc;
+      return (e as InvalidParamError).param;
     }
   };
-  assert.deepEqual(locOf(() => inlineRows({ a: 1 }, [{ a: 1 }])), ["body", "items"]);
-  assert.deepEqual(locOf(() => inlineRows([], undefined)), ["body", "data"]);
-  assert.deepEqual(locOf(() => inlineRows(undefined, [{ a: 1 }, "x"])), ["body", "items", 1]);
+  assert.deepEqual(locOf(() => inlineRows({ a: 1 }, [{ a: 1 }])), ["items"]);
+  assert.deepEqual(locOf(() => inlineRows([], undefined)), ["data"]);
+  assert.deepEqual(locOf(() => inlineRows(undefined, [{ a: 1 }, "x"])), ["items", 1]);
 
   const rows = [{ id: "a" }, { _id: "b" }, { id: 3 }];
   assert.deepEqual(selectRows(rows, { kind: "record", id: "b" }, 10), [{ _id: "b" }]);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { checkFoldable, stratifiedFolds, stratifiedSplit } from "../../../core/learn/folds.ts";
-import { InvalidInputError } from "../../../core/errors.ts";
+import { InvalidParamError } from "../../../core/errors.ts";
 import { Rng } from "../../../core/random.ts";
 
 // 70 rows of class 0 and 30 of class 1.
@@ -26,12 +26,12 @@ Deno.test("folds: sizes differ by at most one and every fold has its share of ea
   }
 });
 
-Deno.test("checkFoldable: a class with fewer training rows than folds is a 422 on body.folds saying so", () => {
+Deno.test("checkFoldable: a class with fewer training rows than folds names folds, saying so", () => {
   const s = stratifiedSplit(y, 2, 0.7, new Rng(1));
   checkFoldable(y, ["no", "yes"], s, 10, 0.7);
   assert.throws(() => checkFoldable(y, ["no", "yes"], s, 22, 0.7), (e: Error) => {
-    assert.ok(e instanceof InvalidInputError);
-    assert.deepEqual(e.loc, ["body", "folds"]);
+    assert.ok(e instanceof InvalidParamError);
+    assert.deepEqual(e.param, ["folds"]);
     assert.match(e.message, /class 'yes' has 21 rows in the 70 % training split .* at least 22/);
     return true;
   });

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { IndividualsBuilder, scopeOf } from "../../../core/spatial/load.ts";
+import { IndividualsBuilder } from "../../../core/spatial/load.ts";
+import { scopeOf } from "../../../core/spatial/loaded_columns.ts";
 import { columnPages, PAGE_BYTES, pageBytes, valuesOf } from "../../../core/column_pages.ts";
 import fc from "fast-check";
 import { serialize } from "node:v8";
 import { explicitKeys, type Mapping, resolveMapping } from "../../../core/spatial/mapping.ts";
-import { InvalidInputError } from "../../../core/errors.ts";
+import { InvalidParamError } from "../../../core/errors.ts";
 
 /** Loads docs as the audit would for a request whose mapping is `mapping` (its keys are explicit). */
 const load = (
@@ -17,11 +18,11 @@ const load = (
   return b.finish(needs);
 };
 
-const rejects = (fn: () => unknown, pattern: RegExp, loc: (string | number)[]) =>
+const rejects = (fn: () => unknown, pattern: RegExp, param: (string | number)[]) =>
   assert.throws(fn, (e: Error) => {
-    assert.ok(e instanceof InvalidInputError, String(e));
+    assert.ok(e instanceof InvalidParamError, String(e));
     assert.match(e.message, pattern);
-    assert.deepEqual(e.loc, loc);
+    assert.deepEqual(e.param, param);
     return true;
   });
 
@@ -47,34 +48,29 @@ Deno.test("load: mapped fields become typed columns in collection order", () => 
 
 Deno.test("load: a reviewer is told what is wrong, where, and how often", () => {
   rejects(() => load([{ y_pred: 2 }]), /must be 0 or 1; document d0 \(position 0\) has 2/, [
-    "body",
     "mapping",
     "y_pred",
   ]);
   rejects(
     () => load([{ y_pred: 1 }, {}, {}], {}, { yTrue: false, prob: false }),
     /missing in 2 of 3 documents/,
-    [
-      "body",
-      "mapping",
-      "y_pred",
-    ],
+    ["mapping", "y_pred"],
   );
   rejects(
     () => load([{ y_pred: 1, y_true: 1 }, { y_pred: 1 }], {}, { yTrue: true, prob: false }),
     /'y_true' \(mapped to y_true\) is missing in 1 of 2 documents; equal_opp=true/,
-    ["body", "mapping", "y_true"],
+    ["mapping", "y_true"],
   );
-  rejects(() => load([{ y_pred: 1, lat: 91, lon: 0 }]), /\[-90, 90\]/, ["body", "mapping", "lat"]);
-  rejects(() => load([{ y_pred: 1, region_ids: [] }]), /non-empty list/, ["body", "mapping", "region_ids"]);
-  rejects(() => load([{ y_pred: 1, region_ids: [-1] }]), /non-negative/, ["body", "mapping", "region_ids"]);
-  rejects(() => load([{ y_pred: 1, y_pred_prob: 1.5 }]), /probability/, ["body", "mapping", "y_pred_prob"]);
+  rejects(() => load([{ y_pred: 1, lat: 91, lon: 0 }]), /\[-90, 90\]/, ["mapping", "lat"]);
+  rejects(() => load([{ y_pred: 1, region_ids: [] }]), /non-empty list/, ["mapping", "region_ids"]);
+  rejects(() => load([{ y_pred: 1, region_ids: [-1] }]), /non-negative/, ["mapping", "region_ids"]);
+  rejects(() => load([{ y_pred: 1, y_pred_prob: 1.5 }]), /probability/, ["mapping", "y_pred_prob"]);
   rejects(
     () => load([{ y_pred: 1, lat: 1, lon: 1 }, { y_pred: 0, lat: 2 }]),
     /'lon' \(mapped to lon\) is missing in 1 of 2/,
-    ["body", "mapping", "lon"],
+    ["mapping", "lon"],
   );
-  rejects(() => load([]), /no documents/, ["path", "data_collection_name"]);
+  rejects(() => load([]), /no documents/, ["data_collection_name"]);
 });
 
 Deno.test("load: a field the request maps is never dropped in silence when documents lack it", () => {
@@ -83,25 +79,25 @@ Deno.test("load: a field the request maps is never dropped in silence when docum
   rejects(
     () => load(docs, { region_ids: "zone_typo" }),
     /^field 'zone_typo' \(mapped to region_ids\) is missing in 40 of 40 documents; a field the request maps/,
-    ["body", "mapping", "region_ids"],
+    ["mapping", "region_ids"],
   );
   rejects(
     () => load(docs, { lat: "typo" }),
     /^field 'typo' \(mapped to lat\) is missing in 40 of 40 documents/,
-    ["body", "mapping", "lat"],
+    ["mapping", "lat"],
   );
   // missing from some documents only: 10 of the 40 lack `score`
   const someProb = docs.map((d, i) => (i < 10 ? d : { ...d, score: 0.5 }));
   rejects(
     () => load(someProb, { y_pred_prob: "score" }),
     /^field 'score' \(mapped to y_pred_prob\) is missing in 10 of 40 documents/,
-    ["body", "mapping", "y_pred_prob"],
+    ["mapping", "y_pred_prob"],
   );
   // a null counts as missing, as for every slot
   rejects(
     () => load([{ y_pred: 1, t: 1 }, { y_pred: 0, t: null }], { y_true: "t" }),
     /'t' \(mapped to y_true\) is missing in 1 of 2 documents/,
-    ["body", "mapping", "y_true"],
+    ["mapping", "y_true"],
   );
   // the same key left to its default keeps the old behaviour: absent everywhere, the slot is absent
   const byDefault = load(docs);

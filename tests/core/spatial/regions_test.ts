@@ -13,7 +13,7 @@ import {
 import { convexHull, convexHulls } from "../../../core/spatial/hull.ts";
 import fc from "fast-check";
 import { kmeans, mergeSmall } from "../../../core/spatial/kmeans.ts";
-import { InvalidInputError } from "../../../core/errors.ts";
+import { InvalidParamError } from "../../../core/errors.ts";
 import { Rng } from "../../../core/random.ts";
 import { localAlloc, sharedAlloc } from "../../../core/memory.ts";
 import type { Individuals, Ring } from "../../../core/spatial/types.ts";
@@ -98,13 +98,13 @@ Deno.test("rule 1: region ids, sorted and overlapping; with polygons they index 
   assert.throws(
     () => buildRegions(people({ regionIds: [[0], [3]] }), all(2), [square, square], 1),
     (e: Error) =>
-      e instanceof InvalidInputError && /region id 3 .* beyond the polygon list \(2 polygons/.test(e.message),
+      e instanceof InvalidParamError && /region id 3 .* beyond the polygon list \(2 polygons/.test(e.message),
   );
 });
 
 Deno.test("rule 4: neither regions nor coordinates is a 422; so is an empty scope", () => {
   assert.throws(() => buildRegions(people({ n: 3 }), all(3), null, 1), (e: Error) => {
-    assert.ok(e instanceof InvalidInputError);
+    assert.ok(e instanceof InvalidParamError);
     assert.match(e.message, /neither regions nor coordinates/);
     return true;
   });

@@ -3,7 +3,7 @@ import { TestPool as WorkerPool } from "../../support/pools.ts";
 import { spatialAudit, worldRanges } from "../../../services/spatial/on_pool.ts";
 import { runAudit } from "../../../core/spatial/audit.ts";
 import { buildRegions, flattenRegionIds, KMEANS_SEED } from "../../../core/spatial/regions.ts";
-import { InvalidInputError } from "../../../core/errors.ts";
+import { InvalidParamError } from "../../../core/errors.ts";
 import { Rng } from "../../../core/random.ts";
 import type { Individuals } from "../../../core/spatial/types.ts";
 
@@ -97,7 +97,7 @@ Deno.test("spatialAudit over 2 workers equals runAudit in one thread; the caller
         seed: 1,
         rng: "fast",
       }),
-      (e: Error) => e instanceof InvalidInputError && /neither regions nor coordinates/.test(e.message),
+      (e: Error) => e instanceof InvalidParamError && /neither regions nor coordinates/.test(e.message),
     );
   } finally {
     pool.close();

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { InvalidInputError } from "../../../../core/errors.ts";
 import {
   buildProblem,
   flipBudget,
@@ -18,8 +17,8 @@ Deno.test("budget: ≤ 1 is floor(fraction·N), > 1 a count; float products snap
   assert.equal(flipBudget(1, 7), 7); // 1 is the whole scope, not one flip
   assert.equal(flipBudget(2.7, 10), 2);
   assert.equal(flipBudget(0, 10), 0);
-  assert.throws(() => flipBudget(-0.1, 10), InvalidInputError);
-  assert.throws(() => flipBudget(NaN, 10), InvalidInputError);
+  assert.throws(() => flipBudget(-0.1, 10), RangeError);
+  assert.throws(() => flipBudget(NaN, 10), RangeError);
 });
 
 Deno.test("rate window: [ceil(max(0,(1-s)P)), floor(min(N,(1+s)P))], snapping float noise; s = 0 gives [P, P]", () => {
@@ -30,7 +29,7 @@ Deno.test("rate window: [ceil(max(0,(1-s)P)), floor(min(N,(1+s)P))], snapping fl
   assert.deepEqual(rateWindow(8, 10, 0.5), [4, 10]); // (1+s)P = 12 is cut at N
   assert.deepEqual(rateWindow(5, 10, 2), [0, 10]); // (1-s)P < 0 is cut at 0
   assert.deepEqual(rateWindow(0, 10, 0.5), [0, 0]);
-  assert.throws(() => rateWindow(5, 10, -0.1), InvalidInputError);
+  assert.throws(() => rateWindow(5, 10, -0.1), RangeError);
 });
 
 Deno.test("problem: N, P, C, window of D within ±C; units of interchangeable individuals", () => {

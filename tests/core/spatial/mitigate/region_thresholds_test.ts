@@ -1,6 +1,6 @@
 /** δ → threshold and tie probability by the rules of docs/spatial-fairness.md, each case computed by hand (t0 = 0.5). */
 import assert from "node:assert/strict";
-import { InvalidInputError } from "../../../../core/errors.ts";
+import { InvalidParamError } from "../../../../core/errors.ts";
 import { Rng } from "../../../../core/random.ts";
 import {
   decide,
@@ -50,13 +50,13 @@ Deno.test("past the last candidate: next is 0 (δ > 0) or 1 (δ < 0); beyond the
   check(3, [0.1, 0.2, 0.3, 0.8], 0.05, -1, "3 of 3"); // m = (0.1 + 0)/2
   check(-1, [0.8, 0.3], 0.9, -1, "-1 of 1"); // m = (0.8 + 1)/2
   assert.throws(() => regionThreshold(4, [0.1, 0.2, 0.3, 0.8], t0), (e: Error) => {
-    assert.ok(e instanceof InvalidInputError);
+    assert.ok(e instanceof InvalidParamError);
     assert.match(e.message, /δ = 4 asks for more flips than the 3 of its training members/);
     return true;
   });
-  assert.throws(() => regionThreshold(3.5, [0.1, 0.2, 0.3, 0.8], t0), InvalidInputError); // 3.5 > 3
-  assert.throws(() => regionThreshold(0.5, [0.7, 0.9], t0), InvalidInputError); // no candidate ≤ t0
-  assert.throws(() => regionThreshold(-1.2, [0.1, 0.9], t0), InvalidInputError); // needs 2 above t0, has 1
+  assert.throws(() => regionThreshold(3.5, [0.1, 0.2, 0.3, 0.8], t0), InvalidParamError); // 3.5 > 3
+  assert.throws(() => regionThreshold(0.5, [0.7, 0.9], t0), InvalidParamError); // no candidate ≤ t0
+  assert.throws(() => regionThreshold(-1.2, [0.1, 0.9], t0), InvalidParamError); // needs 2 above t0, has 1
 });
 
 Deno.test("prediction: prob > threshold; ties drawn with the seed; overlapping regions vote by weight", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { InvalidInputError } from "../../../../core/errors.ts";
+import { InvalidParamError } from "../../../../core/errors.ts";
 import { trainTestSplit } from "../../../../core/spatial/mitigate/train_test_split.ts";
 
 Deno.test("split: reproducible for a seed, different for another, a partition of 0..n-1", () => {
@@ -26,10 +26,15 @@ Deno.test("split: stratified keeps each class's share (round(count·ratio) per c
   assert.ok(loose.some((k) => k !== 211), `${loose}`);
 });
 
-Deno.test("split: 422 for a ratio outside (0, 1), a bad seed, or an empty part", () => {
-  for (
-    const [n, r, s] of [[10, 0, 1], [10, 1, 1], [10, 0.5, -1], [10, 0.5, 1.5], [1, 0.7, 1], [3, 0.01, 1]]
-  ) {
-    assert.throws(() => trainTestSplit(n, r, null, s), InvalidInputError, `${n} ${r} ${s}`);
+Deno.test("split: a ratio outside (0, 1) or a bad seed is a bug; an empty part names train_ratio", () => {
+  for (const [n, r, s] of [[10, 0, 1], [10, 1, 1], [10, 0.5, -1], [10, 0.5, 1.5]]) {
+    assert.throws(() => trainTestSplit(n, r, null, s), RangeError, `${n} ${r} ${s}`);
+  }
+  for (const [n, r, s] of [[1, 0.7, 1], [3, 0.01, 1]]) {
+    assert.throws(
+      () => trainTestSplit(n, r, null, s),
+      (e: Error) => e instanceof InvalidParamError && e.param[0] === "train_ratio",
+      `${n} ${r} ${s}`,
+    );
   }
 });
