@@ -3,7 +3,8 @@
  * documents (store/column_pages.ts: one KV value each, under KV's 64 KiB; numbers and lists of 32-bit ids as
  * typed arrays, anything else as JSON, each document's fields and their order kept), so that a whole read
  * lists a page where it would list a document, and an audit's read copies arrays (`columns`) instead of
- * parsing documents. KV spends 15-28 µs on every entry it lists, whatever its size (BENCHMARKS.md, "Packs").
+ * parsing documents. KV spends about the same time on every entry it lists, whatever its size, so fewer,
+ * larger entries read faster (BENCHMARKS.md, "Packs").
  * Only documents JSON keeps exactly are packed (jsonExact), as the store's documents are JSON (store.ts).
  *
  * A pack is right only for the collection as it was: every commit that writes the collection's documents

@@ -150,7 +150,8 @@ class Builder {
 /**
  * Accumulates documents into columns; `finish()` gives the frame, its buffers from `alloc`. Told how many
  * rows to expect (a store that knows its count), a numeric column is written straight into its final
- * buffer: no doubling, no copy at the end (a million rows × 20: ~0.6 s of a 2-3 s read).
+ * buffer: no doubling, no copy at the end (for a whole read of many rows those copies are a large share of
+ * its time).
  */
 export class FrameBuilder {
   private cols = new Map<string, Builder>();
