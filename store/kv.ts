@@ -5,7 +5,7 @@
  * `["colpage", …]`: the documents again in column pages, for whole reads; kv_pack.ts). Its commits,
  * within KV's limits, are kv_commits.ts.
  */
-import type { ColumnPage } from "../core/column_pages.ts";
+import type { ColumnPage } from "./column_pages.ts";
 import {
   type BulkResult,
   changes,

@@ -1,9 +1,10 @@
 /**
  * Packs: a KV collection's documents kept a second time, in id order, as column pages of a few hundred
- * documents (core/column_pages.ts: one KV value each, under KV's 64 KiB; numbers and lists of 32-bit ids as
+ * documents (store/column_pages.ts: one KV value each, under KV's 64 KiB; numbers and lists of 32-bit ids as
  * typed arrays, anything else as JSON, each document's fields and their order kept), so that a whole read
  * lists a page where it would list a document, and an audit's read copies arrays (`columns`) instead of
- * parsing documents. KV spends 15-28 µs on every entry it lists, whatever its size (BENCHMARKS.md, "Packs").
+ * parsing documents. KV spends about the same time on every entry it lists, whatever its size, so fewer,
+ * larger entries read faster (BENCHMARKS.md, "Packs").
  * Only documents JSON keeps exactly are packed (jsonExact), as the store's documents are JSON (store.ts).
  *
  * A pack is right only for the collection as it was: every commit that writes the collection's documents
@@ -22,7 +23,7 @@ import { ConflictError } from "../core/errors.ts";
 import { commitRetrying } from "./kv_limits.ts";
 import { readAhead } from "./read_ahead.ts";
 import type { CollectionRef, Doc } from "./store.ts";
-import { type ColumnPage, projectedDocuments } from "../core/column_pages.ts";
+import { type ColumnPage, projectedDocuments } from "./column_pages.ts";
 import { PackBuilder } from "./kv_pack_builder.ts";
 import {
   columnsPrefix,
@@ -80,7 +81,7 @@ export class Packs {
     for await (const page of this.columns(ref, pack)) yield projectedDocuments(page, projection) as Doc[];
   }
 
-  /** The pack's column pages (core/column_pages.ts), read as `pages` reads them. */
+  /** The pack's column pages (store/column_pages.ts), read as `pages` reads them. */
   async *columns(ref: CollectionRef, pack: PackMeta): AsyncGenerator<ColumnPage> {
     let docs = 0;
     const runs = segmentsOf(pack).map((s) => [s.token, s.pages] as const);

@@ -8,14 +8,7 @@ import { log } from "../core/log.ts";
 import { newId } from "./ids.ts";
 import { commitRetrying } from "./kv_limits.ts";
 import type { CollectionRef, Doc } from "./store.ts";
-import {
-  type ColumnPage,
-  columnPages,
-  docBytes,
-  FILL_BYTES,
-  PAGE_BYTES,
-  pageBytes,
-} from "../core/column_pages.ts";
+import { type ColumnPage, columnPages, docBytes, FILL_BYTES, PAGE_BYTES, pageBytes } from "./column_pages.ts";
 import {
   columnsPrefix,
   metaKey,

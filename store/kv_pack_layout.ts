@@ -69,9 +69,8 @@ const olderPrefixes = (ref: CollectionRef): Deno.KvKey[] => [
   ["packcol", ref.db, ref.collection],
 ];
 /**
- * The pages sort before every document (`["doc", …]`), because SQLite writes a collection's documents at
- * half the cost when the rows after them are small ones rather than pages: an import writes both at once,
- * and with the pages after the documents it took 5.4 s for 300,000 documents against 3.6-4.1 s this way
+ * The pages sort before every document (`["doc", …]`), because SQLite writes a collection's documents
+ * faster when the rows after them are small ones rather than pages, and an import writes both at once
  * (BENCHMARKS.md, "Import").
  */
 export const columnsPrefix = (ref: CollectionRef): Deno.KvKey => ["colpage", ref.db, ref.collection];

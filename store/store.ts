@@ -5,7 +5,7 @@
  * embedded default) and `mongo.ts` (MongoDB). Every document has a string `_id`; a document's id orders
  * it by insertion (ids are ObjectId-style, time then counter), so `stream` returns an import in order.
  */
-import type { ColumnPage } from "../core/column_pages.ts";
+import type { ColumnPage } from "./column_pages.ts";
 import { BadRequestError, ConflictError } from "../core/errors.ts";
 import { type JsonPath, MAX_JSON_DEPTH, tooDeepField, tooDeepMessage } from "../core/json_depth.ts";
 import { own, setOwn } from "../core/data_keys.ts";
@@ -93,7 +93,7 @@ export interface Store {
   /** Every document in id order, in batches, holding only one batch in memory. */
   stream(ref: CollectionRef, opts?: StreamOptions): AsyncIterable<Doc[]>;
   /**
-   * Every document in id order as column pages (core/column_pages.ts), when the store keeps them for the
+   * Every document in id order as column pages (store/column_pages.ts), when the store keeps them for the
    * collection as it is now (a KV pack); null otherwise, and the caller reads `stream`.
    */
   columnPages(ref: CollectionRef): Promise<AsyncIterable<ColumnPage> | null>;

@@ -5,7 +5,7 @@
 import { ParamMismatchError } from "../errors.ts";
 import { type Alloc, localAlloc } from "../memory.ts";
 import { own } from "../data_keys.ts";
-import { type Column, type ColumnPage, type ListColumn, valuesOf } from "../column_pages.ts";
+import type { ColumnBatch, ListColumn } from "../columns.ts";
 import type { Individuals } from "./types.ts";
 import type { Mapping, MappingKey } from "./mapping.ts";
 import { column, Growable, RegionIds } from "./growing_columns.ts";
@@ -61,22 +61,22 @@ export class IndividualsBuilder {
   }
 
   /**
-   * Adds one column page (core/column_pages.ts) of the next documents: the same columns, counts and errors
-   * as `add` of its documents, the region id lists copied whole.
+   * Adds the next documents as typed columns (core/columns.ts): the same columns, counts and errors as
+   * `add` of those documents, the region id lists copied whole.
    */
-  addPage(page: ColumnPage): void {
-    const fields = new Map(page.fields), first = this.docIds.length;
-    if (this.addTyped(page, fields)) return;
+  addColumns(batch: ColumnBatch): void {
+    const { fields } = batch, first = this.docIds.length;
+    if (this.addTyped(batch)) return;
     const reader = (key: MappingKey): (j: number) => unknown => {
       const name = this.mapping[key], c = fields.get(name);
-      if (name === "_id") return (j) => page.ids[j];
+      if (name === "_id") return (j) => batch.ids[j];
       if (c?.kind === "number") {
         return (j) => {
           const v = c.values[j];
-          return v === v ? v : null; // NaN: none (a page never holds a NaN value)
+          return v === v ? v : null; // NaN: none (a stored number is never NaN)
         };
       }
-      const values = valuesOf(c, page.n); // JSON parsed, id lists as arrays, a field the page lacks as nulls
+      const values = batch.values(name); // decoded: other values, id lists as arrays, a field lacking as nulls
       return (j) => values[j];
     };
     const [yPred, yTrue, lat, lon, prob] = (["y_pred", "y_true", "lat", "lon", "y_pred_prob"] as const).map(
@@ -84,9 +84,9 @@ export class IndividualsBuilder {
     );
     const lists = fields.get(this.mapping.region_ids);
     const regions = lists?.kind === "lists" ? null : reader("region_ids");
-    for (let j = 0; j < page.n; j++) {
+    for (let j = 0; j < batch.n; j++) {
       const i = first + j;
-      this.docIds.push(page.ids[j]);
+      this.docIds.push(batch.ids[j]);
       this.binary("y_pred", this.value(yPred(j), "y_pred"), i);
       this.binary("y_true", this.value(yTrue(j), "y_true"), i);
       this.coordinate("lat", this.value(lat(j), "lat"), 90, i);
@@ -94,17 +94,17 @@ export class IndividualsBuilder {
       this.probability(this.value(prob(j), "y_pred_prob"), i);
       if (regions) this.regions(this.value(regions(j), "region_ids"), i);
     }
-    // every document has a non-empty list of 32-bit ids (the page's encoding): copied as they are
-    if (!regions && lists?.kind === "lists") this.copyLists(lists, page.n);
+    // every document has a non-empty list of 32-bit ids (what a list column holds): copied as they are
+    if (!regions && lists?.kind === "lists") this.copyLists(lists, batch.n);
   }
 
   /**
-   * The usual page in bulk: every mapped scalar field a column of numbers (or absent), the region ids a
+   * The usual batch in bulk: every mapped scalar field a column of numbers (or absent), the region ids a
    * list column of 32-bit ids (or absent), every value valid. False, with nothing added, otherwise: the
-   * page then goes row by row, and its first invalid value is the error `add` would give.
+   * batch then goes row by row, and its first invalid value is the error `add` would give.
    */
-  private addTyped(page: ColumnPage, fields: Map<string, Column>): boolean {
-    const { n } = page;
+  private addTyped(batch: ColumnBatch): boolean {
+    const { n, fields } = batch;
     const scalar = (key: MappingKey, ok: (v: number) => boolean): Float64Array | null | false => {
       const name = this.mapping[key], c = fields.get(name);
       if (name === "_id" || (c && c.kind !== "number")) return false;
@@ -123,7 +123,7 @@ export class IndividualsBuilder {
     const name = this.mapping.region_ids, lists = fields.get(name);
     const listsOk = !lists || lists.kind === "lists";
     if (cols.some(([, v]) => v === false) || name === "_id" || !listsOk) return false;
-    for (let j = 0; j < n; j++) this.docIds.push(page.ids[j]);
+    for (let j = 0; j < n; j++) this.docIds.push(batch.ids[j]);
     for (const [key, values] of cols) {
       const col = this.cols[key], at = col.n;
       col.reserve(n);
@@ -143,7 +143,7 @@ export class IndividualsBuilder {
     return true;
   }
 
-  /** A page's list column of region ids appended as it is (every list non-empty, every id 32-bit). */
+  /** A batch's list column of region ids appended as it is (every list non-empty, every id 32-bit). */
   private copyLists(lists: ListColumn, n: number): void {
     const at = this.regionIds.total;
     this.regionStart.reserve(n);

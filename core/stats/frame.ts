@@ -6,7 +6,7 @@
  * make a column nothing can use.
  */
 import { type Alloc, localAlloc } from "../memory.ts";
-import { type ColumnPage, valuesOf } from "../column_pages.ts";
+import type { ColumnBatch } from "../columns.ts";
 
 /** A numeric column: NaN marks a gap. `boolean` when every value was true/false. */
 export interface NumericColumn {
@@ -72,7 +72,7 @@ class Builder {
     this.codes[row] = this.code(t === "string" ? (v as string) : String(v));
   }
 
-  /** Numbers of a page's column from `row` on (NaN: no value): as `set` of each, in one pass. */
+  /** Numbers of a batch's column from `row` on (NaN: no value): as `set` of each, in one pass. */
   setNumbers(row: number, values: Float64Array): void {
     if (this.kind !== "numeric") {
       for (let j = 0; j < values.length; j++) if (values[j] === values[j]) this.set(row + j, values[j]);
@@ -150,7 +150,8 @@ class Builder {
 /**
  * Accumulates documents into columns; `finish()` gives the frame, its buffers from `alloc`. Told how many
  * rows to expect (a store that knows its count), a numeric column is written straight into its final
- * buffer: no doubling, no copy at the end (a million rows × 20: ~0.6 s of a 2-3 s read).
+ * buffer: no doubling, no copy at the end (for a whole read of many rows those copies are a large share of
+ * its time).
  */
 export class FrameBuilder {
   private cols = new Map<string, Builder>();
@@ -175,17 +176,17 @@ export class FrameBuilder {
   }
 
   /**
-   * Adds one column page (core/column_pages.ts) of the next documents: the same frame as `add` of its
+   * Adds the next documents as typed columns (core/columns.ts): the same frame as `add` of those
    * documents, a field of numbers copied in one pass.
    */
-  addPage(page: ColumnPage): void {
-    for (const [name, column] of page.fields) {
+  addColumns(batch: ColumnBatch): void {
+    for (const [name, column] of batch.fields) {
       const b = this.builder(name);
       if (column.kind === "number") b.setNumbers(this.rows, column.values);
       else if (column.kind === "lists") b.set(this.rows, []); // lists make a column nothing can use
-      else valuesOf(column, page.n).forEach((v, j) => b.set(this.rows + j, v));
+      else batch.values(name).forEach((v, j) => b.set(this.rows + j, v));
     }
-    this.rows += page.n;
+    this.rows += batch.n;
   }
 
   /** The frame, its buffers from the builder's `alloc` (plain ArrayBuffers by default). */

@@ -2,7 +2,7 @@
  * The store contract: one suite, run unchanged against KvStore (a temp file) and MongoStore (the server
  * at TEST_MONGO_URL, which `deno task test` provides; without it the Mongo run is ignored).
  */
-import { valuesOf } from "../../core/column_pages.ts";
+import { valuesOf } from "../../store/column_pages.ts";
 import assert from "node:assert/strict";
 import { MongoClient } from "mongodb";
 import { KvStore } from "../../store/kv.ts";

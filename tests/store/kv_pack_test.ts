@@ -11,7 +11,7 @@ import { MIN_PACK_DOCS, type PackMeta, segmentsOf } from "../../store/kv_pack_la
 import { newId } from "../../store/ids.ts";
 import type { CollectionRef, Doc, Store } from "../../store/store.ts";
 import { ConflictError } from "../../core/errors.ts";
-import { valuesOf } from "../../core/column_pages.ts";
+import { valuesOf } from "../../store/column_pages.ts";
 import { setLogLevel } from "../../core/log.ts";
 
 const ref: CollectionRef = { db: "d", collection: "points" };

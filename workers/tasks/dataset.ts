@@ -1,9 +1,10 @@
 /**
  * A dataset read in a worker: the worker opens the store for itself (once per location, kept while it
- * lives), reads the rows (column pages where the store keeps them) and builds typed columns there, so the
- * event loop decodes no row. Columns come back in shared memory, and so do document ids, packed (their
- * characters and where each id ends: core/spatial/doc_ids.ts), never as a million small strings. The same
- * reads (`columnsFrom`, `frameFrom`) run on the caller's store where no worker can open it: the callers' side is
+ * lives), reads the rows (column pages where the store keeps them, handed to core as typed columns:
+ * `pageColumns`) and builds typed columns there, so the event loop decodes no row. Columns come back in
+ * shared memory, and so do document ids, packed (their characters and where each id ends:
+ * core/spatial/doc_ids.ts), never as a million small strings. The same reads (`columnsFrom`, `frameFrom`)
+ * run on the caller's store where no worker can open it: the callers' side is
  * services/datasets/column_reads.ts.
  */
 import { IndividualsBuilder } from "../../core/spatial/load.ts";
@@ -12,7 +13,8 @@ import type { Mapping, MappingKey } from "../../core/spatial/mapping.ts";
 import { type Frame, FrameBuilder } from "../../core/stats/frame.ts";
 import { type Alloc, localAlloc, sharedAlloc } from "../../core/memory.ts";
 import type { CollectionRef, Doc, Store, StoreLocation } from "../../store/store.ts";
-import type { ColumnPage } from "../../core/column_pages.ts";
+import { type ColumnPage, valuesOf } from "../../store/column_pages.ts";
+import type { ColumnBatch, TypedColumn } from "../../core/columns.ts";
 import { openLocation } from "../../store/open.ts";
 import { packIds } from "../../core/spatial/doc_ids.ts";
 
@@ -40,16 +42,35 @@ export interface ColumnsRead {
   explicit: MappingKey[];
 }
 
-/** What a whole read fills: documents in batches, or the store's column pages. */
+/** What a whole read fills: documents in batches, or typed columns. */
 interface ReadTarget {
   add(docs: Doc[]): void;
-  addPage(page: ColumnPage): void;
+  addColumns(batch: ColumnBatch): void;
+}
+
+const OTHER: TypedColumn = { kind: "other" };
+
+/**
+ * A column page as core's typed columns: its number and list columns shared as they are (no copy), a JSON
+ * column decoded only when the builder asks for its values. Per page, never per document. The page's number
+ * and list columns have the shapes of core's on purpose, and the compiler checks it here; they stay two
+ * types, as the stored format is the store's to version (PACK_FORMAT), whatever core's input becomes.
+ */
+export function pageColumns(page: ColumnPage): ColumnBatch {
+  const fields = new Map<string, TypedColumn>();
+  for (const [name, c] of page.fields) fields.set(name, c.kind === "json" ? OTHER : c);
+  return {
+    n: page.n,
+    ids: page.ids,
+    fields,
+    values: (name) => valuesOf(page.fields.find(([f]) => f === name)?.[1], page.n),
+  };
 }
 
 /** Feeds a whole read of `ref` to `target`: the store's column pages where it keeps them, else its documents. */
 async function readInto(store: Store, ref: CollectionRef, target: ReadTarget, projection?: string[]) {
   const pages = await store.columnPages(ref); // typed arrays to copy, where the store keeps them
-  if (pages) { for await (const page of pages) target.addPage(page); }
+  if (pages) { for await (const page of pages) target.addColumns(pageColumns(page)); }
   else for await (const batch of store.stream(ref, { projection, batchSize: BATCH })) target.add(batch);
 }
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { IndividualsBuilder } from "../../../core/spatial/load.ts";
 import { scopeOf } from "../../../core/spatial/loaded_columns.ts";
-import { columnPages, PAGE_BYTES, pageBytes, valuesOf } from "../../../core/column_pages.ts";
+import { columnPages } from "../../../store/column_pages.ts";
+import { pageColumns } from "../../../workers/tasks/dataset.ts";
 import fc from "fast-check";
-import { serialize } from "node:v8";
 import { explicitKeys, type Mapping, resolveMapping } from "../../../core/spatial/mapping.ts";
 import { InvalidParamError } from "../../../core/errors.ts";
 
@@ -127,7 +127,7 @@ function bothWays(docs: Record<string, unknown>[], mapping: Partial<Mapping>, ba
   });
   const byPages = outcome((b) => {
     for (let i = 0; i < withIds.length; i += batch) {
-      for (const page of columnPages(withIds.slice(i, i + batch))) b.addPage(page);
+      for (const page of columnPages(withIds.slice(i, i + batch))) b.addColumns(pageColumns(page));
     }
   });
   return { byDocs, byPages };
@@ -210,30 +210,4 @@ Deno.test("column pages: typical rows read the same through pages, 32-bit ids co
   const { byDocs, byPages } = bothWays(docs, mapping, 250);
   assert.equal(typeof byDocs, "object");
   assert.deepEqual(byPages, byDocs);
-});
-
-Deno.test("column pages: each page fits a KV value (64 KiB serialised), however long the lists", () => {
-  const docs = Array.from({ length: 400 }, (_, i) => ({
-    _id: `id${i}`,
-    r: Array.from({ length: 1 + (i * 37) % 900 }, (_, k) => (i % 3 ? k : 70_000 + k)), // 16- and 32-bit
-    s: "é".repeat(i % 50),
-    x: i,
-  }));
-  const pages = columnPages(docs);
-  assert.ok(pages.length > 1);
-  assert.equal(pages.reduce((sum, p) => sum + p.n, 0), docs.length);
-  for (const p of pages) {
-    assert.ok(pageBytes(p) <= PAGE_BYTES);
-    assert.ok(serialize(p).byteLength <= 65_536, `serialised ${serialize(p).byteLength}`);
-    assert.ok(serialize(p).byteLength <= pageBytes(p), "pageBytes bounds the serialised size");
-  }
-  assert.deepEqual(pages.flatMap((p) => p.ids), docs.map((d) => d._id));
-  assert.deepEqual(
-    pages.flatMap((p) => valuesOf(p.fields.find(([n]) => n === "s")![1], p.n)),
-    docs.map((d) => d.s),
-  );
-  assert.deepEqual(
-    pages.flatMap((p) => valuesOf(p.fields.find(([n]) => n === "r")![1], p.n)),
-    docs.map((d) => d.r),
-  );
 });

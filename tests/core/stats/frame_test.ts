@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { FrameBuilder, frameOf } from "../../../core/stats/frame.ts";
-import { columnPages } from "../../../core/column_pages.ts";
+import { columnPages } from "../../../store/column_pages.ts";
+import { pageColumns } from "../../../workers/tasks/dataset.ts";
 import fc from "fast-check";
 
 Deno.test("frame: first-seen column order, gaps for missing fields and nulls, _id left out", () => {
@@ -70,8 +71,8 @@ Deno.test("frame: column pages give the frame their documents give (property)", 
         for (let i = 0; i < withIds.length; i += batch) {
           byDocs.add(withIds.slice(i, i + batch));
           for (const page of columnPages(withIds.slice(i, i + batch))) {
-            byPages.addPage(page);
-            expecting.addPage(page);
+            byPages.addColumns(pageColumns(page));
+            expecting.addColumns(pageColumns(page));
           }
         }
         const frame = byDocs.finish();

@@ -1,11 +1,12 @@
 /**
  * Column pages: a run of documents held field by field, so a whole read of the columns an analysis maps
  * copies typed arrays instead of parsing JSON and walking objects (the embedded store's packs are made of
- * them: store/kv_pack.ts). A field of numbers is a Float64Array, a field of lists of 32-bit ids two integer
- * arrays, anything else JSON; each document's shape (its fields, in order) is kept too, so the page gives
- * every document back as it was (`pageDocuments`).
+ * them: kv_pack.ts; a reader hands them to core as core/columns.ts's typed columns:
+ * workers/tasks/dataset.ts). A field of numbers is a Float64Array, a field of lists of 32-bit ids two
+ * integer arrays, anything else JSON; each document's shape (its fields, in order) is kept too, so the page
+ * gives every document back as it was (`pageDocuments`).
  */
-import { setOwn } from "./data_keys.ts";
+import { setOwn } from "../core/data_keys.ts";
 
 /** A field whose values are numbers (NaN where a document has none, or null). */
 export interface NumberColumn {

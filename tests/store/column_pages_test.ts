@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { columnPages, pageDocuments } from "../../core/column_pages.ts";
+import { serialize } from "node:v8";
+import { columnPages, PAGE_BYTES, pageBytes, pageDocuments, valuesOf } from "../../store/column_pages.ts";
 
 /** JSON values as a pack holds them: finite numbers but -0, strings, booleans, null, lists, objects. */
 const json = fc.letrec((tie) => ({
@@ -62,4 +63,30 @@ Deno.test("column pages: lists of ids are 16-bit up to 65,535, 32-bit past it, J
   assert.equal(kinds([[1], [2 ** 31 - 1]]), "Int32Array");
   for (const odd of [[], [-1], [1.5], [2 ** 31], ["1"], [null]]) assert.equal(kinds([[1, 2], odd]), "json");
   assert.equal(kinds([[1, 2], null]), "json");
+});
+
+Deno.test("column pages: each page fits a KV value (64 KiB serialised), however long the lists", () => {
+  const docs = Array.from({ length: 400 }, (_, i) => ({
+    _id: `id${i}`,
+    r: Array.from({ length: 1 + (i * 37) % 900 }, (_, k) => (i % 3 ? k : 70_000 + k)), // 16- and 32-bit
+    s: "é".repeat(i % 50),
+    x: i,
+  }));
+  const pages = columnPages(docs);
+  assert.ok(pages.length > 1);
+  assert.equal(pages.reduce((sum, p) => sum + p.n, 0), docs.length);
+  for (const p of pages) {
+    assert.ok(pageBytes(p) <= PAGE_BYTES);
+    assert.ok(serialize(p).byteLength <= 65_536, `serialised ${serialize(p).byteLength}`);
+    assert.ok(serialize(p).byteLength <= pageBytes(p), "pageBytes bounds the serialised size");
+  }
+  assert.deepEqual(pages.flatMap((p) => p.ids), docs.map((d) => d._id));
+  assert.deepEqual(
+    pages.flatMap((p) => valuesOf(p.fields.find(([n]) => n === "s")![1], p.n)),
+    docs.map((d) => d.s),
+  );
+  assert.deepEqual(
+    pages.flatMap((p) => valuesOf(p.fields.find(([n]) => n === "r")![1], p.n)),
+    docs.map((d) => d.r),
+  );
 });
