@@ -109,7 +109,7 @@ if (dev && await needingStore("seeding", () => isEmpty(store, config.TESSERA_DB)
 const auth = await needingStore("the token signing key", () => setupAuth(config, store));
 const pool = createWorkerPool(config.WORKERS);
 // Every worker started and warmed (its maps and kernel ready) before anything is served: warm-ups on both
-// cores left a request sent just after the start waiting up to 81-116 ms for /healthz (BENCHMARKS.md). On
+// cores left a request sent just after the start waiting for /healthz (BENCHMARKS.md). On
 // Deno Deploy the isolate serves at once (it boots per request), and warms meanwhile where it can.
 const warming = pool.warm("worker.warm");
 if (!onDeploy) await warming;

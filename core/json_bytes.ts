@@ -1,7 +1,7 @@
 /**
  * JSON text written straight into UTF-8 bytes, for lists of many small objects in an answer (a mitigation's
- * line per individual): at 206,418 lines, making the objects, `JSON.stringify` and encoding the text took
- * 100-250 ms of the event loop; writing the bytes takes 35-80 ms (30-40 ms once V8 has compiled the loop).
+ * line per individual): making the objects, `JSON.stringify` and encoding the text held the event loop
+ * several times longer than writing the bytes does (BENCHMARKS.md, HTTP end to end).
  * Each writer puts its text at `at` in a buffer with room for it and answers where it ends; plain functions,
  * which V8 inlines into the caller's loop (methods of a writer object that kept its own place took twice as
  * long). The text is JSON.stringify's, byte for byte (tests/core/json_bytes_test.ts).

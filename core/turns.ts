@@ -10,7 +10,7 @@ export const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout
 export const SLICE = 20_000;
 
 /**
- * Milliseconds of work between two turns where work is cut by the clock: a turn costs ~2 ms (a timer), so
+ * Milliseconds of work between two turns where work is cut by the clock: a turn costs a timer's delay, so
  * work in small pieces takes several before it yields, yet never holds the loop much longer than this.
  */
 export const TURN_MS = 8;

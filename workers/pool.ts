@@ -92,8 +92,8 @@ export class WorkerPool {
   }
 
   /**
-   * Starts every worker now rather than at a first task: starting one holds the event loop about 40 ms,
-   * which a request under way would feel (/healthz). Where none can start, the pool goes inline now.
+   * Starts every worker now rather than at a first task: starting one holds the event loop a while, which
+   * a request under way would feel (/healthz). Where none can start, the pool goes inline now.
    * With `task`, each worker started here runs it first (a warm-up: what a first task would otherwise
    * pay, such as loading a WebAssembly renderer); a failed warm-up is logged and costs nothing more.
    * Inline, nothing is warmed: it would hold the event loop. Resolves once every warm-up has ended

@@ -1,10 +1,10 @@
 /**
  * A collection's document ids by position, as a list or packed: a million ids as a million strings on the
- * event loop's heap cost every collection that marks or moves them (a scavenge while they were made held
- * the loop 45-70 ms; a full collection marks them all, 35-70 ms), so a read in a worker packs them into one
+ * event loop's heap cost every collection that marks or moves them (a scavenge while they are made, and
+ * every full collection, walks them all), so a read in a worker packs them into one
  * array of characters and where each id ends, and an id is cut out of its piece when a line needs it.
  * Packed ids are typed arrays: in shared memory they cross to the event loop and to other workers without a
- * copy (as 123 strings of 200 KB, reading a million of them back held the loop 10-15 ms), and a piece
+ * copy (read back as long strings, a million of them still held the loop), and a piece
  * becomes a string only when a line first reads an id in it.
  */
 import { type Alloc, localAlloc } from "../memory.ts";

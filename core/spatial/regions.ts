@@ -60,8 +60,8 @@ export function flattenRegionIds(lists: number[][]): RegionLists {
  * (repeats count once). `index` maps an id to its region, so no array the size of all memberships is made
  * beyond the lists, which are views of one buffer from `alloc`. In one thread; the workers make the same
  * lists in parts with countMembers and fillMembers, whose loops these repeat on purpose: while this path
- * called them too (a worker's warm-up does), V8 ran them up to five times slower in some requests (a
- * threshold's lists of everyone: 1.0 to 5.3 s, the same code and data; BENCHMARKS.md).
+ * called them too (a worker's warm-up does), V8 ran them up to five times slower in some requests (the same
+ * code and data; BENCHMARKS.md).
  */
 function fromLists(scope: Int32Array, L: RegionLists, index: Int32Array, R: number, alloc: Alloc) {
   const { start, ids } = L;

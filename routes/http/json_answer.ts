@@ -12,8 +12,8 @@ import { nextTurn, TURN_MS } from "../../core/turns.ts";
 /** Elements of an array serialised together. */
 const ELEMENTS = 2000;
 /**
- * Characters (or bytes) a pull enqueues at most (one piece may exceed it); it stops sooner after TURN_MS (on two cores
- * busy with workers a 1 MB pull took 40-60 ms).
+ * Characters (or bytes) a pull enqueues at most (one piece may exceed it); it stops sooner after TURN_MS (on
+ * two cores busy with workers a whole pull can take longer than a turn should).
  */
 const PULL_CHARS = 1 << 20;
 

@@ -115,11 +115,11 @@ export async function importText(deps: ImportDeps, input: TextImport): Promise<I
  * Batches being written at once, while the next is read and parsed. Two, but their rows go into the
  * store one batch after the other: a batch logs its ids in the journal (a renewal of the lease and a
  * chunk: three round trips to the store) while the one before is inserted, and inserts its rows once
- * that one has ended. With one, those round trips came between every two batches' rows (1M rows of
- * bench/import_bench.ts: 21.0-21.1 s against 17.6-18.3 s). The rows never overlap: the embedded store
+ * that one has ended. With one, those round trips came between every two batches' rows (slower:
+ * bench/import_bench.ts). The rows never overlap: the embedded store
  * extends its pack (store/kv_pack.ts) only while no other write to the collection lands between a
  * batch's commits, and two inserts at once left the collection unpacked (the first audit after read
- * documents, not pages: 3.7 s against 0.8 s at 206,418 rows; tests/services/datasets/import_pack_test.ts).
+ * documents, not pages, several times slower; tests/services/datasets/import_pack_test.ts).
  * A turn of the event loop is taken before each batch (in the loop below): a body already buffered is
  * otherwise read and parsed in one stretch.
  */

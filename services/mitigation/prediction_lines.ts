@@ -2,7 +2,7 @@
  * A mitigation's `mitigated_preds` held as columns (the collection's document ids, the positions judged,
  * the predictions before and after), never as 200,000 line objects kept from the solver's answer to the end
  * of the response: those outlived the young generation, and the collections that moved them held the event
- * loop for 40 ms and more at 206k individuals. The response writes the lines' JSON text as bytes straight
+ * loop. The response writes the lines' JSON text as bytes straight
  * from the columns (`jsonBytes`, for routes/http/json_answer.ts), the run's chunks take them as columns
  * (`idLength`, `columns`: predictionCuts and predictionChunk in services/spatial/runs.ts), and anything else
  * makes them a slice at a time (`slice`); its JSON text (`toJSON`) is that of the whole array.

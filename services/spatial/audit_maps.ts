@@ -84,7 +84,7 @@ export async function auditMaps(
   const { points: _, ...fair } = payload;
   const drawingFair = pool.run("maps.fair", fair);
   drawingFair.catch(() => {}); // its failure is taken below, not left unhandled during the turn
-  // each post clones its regions' statistics and polygons (5-15 ms): one a turn, so no turn holds both
+  // each post clones its regions' statistics and polygons: one a turn, so no turn holds both
   await nextTurn();
   const [f, d] = await Promise.all([drawingFair, pool.run("maps.distribution", payload)]);
   return { ...f, ...d };

@@ -42,7 +42,7 @@ export interface Lines<T> {
 /**
  * Predictions as a run's chunk holds them: ids, positions, predictions, and flags when lines carry them.
  * Made without line objects where the list can (a mitigation's: its 206k lines made twice over, for the cuts
- * and the chunks, and their ids, held the main thread's collector 100 ms and more right after the solver).
+ * and the chunks, and their ids, kept the main thread's collector busy right after the solver).
  */
 export interface PredictionColumns {
   ids: string[];

@@ -32,8 +32,8 @@ export async function removeRun(deps: RunDeps, h: RunHeader): Promise<void> {
 const pruning = new Set<Promise<void>>();
 
 /**
- * Prunes a task's runs after the answer rather than before it (at 206k a relabel's run is hundreds of
- * chunks, and removing one took 50-130 ms the reviewer waited for). Meanwhile the list shows the newest
+ * Prunes a task's runs after the answer rather than before it (at LAR scale a relabel's run is hundreds of
+ * chunks, and removing one is time the reviewer would wait for). Meanwhile the list shows the newest
  * RUNS_KEPT; a prune that fails or never runs (the process stopped) is finished by the task's next save.
  */
 export function pruneAfterAnswer(deps: RunDeps, task: string): void {

@@ -41,13 +41,13 @@ import {
 import { pruneAfterAnswer, removeRun } from "./run_pruning.ts";
 
 /**
- * Chunk documents per insert call: a call checks and serialises its documents in one turn of the event loop
- * (16 chunks of predictions took it, with the collections they caused, 60 ms and more at 206k).
+ * Chunk documents per insert call: a call checks and serialises its documents in one turn of the event loop,
+ * so a few prediction chunks a call keep each turn short.
  */
 const WRITE_BATCH = 4;
 /**
  * Text chunks (maps, the answer's rest) per insert call: serialising text is a copy, so a call takes as many
- * as KV commits in one or two (4 a call: 4.7 MB of text in 0.20-0.22 s; 16: 0.16 s).
+ * as KV commits in one or two (fewer a call only adds round trips).
  */
 const TEXT_BATCH = 16;
 

@@ -102,8 +102,7 @@ const square = (
 ): Ring => [[lon, lat], [lon + d, lat], [lon + d, lat + d], [lon, lat + d]];
 
 /**
- * Makes this isolate ready to draw, so the first audit after a start does not pay for it (about 1 s a
- * worker): resvg's WebAssembly and the fonts, both base maps (the 1:110m world with the U.S. states, the
+ * Makes this isolate ready to draw, so the first audit after a start does not pay for it: resvg's WebAssembly and the fonts, both base maps (the 1:110m world with the U.S. states, the
  * 1:50m one) and the drawing code itself, by drawing a small fair map and distribution map at each scale.
  */
 export async function warmMaps(): Promise<void> {

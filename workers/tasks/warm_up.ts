@@ -10,7 +10,7 @@ import { simulateWorlds } from "../../core/spatial/audit.ts";
 import { flattenRegionIds } from "../../core/spatial/regions.ts";
 import type { Individuals, RegionLists } from "../../core/spatial/types.ts";
 
-/** Individuals, overlapping regions and calls of the kernel's warm-up: about 50 ms of worlds. */
+/** Individuals, overlapping regions and calls of the kernel's warm-up: enough for V8 to optimise it, little more. */
 const N = 5000, REGIONS = 200, CALLS = 5, WORLDS = 100;
 
 /**

@@ -10,8 +10,8 @@ export const MAX_DRAWN = 10_000;
 /**
  * Ascending distinct positions in [0, n), min(n, max) of them, chosen uniformly with a seed, so a map is
  * readable and small and the same request draws the same dots. Floyd's algorithm, its choices marked in a
- * byte per position and read back in order: no hashing and no sort (a Set of 10,000 and a sort took up to
- * 30 ms of the event loop right after a mitigation's solver; this is well under a millisecond at 206k).
+ * byte per position and read back in order: no hashing and no sort (a Set and a sort held the event loop
+ * right after a mitigation's solver; this does not).
  */
 export function samplePoints(n: number, max: number = MAX_DRAWN, seed = 42): Int32Array {
   const count = Math.max(0, Math.min(Math.floor(n), Math.floor(max)));

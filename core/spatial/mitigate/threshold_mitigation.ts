@@ -158,7 +158,7 @@ export async function thresholdMitigation(
   const solved = sol.unitDelta !== null && hasSolution(sol.status);
   const delta = solved ? regionsDelta(pr, sol.unitDelta!) : new Float64Array(R);
   // a region with δ = 0 keeps t0 without reading its members' probabilities (gathering them for every
-  // region took 0.1-0.15 s at 206k)
+  // region is most of the fit's time at LAR scale)
   const newThresholds = trainRegions.members.map((m, r) =>
     regionThreshold(delta[r], delta[r] === 0 ? NO_PROBS : probsAt(prob, trainScope, m), t0, r, regions.ids[r])
   );

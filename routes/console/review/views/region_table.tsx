@@ -94,7 +94,7 @@ export const sortable = <R,>(
 
 /**
  * Rows a region table shows, the first in the order asked for; the CSV download holds every region. A
- * table of 3,000 regions took ~100 ms of the event loop to render and is no page to read.
+ * table of thousands of regions holds the event loop to render and is no page to read.
  */
 export const MAX_TABLE_REGIONS = 500;
 
