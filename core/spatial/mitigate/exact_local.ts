@@ -75,10 +75,12 @@ function singles(pr: MitigationProblem, t: Float64Array, s: State, deadline: num
 /** True when u's du and v's dv more flips together keep every region's cap. */
 function pairAllowed(pr: MitigationProblem, s: State, u: number, du: number, v: number, dv: number): boolean {
   if (du <= 0 && dv <= 0) return true;
-  const [give, take, dg, dt] = du < 0 ? [u, v, du, dv] : [v, u, dv, du];
-  takeCaps(pr, s, give, dg);
-  const ok = capsAllow(pr, s, take, dt);
-  takeCaps(pr, s, give, -dg);
+  // the smaller change first (one giving a flip back always fits), then the other on top of it
+  const [a, da, b, db] = du <= dv ? [u, du, v, dv] : [v, dv, u, du];
+  if (!capsAllow(pr, s, a, da)) return false;
+  takeCaps(pr, s, a, da);
+  const ok = capsAllow(pr, s, b, db);
+  takeCaps(pr, s, a, -da);
   return ok;
 }
 
@@ -109,7 +111,7 @@ function pairs(
         // v takes the opposite change of the regions, so D stays: its count moves by -sign_u·du/sign_v
         const dv = -pr.unitSign[u] * du * pr.unitSign[v], kv = s.k[v] + dv;
         if (kv < 0 || kv > pr.unitCount[v] || s.used + du + dv > pr.C) continue;
-        // the one that gives flips back first, so a region both share may pass its flip on
+        // a region both share may pass a flip from one to the other; two new flips must both fit
         if (!pairAllowed(pr, s, u, du, v, dv)) continue;
         (add(u, pr.unitSign[u] * du), add(v, pr.unitSign[v] * dv));
         let gain = 0;

@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { Rng } from "../../../../core/random.ts";
 import { xlogxTable } from "../../../../core/spatial/statistic.ts";
-import { exactObjective, positivesAfter } from "../../../../core/spatial/mitigate/exact_objective.ts";
+import {
+  capsKept,
+  exactObjective,
+  positivesAfter,
+} from "../../../../core/spatial/mitigate/exact_objective.ts";
 import { improveFlips } from "../../../../core/spatial/mitigate/exact_local.ts";
 import { rateBound } from "../../../../core/spatial/mitigate/exact_rate_bound.ts";
 import { buildProblem, type MitigationProblem } from "../../../../core/spatial/mitigate/problem.ts";
@@ -58,6 +62,22 @@ Deno.test("improveFlips: feasible, never worse than its start, the objective rec
     }),
     { numRuns: 1000, seed: 38 },
   );
+});
+
+Deno.test("improveFlips keeps every region's cap (max_flips_per_region), pair moves included", () => {
+  let moved = 0;
+  fc.assert(
+    fc.property(tiny, fc.constantFrom(1, 2, 0.3), (c, maxFlips) => {
+      const { pr: base, labels, members } = setUp(c);
+      const pr = buildProblem(labels, regionsOf(members), { budget: c.budget, prTol: c.prTol, maxFlips });
+      assert.equal(pr.unitSign.length, base.unitSign.length);
+      const r = improveFlips(pr, xlogxTable(pr.N), new Int32Array(pr.unitCount.length), Infinity);
+      assert.ok(feasible(pr, r.k) && capsKept(pr, r.k), `caps ${pr.regionCap}, flips ${r.k}`);
+      if (r.k.some((k) => k > 0)) moved++;
+    }),
+    { numRuns: 1000, seed: 39 },
+  );
+  assert.ok(moved >= 100, `only ${moved} searches moved`);
 });
 
 /** A scan design: N individuals on a 60 × 60 grid of cells, R random squares of 3 to 10 cells a side. */
