@@ -7,18 +7,10 @@
 import assert from "node:assert/strict";
 import { importCsv, storeTest } from "../support/stores.ts";
 import { createTaskDocument } from "../../services/tasks/task_documents.ts";
-import { getPage, postForm, signIn, SPOTS_CSV } from "../support/console_session.ts";
+import { getPage, postForm, signIn, SPOTS_CSV, SPOTS_SETTINGS } from "../support/console_session.ts";
 
 const SETTINGS = {
-  map_y_pred: "y_pred",
-  map_y_true: "y_true",
-  map_lat: "lat",
-  map_lon: "lon",
-  map_region_ids: "region_ids",
-  equal_opp: "false",
-  n_worlds: "19",
-  signif_level: "0.05",
-  region_mode: "auto",
+  ...SPOTS_SETTINGS,
   tolerance_pct: "0",
   budget_pct: "50",
   approx: "true",

@@ -15,7 +15,15 @@
  */
 import assert from "node:assert/strict";
 import { importCsv, type StoreApp, storeTest } from "../support/stores.ts";
-import { getPage, ORIGIN, postForm, type Session, signIn, SPOTS_CSV } from "../support/console_session.ts";
+import {
+  getPage,
+  ORIGIN,
+  postForm,
+  type Session,
+  signIn,
+  SPOTS_CSV,
+  SPOTS_SETTINGS,
+} from "../support/console_session.ts";
 import { createTaskDocument, getTaskDocument } from "../../services/tasks/task_documents.ts";
 
 async function setUp(t: StoreApp): Promise<Session> {
@@ -28,15 +36,7 @@ const get = getPage, post = postForm;
 
 /** The settings a reviewer sends: statistical parity, 19 worlds, the suggested mapping. */
 const SETTINGS = {
-  map_y_pred: "y_pred",
-  map_y_true: "y_true",
-  map_lat: "lat",
-  map_lon: "lon",
-  map_region_ids: "region_ids",
-  equal_opp: "false",
-  n_worlds: "19",
-  signif_level: "0.05",
-  region_mode: "auto",
+  ...SPOTS_SETTINGS,
   region: "",
   seed: "42",
   rng: "fast",

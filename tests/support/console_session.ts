@@ -21,6 +21,19 @@ export const SPOTS_CSV = [
   "b4,50.4,11.4,1,0,1",
 ].join("\n");
 
+/** The review form's settings over SPOTS_CSV: the suggested mapping, statistical parity, 19 worlds. */
+export const SPOTS_SETTINGS = {
+  map_y_pred: "y_pred",
+  map_y_true: "y_true",
+  map_lat: "lat",
+  map_lon: "lon",
+  map_region_ids: "region_ids",
+  equal_opp: "false",
+  n_worlds: "19",
+  signif_level: "0.05",
+  region_mode: "auto",
+};
+
 /** PUBLIC_URL of a test app: the Origin a form post must carry. */
 export const ORIGIN = "http://localhost:8000";
 

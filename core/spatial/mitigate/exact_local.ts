@@ -9,7 +9,7 @@
  *   they differ change and newP stays.
  * Both keep the budget, the window and each region's cap; the result is never worse than the start.
  */
-import { exactObjective, positivesAfter, regionTerm } from "./exact_objective.ts";
+import { capsLeft, exactObjective, positivesAfter, regionTerm } from "./exact_objective.ts";
 import type { MitigationProblem } from "./problem.ts";
 import { unitNeighbours } from "./unit_neighbours.ts";
 
@@ -148,7 +148,7 @@ export function improveFlips(
   deadline: number,
 ): { k: Int32Array; objective: number } {
   const { x, D, used } = positivesAfter(pr, start), Pp = pr.P + D;
-  const capLeft = pr.regionCap ? pr.regionCap.slice() : new Int32Array(pr.n.length).fill(2 ** 30);
+  const capLeft = capsLeft(pr);
   const s: State = { k: start.slice(), x, D, used, at: [0, exactObjective(pr, t, x, Pp), 0], capLeft };
   for (let u = 0; u < start.length; u++) if (start[u]) takeCaps(pr, s, u, start[u]);
   const edge = (Pn: number) =>

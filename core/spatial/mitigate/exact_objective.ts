@@ -36,6 +36,11 @@ export function positivesAfter(
   return { x, D, used };
 }
 
+/** Flips each region may still take before any is decided: its cap, or a number no count reaches. */
+export function capsLeft(pr: MitigationProblem): Int32Array {
+  return pr.regionCap ? pr.regionCap.slice() : new Int32Array(pr.n.length).fill(2 ** 30);
+}
+
 /** True when integer flips k keep every region's cap (max_flips_per_region), or there are none. */
 export function capsKept(pr: MitigationProblem, k: Int32Array): boolean {
   const cap = pr.regionCap;

@@ -13,7 +13,7 @@
  * (openBound).
  */
 import { xlogxTable } from "../statistic.ts";
-import { capsKept, exactObjective, positivesAfter } from "./exact_objective.ts";
+import { capsKept, capsLeft, exactObjective, positivesAfter } from "./exact_objective.ts";
 import { regionBound } from "./exact_fixed_rate.ts";
 import type { MitigationProblem } from "./problem.ts";
 import type { OnProgress, UnitSolution } from "./status.ts";
@@ -54,7 +54,7 @@ export function solveExactOverlapping(
   // search state: positives per region, D, flips used, capacity still undecided per region and overall
   const x = pr.p.slice(), remUp = new Int32Array(R), remDown = new Int32Array(R), k = new Int32Array(U);
   // flips each region may still take (max_flips_per_region; a large number without caps)
-  const capLeft = pr.regionCap ? pr.regionCap.slice() : new Int32Array(R).fill(2 ** 30);
+  const capLeft = capsLeft(pr);
   let D = 0, used = 0, allUp = freeUp, allDown = freeDown;
   for (const u of inRegion) {
     const c = pr.unitCount[u];
