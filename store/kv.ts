@@ -21,6 +21,7 @@ import {
   type Store,
   type StoreLocation,
   type StreamOptions,
+  updated,
 } from "./store.ts";
 import { newId } from "./ids.ts";
 import { ascendingAfter, Packs } from "./kv_pack.ts";
@@ -299,12 +300,14 @@ export class KvStore implements Store {
       const found = await this.getAll(part.map((u) => this.key(ref, u.id)));
       const writes: Write[] = [];
       const writeOf: number[] = []; // the update each write comes from
+      const refused = new Set<number>(); // updates whose `where` does not match
       part.forEach((u, j) => {
         const doc = found[j].value;
-        if (!doc || !changes(doc, u.set)) return;
+        if (doc && u.where && !matches(doc, u.where) && changes(doc, u.set, u.unset)) refused.add(j);
+        if (!doc || refused.has(j) || !changes(doc, u.set, u.unset)) return;
         writes.push({
           key: found[j].key,
-          value: { ...doc, ...u.set, _id: doc._id },
+          value: updated(doc, u.set, u.unset),
           stamp: found[j].versionstamp!,
         });
         writeOf.push(j);
@@ -317,6 +320,7 @@ export class KvStore implements Store {
       cap = MAX_CHECKS;
       for (let j = 0; j < done; j++) {
         if (!found[j].value) result.missing.push(part[j].id);
+        else if (refused.has(j)) (result.skipped ??= []).push(part[j].id);
         else result.matched++;
       }
       result.modified += writeOf.filter((j) => j < done).length;

@@ -22,6 +22,7 @@ import {
 } from "mongodb";
 import {
   type BulkResult,
+  changes,
   type CollectionRef,
   type Doc,
   DocumentTooLargeError,
@@ -252,19 +253,27 @@ export class MongoStore implements Store {
    * only when some did not match do we ask which ids exist, and retry those stored as hex strings.
    */
   private async updateBatch(coll: Collection<MongoDoc>, part: FieldUpdate[], result: BulkResult) {
-    const res = await coll.bulkWrite(part.map((u) => setOp(toMongoId(u.id), u.set)), { ordered: false });
+    const res = await coll.bulkWrite(part.map((u) => setOp(toMongoId(u.id), u)), { ordered: false });
     result.modified += res.modifiedCount;
     if (res.matchedCount === part.length) return void (result.matched += res.matchedCount);
-    const found = await coll.find(byIds(part.map((u) => u.id)), { projection: { _id: 1 } }).toArray();
-    const have = new Set(found.map((d) => idString(d._id)));
+    let found = await coll.find(byIds(part.map((u) => u.id)), { projection: { _id: 1 } }).toArray();
     const asString = new Set(
       found.filter((d) => typeof d._id === "string" && HEX24.test(d._id)).map((d) => d._id),
     );
     const retry = part.filter((u) => asString.has(u.id));
     if (retry.length) {
-      result.modified += (await coll.bulkWrite(retry.map((u) => setOp(u.id, u.set)))).modifiedCount;
+      result.modified += (await coll.bulkWrite(retry.map((u) => setOp(u.id, u)))).modifiedCount;
     }
-    for (const u of part) have.has(u.id) ? result.matched++ : result.missing.push(u.id);
+    // bulkWrite counts, it does not say which: a guarded update whose document does not hold what it
+    // set had a `where` that did not match (one holding it already changes nothing either way)
+    if (part.some((u) => u.where)) found = await coll.find(byIds(part.map((u) => u.id))).toArray();
+    const byString = new Map(found.map((d) => [idString(d._id), fromMongo(d)!]));
+    for (const u of part) {
+      const doc = byString.get(u.id);
+      if (!doc) result.missing.push(u.id);
+      else if (u.where && changes(doc, u.set, u.unset)) (result.skipped ??= []).push(u.id);
+      else result.matched++;
+    }
   }
 
   /** Uniform sample of n in one pass holding n documents (Algorithm R). */
@@ -304,9 +313,17 @@ async function byEachId<R>(id: string, fn: (f: Document) => Promise<R>, hit: (r:
 const found = (doc: unknown) => doc !== null;
 const AFTER = { returnDocument: "after" } as const;
 
-function setOp(_id: string | ObjectId, set: Record<string, unknown>): AnyBulkWriteOperation<MongoDoc> {
-  const { _id: _, ...fields } = set;
-  return { updateOne: { filter: { _id }, update: { $set: fields } } };
+function setOp(_id: string | ObjectId, u: FieldUpdate): AnyBulkWriteOperation<MongoDoc> {
+  const { _id: _, ...fields } = u.set;
+  const unset = (u.unset ?? []).filter((f) => f !== "_id");
+  const update: Document = {};
+  if (Object.keys(fields).length) update.$set = fields;
+  if (unset.length) update.$unset = Object.fromEntries(unset.map((f) => [f, ""]));
+  const filter = u.where ? { $and: [{ _id }, toQuery(u.where)] } : { _id };
+  // an update with nothing to set still matches (or not) its document, as on KV
+  return Object.keys(update).length
+    ? { updateOne: { filter, update } }
+    : { updateOne: { filter, update: { $set: { _id } } } };
 }
 
 /** Matches a document whichever form another writer gave its `_id` (one query; no index on FerretDB). */

@@ -26,12 +26,22 @@ export type Filter = Record<string, string | number | boolean | null>;
 export interface FieldUpdate {
   id: string;
   set: Record<string, unknown>;
+  /** Top-level fields to remove (an undo restores "absent"). */
+  unset?: string[];
+  /**
+   * Applies the update only while the document's fields equal these (non-null values): an undo never
+   * overwrites what someone changed since. A document that does not match is `skipped`, unless it holds
+   * already what the update makes (then it is matched, unmodified: what MongoDB can tell apart).
+   */
+  where?: Filter;
 }
 
 export interface BulkResult {
   matched: number;
   modified: number;
   missing: string[];
+  /** Documents whose `where` did not match, left as they were (present only when some were). */
+  skipped?: string[];
 }
 
 export interface InsertOptions {
@@ -177,7 +187,15 @@ export function matches(doc: Doc, filter: Filter | undefined): boolean {
   return Object.entries(filter).every(([k, v]) => own(doc, k) === v);
 }
 
-/** Whether setting these fields would change the document. */
-export function changes(doc: Doc, set: Record<string, unknown>): boolean {
-  return Object.entries(set).some(([k, v]) => JSON.stringify(own(doc, k)) !== JSON.stringify(v));
+/** Whether setting these fields (and removing `unset`) would change the document. */
+export function changes(doc: Doc, set: Record<string, unknown>, unset: string[] = []): boolean {
+  return Object.entries(set).some(([k, v]) => JSON.stringify(own(doc, k)) !== JSON.stringify(v)) ||
+    unset.some((k) => Object.hasOwn(doc, k));
+}
+
+/** The document with `set` applied and `unset` removed (`_id` kept). */
+export function updated(doc: Doc, set: Record<string, unknown>, unset: string[] = []): Doc {
+  const out: Doc = { ...doc, ...set, _id: doc._id };
+  for (const k of unset) if (k !== "_id") delete out[k];
+  return out;
 }

@@ -164,6 +164,29 @@ for (const backend of backends) {
         assert.equal(await store.patch(c, newId(), { a: 1 }), null);
       });
 
+      await step(
+        "updateFields removes `unset` fields and skips documents a `where` does not match",
+        async () => {
+          const c = ref("guarded");
+          const [a, b, hex, gone] = [newId(), "plain-id", "0123456789abcdef01234567", newId()];
+          await store.put(c, { _id: a, f: 1, g: "x" });
+          await store.put(c, { _id: b, f: 0, g: "y" });
+          await store.insertMany(c, [{ _id: hex, f: 1 }]);
+          const undo = (id: string) => ({ id, set: { g: "back" }, unset: ["f"], where: { f: 1 } });
+          const r = await store.updateFields(c, [undo(a), undo(b), undo(hex), undo(gone)]);
+          assert.deepEqual(r, { matched: 2, modified: 2, missing: [gone], skipped: [b] });
+          assert.deepEqual(await store.get(c, a), { _id: a, g: "back" });
+          assert.deepEqual(await store.get(c, b), { _id: b, f: 0, g: "y" });
+          assert.deepEqual(await store.get(c, hex), { _id: hex, g: "back" });
+          // again: `a` holds what the update makes already (matched), `b` still is not what it expects
+          const again = await store.updateFields(c, [undo(a), undo(b)]);
+          assert.deepEqual(again, { matched: 1, modified: 0, missing: [], skipped: [b] });
+          const plain = await store.updateFields(c, [{ id: a, set: {}, unset: ["g", "never"] }]);
+          assert.deepEqual(plain, { matched: 1, modified: 1, missing: [] });
+          assert.deepEqual(await store.get(c, a), { _id: a });
+        },
+      );
+
       await step("compareAndSet sets only while the expected fields match; one racer wins", async () => {
         const c = ref("cas");
         const _id = newId();
