@@ -18,6 +18,7 @@ import { mitigationRoutes } from "./routes/mitigation/mitigation.index.ts";
 import { annotationRoutes } from "./routes/annotation/annotation.index.ts";
 import { valuationRoutes } from "./routes/valuation/valuation.index.ts";
 import { cleaningRoutes } from "./routes/cleaning/cleaning.index.ts";
+import { decisionRoutes } from "./routes/decisions/decisions.index.ts";
 import { CONSOLE_UPLOAD, consoleRoutes } from "./routes/console/console.index.ts";
 import { type LineLevel, log, setLogLevel, withRequestId } from "./core/log.ts";
 import { PreparedDatasets } from "./services/datasets/prepared.ts";
@@ -92,6 +93,7 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     annotationRoutes(),
     valuationRoutes(),
     cleaningRoutes(),
+    decisionRoutes(),
     ...(deps.extraRoutes ?? []),
   ];
   for (const group of groups) app.route("/", group);

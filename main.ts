@@ -17,6 +17,7 @@ import { setupAuth } from "./routes/auth/auth.index.ts";
 import { createWorkerPool } from "./workers/pool.ts";
 import { startJobRunner } from "./services/cleaning/job_runner.ts";
 import { startImportRecovery } from "./services/datasets/import_recovery.ts";
+import { sweepDecisions } from "./services/decisions/outbox.ts";
 import { prunesSettled } from "./services/spatial/run_pruning.ts";
 import { setLogLevel } from "./core/log.ts";
 
@@ -100,6 +101,9 @@ const importRecovery = await needingStore(
   "recovering unfinished imports",
   () => startImportRecovery(store, config.TESSERA_DB, config.IMPORT_LEASE_SECONDS * 1000),
 );
+
+// A decision whose log entry a dying process left in the decision's own document is logged now.
+await needingStore("logging decisions a crash left unlogged", () => sweepDecisions(store, config.TESSERA_DB));
 
 if (dev && await needingStore("seeding", () => isEmpty(store, config.TESSERA_DB))) {
   console.log("first start: seeding the demo datasets (a few seconds)...");

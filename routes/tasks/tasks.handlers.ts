@@ -2,6 +2,7 @@
 import type { AppRouteHandler } from "../http/env.ts";
 import type * as routes from "./tasks.routes.ts";
 import * as tasks from "../../services/tasks/task_documents.ts";
+import { deciderOf } from "../http/decider.ts";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const docs = await tasks.listTaskDocuments(c.var.deps, c.req.valid("query"));
@@ -16,7 +17,12 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) =>
 
 export const patch: AppRouteHandler<typeof routes.patch> = async (c) => {
   const { collection_name } = c.req.valid("param");
-  const doc = await tasks.setTaskStatus(c.var.deps, collection_name, c.req.valid("json").status);
+  const doc = await tasks.setTaskStatus(
+    c.var.deps,
+    collection_name,
+    c.req.valid("json").status,
+    deciderOf(c),
+  );
   return c.json(doc, 200);
 };
 

@@ -7,6 +7,8 @@ import type { CollectionRef, Store } from "../../store/store.ts";
 import { DuplicateIdError } from "../../store/store.ts";
 import type { Config } from "../../config.ts";
 import { ConflictError, DisabledError, NotFoundError } from "../../core/errors.ts";
+import { type Decider, newEntry } from "../decisions/entry.ts";
+import { decideOn } from "../decisions/outbox.ts";
 
 /** What the task-document use cases need: the store, and the configuration naming Tessera's own database. */
 export interface TaskDeps {
@@ -47,7 +49,11 @@ export function assertTasksEnabled(config: Pick<Config, "TASKS_ENABLED">): void 
 }
 
 const notFound = (name: string) => new NotFoundError(`no task document for collection '${name}'`);
-const shown = ({ _id, ...rest }: Record<string, unknown>) => rest as TaskDocument;
+/** A document as shown: without its store id and its decision outbox's bookkeeping. */
+const shown = (doc: Record<string, unknown>) => {
+  const { _id, decision_outbox: _o, decision_rev: _r, decision_pending: _p, ...rest } = doc;
+  return rest as TaskDocument;
+};
 
 /** The documents matching `filter`, as stored. */
 export async function listTaskDocuments(deps: TaskDeps, filter: TaskFilter): Promise<TaskDocument[]> {
@@ -83,10 +89,27 @@ export async function getTaskDocument(deps: TaskDeps, name: string): Promise<Tas
   return shown(doc);
 }
 
-/** Sets a document's status; "done" also sets `ended_at` to now (UTC). A 404 without one. */
-export async function setTaskStatus(deps: TaskDeps, name: string, status: string): Promise<TaskDocument> {
-  const set = status === "done" ? { status, ended_at: new Date().toISOString() } : { status };
-  const doc = await deps.store.patch(taskDocumentsRef(deps.config.TESSERA_DB), name, set);
+/**
+ * Sets a document's status; "done" also sets `ended_at` to now (UTC). A 404 without one. The change is a
+ * decision: its log entry is written with it (services/decisions/outbox.ts), naming the status before.
+ */
+export async function setTaskStatus(
+  deps: TaskDeps,
+  name: string,
+  status: string,
+  who: Decider,
+): Promise<TaskDocument> {
+  const db = deps.config.TESSERA_DB;
+  const doc = await decideOn(deps.store, db, taskDocumentsRef(db), name, {}, (task) => {
+    const at = new Date().toISOString();
+    const entry = newEntry("task_status", who, {
+      task: name,
+      dataset: name,
+      database: typeof task.database_name === "string" ? task.database_name : null,
+      facts: { status, previous_status: task.status ?? null },
+    });
+    return { set: status === "done" ? { status, ended_at: at } : { status }, entry };
+  });
   if (!doc) throw notFound(name);
   return shown(doc);
 }

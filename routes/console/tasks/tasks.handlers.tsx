@@ -3,6 +3,7 @@
  * and "Mark done" on each. Everything goes through services/tasks, as the JSON API does; the create
  * form is checked by the same schema as `POST /api/tasks/documents` (task_form.ts).
  */
+import { deciderOf } from "../../http/decider.ts";
 import type { Context } from "hono";
 import type { ConsoleEnv } from "../shared/env.ts";
 import { type FormState, render } from "../shared/components.tsx";
@@ -75,7 +76,7 @@ export async function markDone(c: Context<ConsoleEnv>) {
   const name = c.req.param("name") ?? "";
   const { back } = await formFields(c);
   tasks.assertTasksEnabled(c.var.deps.config);
-  await tasks.setTaskStatus(c.var.deps, name, "done");
+  await tasks.setTaskStatus(c.var.deps, name, "done", deciderOf(c));
   const to = back?.startsWith("/console/tasks") && !back.startsWith("//") ? back : "/console/tasks";
   return c.redirect(`${to}${to.includes("?") ? "&" : "?"}marked=${encodeURIComponent(name)}`, 303);
 }
