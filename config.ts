@@ -74,7 +74,10 @@ const schema = z.object({
   JOB_POLL_SECONDS: z.coerce.number().positive().default(1),
   JOB_TIMEOUT_SECONDS: z.coerce.number().positive().default(600),
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
-  /** An import's hold on its dataset name lasts this long unrenewed; a crashed import is recovered after it. */
+  /**
+   * An import's hold on its dataset name, and a write-back's or an undo's on its record, lasts this long
+   * unrenewed; one whose process died is recovered after it.
+   */
   IMPORT_LEASE_SECONDS: z.coerce.number().positive().default(15),
   RATE_LIMIT_CAPACITY: z.coerce.number().int().min(0).default(60),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(1),

@@ -18,6 +18,7 @@ import { createWorkerPool } from "./workers/pool.ts";
 import { startJobRunner } from "./services/cleaning/job_runner.ts";
 import { startImportRecovery } from "./services/datasets/import_recovery.ts";
 import { sweepDecisions } from "./services/decisions/outbox.ts";
+import { startWritebackRecovery } from "./services/mitigation/writeback_recovery.ts";
 import { prunesSettled } from "./services/spatial/run_pruning.ts";
 import { setLogLevel } from "./core/log.ts";
 
@@ -102,6 +103,12 @@ const importRecovery = await needingStore(
   () => startImportRecovery(store, config.TESSERA_DB, config.IMPORT_LEASE_SECONDS * 1000),
 );
 
+// A write-back cut off by a dead process is rolled back, an undo cut off finished, before anything is served.
+const writebackRecovery = await needingStore(
+  "recovering unfinished write-backs",
+  () => startWritebackRecovery(store, config.TESSERA_DB, config.IMPORT_LEASE_SECONDS * 1000),
+);
+
 // A decision whose log entry a dying process left in the decision's own document is logged now.
 await needingStore("logging decisions a crash left unlogged", () => sweepDecisions(store, config.TESSERA_DB));
 
@@ -165,6 +172,7 @@ if (onDeploy) {
     await listening.shutdown();
     await runner?.stop();
     importRecovery.stop();
+    writebackRecovery.stop();
     await prunesSettled(); // the runs' pruning, left running after the last answers
     pool.close();
     await store.close();

@@ -29,6 +29,7 @@ import {
   DuplicateIdError,
   type FieldUpdate,
   type Filter,
+  matches,
   refuseTooDeep,
   type Store,
   type StoreLocation,
@@ -213,6 +214,9 @@ export class MongoStore implements Store {
       refuseTooDeep(updates.map((u) => u.set));
       const result: BulkResult = { matched: 0, modified: 0, missing: [] };
       const size = updates.length ? await this.updateBulkSize() : 0;
+      if (size === FERRETDB_UPDATE_BATCH && updates.some((u) => u.where)) {
+        updates = await this.checkedHere(ref, updates, result);
+      }
       for (let i = 0; i < updates.length; i += size) {
         await this.updateBatch(this.coll(ref), updates.slice(i, i + size), result);
       }
@@ -276,6 +280,28 @@ export class MongoStore implements Store {
     }
   }
 
+  /**
+   * FerretDB 1.x scans the whole collection for an update whose filter holds more than `_id` (a guarded
+   * undo of 5,000 documents: minutes), so there the guards are checked on the documents as read, and the
+   * updates whose guard holds go out by `_id` alone; a change landing between the read and the write is
+   * then overwritten, a window MongoDB (which checks the filter in the write) does not have.
+   */
+  private async checkedHere(ref: CollectionRef, updates: FieldUpdate[], result: BulkResult) {
+    const out: FieldUpdate[] = [];
+    for (let i = 0; i < updates.length; i += BULK_BATCH) {
+      const part = updates.slice(i, i + BULK_BATCH);
+      const found = await this.coll(ref).find(byIds(part.filter((u) => u.where).map((u) => u.id))).toArray();
+      const docs = new Map(found.map((d) => [idString(d._id), fromMongo(d)!]));
+      for (const u of part) {
+        const doc = u.where ? docs.get(u.id) : undefined;
+        if (u.where && doc && !matches(doc, u.where) && changes(doc, u.set, u.unset)) {
+          (result.skipped ??= []).push(u.id);
+        } else out.push(u.where ? { id: u.id, set: u.set, unset: u.unset } : u);
+      }
+    }
+    return out;
+  }
+
   /** Uniform sample of n in one pass holding n documents (Algorithm R). */
   private async reservoir(ref: CollectionRef, n: number): Promise<Doc[]> {
     const out: Doc[] = [];
@@ -319,7 +345,8 @@ function setOp(_id: string | ObjectId, u: FieldUpdate): AnyBulkWriteOperation<Mo
   const update: Document = {};
   if (Object.keys(fields).length) update.$set = fields;
   if (unset.length) update.$unset = Object.fromEntries(unset.map((f) => [f, ""]));
-  const filter = u.where ? { $and: [{ _id }, toQuery(u.where)] } : { _id };
+  // `_id` at the top level, beside the guard: FerretDB then finds the document by its index, not a scan
+  const filter = u.where ? { ...toQuery(u.where), _id } : { _id };
   // an update with nothing to set still matches (or not) its document, as on KV
   return Object.keys(update).length
     ? { updateOne: { filter, update } }

@@ -8,8 +8,14 @@ import * as frontierHandlers from "./frontier.handlers.ts";
 
 export function mitigationRoutes() {
   const app = newRouter();
-  requireTasks(app, routes.writeback.path, routes.relabel.path, routes.threshold.path);
+  requireTasks(
+    app,
+    routes.writeback.path,
+    routes.undoWriteback.path,
+    routes.relabel.path,
+    routes.threshold.path,
+  );
   requireTasks(app, frontierRoutes.frontier.path);
-  bindRoutes(app, routes, handlers, ["writeback", "relabel", "threshold"]);
+  bindRoutes(app, routes, handlers, ["writeback", "undoWriteback", "relabel", "threshold"]);
   return bindRoutes(app, frontierRoutes, frontierHandlers, ["frontier"]);
 }

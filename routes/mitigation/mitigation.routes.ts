@@ -11,6 +11,8 @@ import {
   RelabelRequest,
   ThresholdRequest,
   ThresholdResponse,
+  UndoResponse,
+  WritebackParams,
   WritebackRequest,
   WritebackResponse,
 } from "./mitigation.schemas.ts";
@@ -23,6 +25,18 @@ export const writeback = taskRoute({
   description: WRITEBACK_DESCRIPTION,
   request: { params: TaskParams, ...jsonBody(WritebackRequest) },
   responses: { 200: json(WritebackResponse, "What was written"), 409: DataMismatch },
+});
+
+export const undoWriteback = taskRoute({
+  method: "post",
+  path: "/api/spatial-hitl/task/{data_collection_name}/mitigate/writeback/{writeback_id}/undo",
+  summary: "Undo a write-back: every document as before it, unless changed since",
+  description: "Restores the field's previous value (or removes the field where it was absent) in every " +
+    "document the write-back wrote that still holds what it wrote; documents changed since by someone else " +
+    "are skipped and listed, never overwritten. Asked again, it answers the same and changes nothing. " +
+    "A later write-back of the same field must be undone first (409). Logged in `GET /api/decisions`.",
+  request: { params: WritebackParams },
+  responses: { 200: json(UndoResponse, "What was restored"), 409: DataMismatch },
 });
 
 export const relabel = taskRoute({

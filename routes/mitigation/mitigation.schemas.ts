@@ -10,6 +10,7 @@ import {
   mapField,
   Phases,
   runIdField,
+  TaskParams,
   toAuditSettings,
   withAuditRules,
 } from "../spatial/spatial.schemas.ts";
@@ -266,6 +267,7 @@ export const WritebackRequest = z.object({
 });
 
 export const WritebackResponse = z.object({
+  writeback_id: z.string().openapi({ description: "what names this write-back to undo it" }),
   new_field: z.string(),
   matched: count.openapi({ description: "documents found (of those listed, or of the run's predictions)" }),
   modified: count.openapi({ description: "of them, changed (0 when the field held the value already)" }),
@@ -275,3 +277,22 @@ export const WritebackResponse = z.object({
     description: "the run whose predictions were written, when given",
   }),
 }).openapi("WritebackResponse");
+
+export const WritebackParams = TaskParams.extend({
+  writeback_id: z.string().min(1).max(128).openapi({ description: "a write-back's `writeback_id`" }),
+});
+
+const Who = z.object({ sub: z.string(), username: z.string().nullable() });
+
+export const UndoResponse = z.object({
+  writeback_id: z.string(),
+  new_field: z.string(),
+  restored: count.openapi({ description: "documents holding their value from before the write-back again" }),
+  skipped: z.array(z.string()).openapi({
+    description: "documents changed since the write-back by someone else, left as they are (the first 1,000)",
+  }),
+  skipped_count: count.openapi({ description: "all the skipped documents" }),
+  missing: count.openapi({ description: "documents deleted since the write-back" }),
+  undone_at: z.string(),
+  undone_by: Who,
+}).openapi("WritebackUndoResponse");

@@ -1,9 +1,9 @@
 /**
  * Spatial write-back (spec 2 `mitigate/writeback`): mitigated predictions into a new field of each
  * listed document, or of every document a kept run judged (by `run_id`, services/spatial/runs.ts).
- * Which fields may be written is core/spatial/mitigate/writeback_policy.ts; here are the use case, who
- * already holds a field, the batched write, and the task document's record of it, kept by a
- * compare-and-set so concurrent write-backs never lose each other's field or history entry.
+ * Which fields may be written is core/spatial/mitigate/writeback_policy.ts; here are the use case and who
+ * already holds a field. The write itself is journaled (writeback_journal.ts: undoable, rolled back when
+ * cut off, logged as a decision); the task document keeps a history of them, by a compare-and-set.
  */
 import type { Config } from "../../config.ts";
 import { DataMismatchError, InvalidInputError, NotFoundError } from "../../core/errors.ts";
@@ -14,9 +14,15 @@ import {
   writebackRefusal,
 } from "../../core/spatial/mitigate/writeback_policy.ts";
 import type { CollectionRef, Doc, Store } from "../../store/store.ts";
+export type { WritebackTotals };
 import { touchDataset } from "../datasets/registry.ts";
 import { runForWriteback, type WritableRun } from "../spatial/run_writeback.ts";
-import { runPredictions } from "../spatial/runs.ts";
+import { getRun, runPredictions } from "../spatial/runs.ts";
+import type { RunDeps } from "../spatial/run_documents.ts";
+import type { Decider } from "../decisions/entry.ts";
+import { type Before, type Line, WritebackJournal, type WritebackTotals } from "./writeback_journal.ts";
+import { writebackLeaseMs } from "./writeback_log.ts";
+import { recoverWritebacks } from "./writeback_recovery.ts";
 import { type TaskCollection, taskCollection } from "../spatial/task_collection.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
 
@@ -24,32 +30,24 @@ const BATCH = 1000;
 /** Write-backs kept in a task's `writebacks` history. */
 const HISTORY = 50;
 
-/** What one write-back did: documents matched and changed, ids not found. */
-export interface WritebackTotals {
-  matched: number;
-  modified: number;
-  not_found: string[];
-}
-
 /**
  * One prediction to write, as the request lists it (kept in its wire shape: a write-back may list a
  * million, and each is written as it is).
  */
-export interface Prediction {
-  doc_id: string;
-  y_pred: number;
-}
+export type Prediction = Line;
 
 /**
  * What a write-back asks: the task, the new field, who asks, and what to write: the listed predictions,
  * or the final predictions of a kept run (exactly one of the two, checked at the edge).
  */
 export type WritebackInput =
-  & { collectionName: string; newField: string; requestedBy: string }
+  & { collectionName: string; newField: string; who: Decider }
   & ({ preds: Prediction[]; runId?: undefined } | { runId: string; preds?: undefined });
 
 /** The answer of `mitigate/writeback`. */
 export interface WritebackAnswer extends WritebackTotals {
+  /** What names it to undo it (`.../mitigate/writeback/{writeback_id}/undo`). */
+  writeback_id: string;
   new_field: string;
   written_at: string;
   /** The run whose predictions were written, when the request named one. */
@@ -101,32 +99,69 @@ export async function writeBack(
   deps: { store: Store; config: Config },
   input: WritebackInput,
 ): Promise<WritebackAnswer> {
-  const { store } = deps, { collectionName, newField } = input;
+  const { store, config } = deps, { collectionName, newField } = input;
+  const db = config.TESSERA_DB, leaseMs = writebackLeaseMs(config);
   const ref = await taskCollection(deps, collectionName);
   const run = input.runId === undefined
     ? null
     : await runForWriteback(deps, ref, collectionName, input.runId);
   const refuse = refuser(ref, run, newField);
   refuse(null);
+  // a write-back of this task cut off by a dead process is rolled back before this one reads the field
+  await recoverWritebacks(store, db, { leaseMs, task: collectionName });
   const source = run ? await runSource(deps, run) : listedSource(input.preds!);
-  const tasks = taskDocumentsRef(deps.config.TESSERA_DB);
+  const { before, holder } = await fieldBefore(store, ref, newField, source.ids);
+  const tasks = taskDocumentsRef(db);
   if (!createdByTask(ref.task, newField)) {
-    refuse(await firstHolder(store, ref, newField, source.ids));
-    // claimed before writing: if the write stops halfway, a retry may still write into the field
+    refuse(holder);
     await claimWritebackField(store, tasks, collectionName, newField);
   }
-  const total = await writePredictions(store, ref, newField, source.parts())
-    .finally(() => touchDataset(store, deps.config.TESSERA_DB, ref));
-  const written_at = new Date().toISOString();
-  await recordWriteback(store, tasks, collectionName, {
+  const facts = run ? await runFacts(deps, collectionName, run) : { lines: source.ids.size };
+  const subject = {
+    task: collectionName,
+    target: ref,
     field: newField,
-    at: written_at,
-    by: input.requestedBy,
+    runId: input.runId ?? null,
+    who: input.who,
+  };
+  const journal = await WritebackJournal.begin(store, db, { ...subject, facts }, leaseMs);
+  let total: WritebackTotals;
+  try {
+    total = await journal.write(source.parts(), before);
+  } catch (e) {
+    await journal.rollBack().catch(() => {}); // what stays is rolled back by recovery once its lease ends
+    throw e;
+  } finally {
+    await touchDataset(store, db, ref);
+  }
+  const rec = await journal.commit(total, {});
+  await recordWriteback(store, tasks, collectionName, {
+    writeback_id: rec._id,
+    field: newField,
+    at: rec.written_at,
+    by: input.who.sub,
     run_id: input.runId ?? null,
     ...total,
     not_found: total.not_found.length,
   });
-  return { new_field: newField, ...total, written_at, ...(run && { run_id: input.runId }) };
+  const answer = { writeback_id: rec._id, new_field: newField, ...total, written_at: rec.written_at! };
+  return { ...answer, ...(run && { run_id: input.runId }) };
+}
+
+/** The run's request and solver figures, which make a write-back of it reproducible. */
+async function runFacts(deps: RunDeps, task: string, run: WritableRun): Promise<Record<string, unknown>> {
+  const stored = await getRun(deps, task, run.header._id, false, false);
+  const a = stored.answer as Record<string, unknown>;
+  const solver = Object.fromEntries(
+    ["solver_status_code", "solver_status_message", "objective", "bound", "gap", "n_flips"]
+      .filter((k) => a[k] !== undefined).map((k) => [k, a[k]]),
+  );
+  return {
+    run_kind: stored.run.kind,
+    run_created_at: stored.run.created_at,
+    request: stored.run.request,
+    solver,
+  };
 }
 
 /**
@@ -176,15 +211,21 @@ export async function planWriteback(
 }
 
 /**
- * The first of the documents `ids` that holds `field` already (null: none does). One pass over the
- * collection carrying only that field, stopping at the first hit: exact for every document at risk.
+ * Each of the documents `ids`' value of `field` before the write-back (null: it lacks it), and the first
+ * that holds it (null: none does). One pass over the collection carrying only that field.
  */
-async function firstHolder(store: Store, ref: CollectionRef, field: string, ids: Set<string>) {
+async function fieldBefore(store: Store, ref: CollectionRef, field: string, ids: Set<string>) {
+  const before: Before = new Map();
+  let holder: string | null = null;
   for await (const batch of store.stream(ref, { projection: [field], batchSize: BATCH })) {
-    const hit = batch.find((d) => Object.hasOwn(d, field) && ids.has(d._id));
-    if (hit) return hit._id;
+    for (const d of batch) {
+      if (!ids.has(d._id)) continue;
+      const has = Object.hasOwn(d, field);
+      before.set(d._id, has ? { value: d[field] } : null);
+      if (has) holder ??= d._id;
+    }
   }
-  return null;
+  return { before, holder };
 }
 
 /** Records `field` as created by the task's write-backs; done before writing, so a retry may resume. */
@@ -192,26 +233,6 @@ function claimWritebackField(store: Store, tasks: CollectionRef, name: string, f
   return updateTask(store, tasks, name, (task) => ({
     writeback_fields: [...new Set([...writebackFields(task), field])],
   }));
-}
-
-/** Sets `field` = y_pred on each document of the predictions, in batches of at most BATCH. */
-async function writePredictions(
-  store: Store,
-  ref: CollectionRef,
-  field: string,
-  parts: AsyncIterable<Prediction[]>,
-): Promise<WritebackTotals> {
-  const total: WritebackTotals = { matched: 0, modified: 0, not_found: [] };
-  for await (const preds of parts) {
-    for (let i = 0; i < preds.length; i += BATCH) {
-      const part = preds.slice(i, i + BATCH).map((p) => ({ id: p.doc_id, set: { [field]: p.y_pred } }));
-      const r = await store.updateFields(ref, part);
-      total.matched += r.matched;
-      total.modified += r.modified;
-      total.not_found.push(...r.missing);
-    }
-  }
-  return total;
 }
 
 /** Notes a finished write-back on the task: `last_writeback` and the last HISTORY in `writebacks`. */

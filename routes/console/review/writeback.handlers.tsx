@@ -2,6 +2,7 @@
  * A mitigation's write-back: the new field's name (from the run page's form), a confirmation page with
  * what will be written, then the write (the JSON API's writeBack), back on the run page.
  */
+import { deciderOf } from "../../http/decider.ts";
 import type { Context } from "hono";
 import type { ConsoleEnv } from "../shared/env.ts";
 import { type FormState, render } from "../shared/components.tsx";
@@ -77,7 +78,7 @@ export async function writebackSubmit(c: Context<ConsoleEnv>) {
     await writeBack(c.var.deps, {
       collectionName: name,
       newField: field,
-      requestedBy: c.var.session.sub,
+      who: deciderOf(c),
       runId,
     });
   } catch (e) {
