@@ -217,6 +217,23 @@ storeTest(
         `job '${other.job_id}' was rejected, not approved: there is no approval to undo`,
       ]);
 
+      // an approval whose write-back still runs is not undone; /openapi.json documents the route
+      const busy = await postRun(t, meanOfX);
+      await runner.runOnce();
+      const at = new Date().toISOString();
+      await new JobQueue(t.store, t.config.TESSERA_DB).approve(busy.job_id, {
+        approved_by: "u1",
+        approved_by_username: null,
+        approved_at: at,
+        approval_info: {},
+        write_back: { state: "running", started_at: at, heartbeat_at: at },
+      }, "live-writer");
+      const running = await undo(t, busy.job_id);
+      assert.equal(running.status, 409);
+      assert.match((await running.json()).detail, /write-back of job .* is still running/);
+      const doc = (await getJson(t, "/openapi.json")).body;
+      assert.ok(doc.paths["/approve/{job_id}/undo"].post);
+
       // into new fields: x_imputed is created on rows 3 and 4, then removed, and leaves the registry again
       const before = await byK(t);
       const res = await approve(t, { job_id: job.job_id, approval_info: { target: "new_fields" } });
