@@ -3,6 +3,7 @@ import type { AppRouteHandler } from "../http/env.ts";
 import type * as routes from "./cleaning.routes.ts";
 import { jobView } from "./cleaning.schemas.ts";
 import * as jobs from "../../services/cleaning/jobs.ts";
+import { deciderOf } from "../http/decider.ts";
 
 export const run: AppRouteHandler<typeof routes.run> = async (c) => {
   const { date_col, ...body } = c.req.valid("json");
@@ -16,11 +17,10 @@ export const run: AppRouteHandler<typeof routes.run> = async (c) => {
 
 export const approve: AppRouteHandler<typeof routes.approve> = async (c) => {
   const { job_id, approval_info } = c.req.valid("json");
-  const { sub, username } = c.var.principal;
   const job = await jobs.approve(c.var.deps, {
     jobId: job_id,
     approvalInfo: approval_info,
-    who: { sub, username: username ?? null },
+    who: deciderOf(c),
   });
   return c.json(jobView(job), 200);
 };
@@ -41,3 +41,6 @@ export const results: AppRouteHandler<typeof routes.results> = async (c) => {
   const page = await jobs.jobResults(c.var.deps, c.req.valid("param").job_id, c.req.valid("query").page);
   return c.json(page, 200);
 };
+
+export const undo: AppRouteHandler<typeof routes.undo> = async (c) =>
+  c.json(await jobs.undo(c.var.deps, c.req.valid("param").job_id, deciderOf(c)), 200);

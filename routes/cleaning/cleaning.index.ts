@@ -36,6 +36,7 @@ export function cleaningRoutes() {
   return app
     .openapi(limited(routes.run), handlers.run, invalid(Object.keys(RunRequest.shape)))
     .openapi(limited(routes.approve), handlers.approve, invalid(Object.keys(ApproveRequest.shape)))
+    .openapi(limited(routes.undo), handlers.undo, invalid([]))
     .openapi(limited(routes.newJobs), handlers.newJobs)
     .openapi(limited(routes.job), handlers.job, invalid([]))
     .openapi(limited(routes.results), handlers.results, invalid([]));

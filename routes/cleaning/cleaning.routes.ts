@@ -1,6 +1,6 @@
 /**
  * Cleaning jobs (spec 3): `POST /run/`, `POST /approve/`, `GET /get-new-jobs/`, and for the reviewer
- * `GET /jobs/{job_id}` and `GET /jobs/{job_id}/results`. Invalid parameters are 400 (this spec's status,
+ * `GET /jobs/{job_id}`, `GET /jobs/{job_id}/results` and `POST /approve/{job_id}/undo` (issue 37). Invalid parameters are 400 (this spec's status,
  * not the 422 of the others) with FastAPI-shaped items; every route is rate limited per client (the
  * limiter is the app's own: cleaning.index.ts adds it after authentication).
  */
@@ -17,6 +17,7 @@ import {
   PageQuery,
   ResultsPage,
   RunRequest,
+  UndoAnswer,
 } from "./cleaning.schemas.ts";
 
 /** A secured route of the cleaning group, with the answers every one of them may give. */
@@ -88,5 +89,23 @@ export const results = cleaningRoute({
     200: json(ResultsPage, "The page"),
     404: json(Detail, "No such job or page"),
     409: json(Detail, "The job has no results yet"),
+  },
+});
+
+export const undo = cleaningRoute({
+  method: "post",
+  path: "/approve/{job_id}/undo",
+  summary: "Undo a job's approval: every cell its write-back wrote gets back what it held before, " +
+    "unless changed since (skipped, listed); the job may then be approved again. Asked again, the same " +
+    "answer; an undo whose writer has been silent for JOB_LEASE_SECONDS is resumed",
+  request: { params: JobParams },
+  responses: {
+    200: json(UndoAnswer, "What the undo restored and skipped, who undid the approval and when"),
+    404: json(Detail, "No such job"),
+    409: json(
+      Detail,
+      "The job is not approved (never, or rejected), its write-back is still running, or an undo of it " +
+        "is running (the detail says from when undoing again resumes it)",
+    ),
   },
 });

@@ -125,6 +125,9 @@ const Job = z.object({
   summary: z.record(z.string(), z.unknown()).nullable(),
   error: z.object({ type: z.string(), message: z.string() }).nullable(),
   approval: z.record(z.string(), z.unknown()).nullable(),
+  undone_approvals: z.array(z.record(z.string(), z.unknown())).openapi({
+    description: "Approvals taken back (`POST /approve/{job_id}/undo`), oldest first, each with its `undo`",
+  }),
   rejection: z.object({
     rejected_by: z.string(),
     rejected_by_username: z.string().nullable(),
@@ -146,6 +149,25 @@ export const ResultsPage = z.object({
 export const JobWithResults = Job.extend({ results: ResultsPage.nullable() }).openapi("JobWithResults");
 export const JobList = z.array(Job);
 export type JobView = z.infer<typeof Job>;
+
+export const UndoAnswer = z.object({
+  job_id: z.string(),
+  restored: z.number().int().openapi({
+    description: "Cells (a detection: rows) holding again what they held before the write-back",
+  }),
+  skipped: z.array(z.string()).openapi({
+    description: "Documents left as they are: a cell no longer holds what the write-back wrote " +
+      "(changed since, or left alone by the write-back because it had changed after the job ran)",
+  }),
+  missing: z.number().int().openapi({ description: "Documents the write-back wrote that are gone" }),
+  fields_not_restored: z.array(z.string()).openapi({
+    description: "Fields the write-back overwrote that existed before it: their earlier values were not " +
+      "kept, so they stay as written",
+  }),
+  undone_at: z.string(),
+  undone_by: z.string(),
+  undone_by_username: z.string().nullable(),
+}).openapi("CleaningUndo");
 
 export const JobParams = z.object({ job_id: z.string().min(1).max(200) });
 export const PageQuery = z.object({
@@ -173,6 +195,7 @@ export function jobView(j: JobRecord): JobView {
     summary: j.summary,
     error: j.error,
     approval: j.approval as unknown as Record<string, unknown> | null,
+    undone_approvals: (j.undone_approvals ?? []) as unknown as Record<string, unknown>[],
     rejection: j.rejection ?? null,
   };
 }

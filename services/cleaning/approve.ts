@@ -2,11 +2,13 @@
  * Approving a finished cleaning job: the approval is recorded by compare-and-set (so of two reviewers
  * only one approves), then its write-back runs under a fencing owner; an approval that finds a
  * write-back silent for a lease resumes it with the first approval's own instructions. Every race lost
- * to another approval is a 409, never a half-recorded approval.
+ * to another approval is a 409, never a half-recorded approval. The approval is logged (issue 37) in
+ * the compare-and-set that records its write-back done, or in its own when nothing is written back.
  */
 import type { Approval, JobQueue, JobRecord } from "./job_queue.ts";
 import { runWriteBack, type WriteBackPlan } from "./writeback.ts";
 import { ConflictError } from "../../core/errors.ts";
+import { approvalEntry } from "./decision_entries.ts";
 
 /** Who approves. */
 export interface Approver {
@@ -54,7 +56,9 @@ export async function approveJob(
     approval_info: request.info,
     write_back: plan ? { state: "running", started_at: at, heartbeat_at: at } : { state: "skipped" },
   };
-  const approved = await queue.approve(job._id, approval, plan ? owner : null);
+  // an approval that writes nothing back is logged now; one that does, once its write-back is done
+  const entry = plan ? null : approvalEntry(job, approval, null);
+  const approved = await queue.approve(job._id, approval, plan ? owner : null, entry);
   if (!approved) throw await lostRace(queue, job, leaseMs);
   const done = plan ? await runWriteBack(queue, approved, plan, owner, approval, leaseMs) : approval;
   return { ...approved, approval: done };

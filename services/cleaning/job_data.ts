@@ -16,7 +16,7 @@ export interface JobData {
   ids: string[];
   columns: TableColumn[];
   times?: Float64Array;
-  /** Per column: the stored value of each cell the methods see as missing (absent fields are null). */
+  /** Per column: the stored value of each cell the methods see as missing (undefined: the field is absent). */
   originals: Map<string, Map<number, unknown>>;
   /** Time series rows left out because their date is missing or unreadable. */
   undated: number;
@@ -50,7 +50,7 @@ export async function loadJobData(
   ) {
     for (const doc of batch) {
       ids.push(doc._id);
-      job.columns.forEach((c, j) => raw[j].push(own(doc, c) ?? null));
+      job.columns.forEach((c, j) => raw[j].push(own(doc, c)));
       if (job.date_col) dates.push(parseDate(own(doc, job.date_col)));
     }
     await onRows(ids.length);
@@ -66,7 +66,7 @@ export async function loadJobData(
     const cells = order.map((i) => raw[j][i]);
     const missing = new Map<number, unknown>();
     originals.set(name, missing);
-    if (numericOnly || cells.every((v) => v === null || isNumber(v))) {
+    if (numericOnly || cells.every((v) => v === null || v === undefined || isNumber(v))) {
       return {
         name,
         values: Float64Array.from(cells, (v, r) => {
@@ -96,7 +96,10 @@ export async function loadJobData(
 
 const num = (v: number) => (Number.isFinite(v) ? v : null);
 
-/** Result entries and summary of an imputation: one entry per filled cell, with the value it replaces. */
+/**
+ * Result entries and summary of an imputation: one entry per filled cell, with the value it replaces;
+ * a null `original` says by `original_absent` whether the field was absent or held null.
+ */
 function imputationResults(data: JobData, out: Extract<CleaningOutput, { task: "impute" }>) {
   const entries: ResultEntry[] = [];
   const filledBy: Record<string, number> = {};
@@ -104,12 +107,16 @@ function imputationResults(data: JobData, out: Extract<CleaningOutput, { task: "
     setOwn(filledBy, f.column, f.rows.length);
     const originals = data.originals.get(f.column)!;
     f.rows.forEach((r, k) => {
-      entries.push({
+      const original = originals.get(r);
+      const entry: ResultEntry = {
         _id: data.ids[r],
         column: f.column,
         value: f.values[k],
-        original: originals.get(r) ?? null,
-      });
+        original: original ?? null,
+      };
+      // absent and null both show as null: the undo restores which it was (undo.ts)
+      if (original === null || original === undefined) entry.original_absent = original === undefined;
+      entries.push(entry);
     });
   }
   const summary = {

@@ -10,6 +10,8 @@
 import type { CollectionRef, Doc, Store } from "../../store/store.ts";
 import { newId } from "../../store/ids.ts";
 import type { Dtype, Task } from "../../core/cleaning/methods.ts";
+import type { DecisionEntry } from "../decisions/entry.ts";
+import { decideOn } from "../decisions/outbox.ts";
 
 /** A job's state; `rejected`: a reviewer refused its results (it succeeded), so they are never written back. */
 export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "rejected";
@@ -28,6 +30,8 @@ export interface Approval {
   approved_at: string;
   approval_info: Record<string, unknown>;
   write_back: Record<string, unknown>;
+  /** Its undo (`POST /approve/{job_id}/undo`) while it runs; a done undo moves it to `undone_approvals`. */
+  undo?: Record<string, unknown>;
 }
 
 /** A reviewer's refusal of a finished job's results (the console's "Reject"). */
@@ -72,6 +76,10 @@ export interface JobRecord extends Doc {
   rejection?: Rejection | null;
   /** Who holds the approval's write-back while it runs (a fencing token, like `lease_owner`). */
   write_back_owner?: string | null;
+  /** Who holds the approval's undo while it runs (the same kind of fencing token). */
+  undo_owner?: string | null;
+  /** Approvals taken back, oldest first, each with its `undo` report (the job may be approved again). */
+  undone_approvals?: Approval[];
 }
 
 export type NewJob = Pick<
@@ -249,23 +257,30 @@ export class JobQueue {
 
   /**
    * Sets the approval of a succeeded, unapproved job, its write-back held by `owner`; null when it is not
-   * (or no longer) approvable.
+   * (or no longer) approvable. `entry` logs it in the same write (an approval that writes nothing back).
    */
-  async approve(id: string, approval: Approval, owner: string | null): Promise<JobRecord | null> {
+  async approve(
+    id: string,
+    approval: Approval,
+    owner: string | null,
+    entry: DecisionEntry | null = null,
+  ): Promise<JobRecord | null> {
     const set = { approval, write_back_owner: owner, updated_at: iso(this.now()) };
-    return (await this.store.compareAndSet(this.ref, id, { status: "succeeded", approval: null }, set)) as
+    const guard = { status: "succeeded", approval: null };
+    return (await decideOn(this.store, this.tesseraDb, this.ref, id, guard, () => ({ set, entry }))) as
       | JobRecord
       | null;
   }
 
   /**
    * Rejects a succeeded, unapproved job: status `rejected`, so no approval can follow (both expect
-   * `{status: "succeeded", approval: null}`: of an approval and a rejection racing, one wins). Null when
-   * it is not (or no longer) rejectable.
+   * `{status: "succeeded", approval: null}`: of an approval and a rejection racing, one wins), logged by
+   * `entry` in the same write. Null when it is not (or no longer) rejectable.
    */
-  async reject(id: string, rejection: Rejection): Promise<JobRecord | null> {
+  async reject(id: string, rejection: Rejection, entry: DecisionEntry): Promise<JobRecord | null> {
     const set = { status: "rejected", rejection, updated_at: iso(this.now()) };
-    return (await this.store.compareAndSet(this.ref, id, { status: "succeeded", approval: null }, set)) as
+    const guard = { status: "succeeded", approval: null };
+    return (await decideOn(this.store, this.tesseraDb, this.ref, id, guard, () => ({ set, entry }))) as
       | JobRecord
       | null;
   }
@@ -298,6 +313,21 @@ export class JobQueue {
   ): Promise<boolean> {
     const set = { approval, write_back_owner: release ? null : owner, updated_at: iso(this.now()) };
     return (await this.store.compareAndSet(this.ref, id, { write_back_owner: owner }, set)) !== null;
+  }
+
+  /**
+   * Records a write-back as done and logs its approval (`entry`) in the same compare-and-set, while
+   * `owner` still holds it; false once another writer took it over.
+   */
+  async finishWriteBack(
+    id: string,
+    owner: string,
+    approval: Approval,
+    entry: DecisionEntry,
+  ): Promise<boolean> {
+    const set = { approval, write_back_owner: null, updated_at: iso(this.now()) };
+    const guard = { write_back_owner: owner };
+    return (await decideOn(this.store, this.tesseraDb, this.ref, id, guard, () => ({ set, entry }))) !== null;
   }
 }
 

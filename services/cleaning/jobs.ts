@@ -9,6 +9,9 @@ import { JobQueue, type JobRecord, writeBackStalled } from "./job_queue.ts";
 import { readResultsPage, type ResultEntry } from "./job_results.ts";
 import { approveJob, type Approver } from "./approve.ts";
 import { resolveRun, type RunInput, writeBackPlan } from "./validate_run.ts";
+import { rejectionEntry } from "./decision_entries.ts";
+import type { Decider } from "../decisions/entry.ts";
+import { type UndoAnswer, undoApproval } from "./undo_approval.ts";
 
 /** What the use cases need: the store, Tessera's own database, and the lease a write-back holds. */
 export interface CleaningDeps {
@@ -125,7 +128,8 @@ export interface RejectionInput {
 /**
  * Rejects a finished job's results: the job becomes `rejected`, is never written back and can no longer
  * be approved. Only a succeeded, unapproved job can be rejected (409 otherwise, saying why); of a
- * rejection and an approval racing, exactly one is recorded. The job as it ends.
+ * rejection and an approval racing, exactly one is recorded, and logged in the same write. The job as it
+ * ends.
  */
 export async function reject(deps: CleaningDeps, input: RejectionInput): Promise<JobRecord> {
   const queue = queueOf(deps);
@@ -150,13 +154,23 @@ export async function reject(deps: CleaningDeps, input: RejectionInput): Promise
   };
   const job = await getJob(deps, input.jobId);
   refuse(job);
-  const rejected = await queue.reject(job._id, {
+  const rejection = {
     rejected_by: input.who.sub,
     rejected_by_username: input.who.username,
     rejected_at: new Date().toISOString(),
     reason: input.reason?.trim() || null,
-  });
+  };
+  const rejected = await queue.reject(job._id, rejection, rejectionEntry(job, rejection));
   if (rejected) return rejected;
   refuse((await queue.get(job._id)) ?? job); // says who got there first
   throw new ConflictError(`job '${job.job_id}' changed while it was being rejected; try again`);
+}
+
+/**
+ * Undoes a job's approval: its write-back taken back cell by cell, the job approvable again (or finishes
+ * an undo cut short); asked again once done, the same answer. 404 without the job, 409 when not approved.
+ */
+export async function undo(deps: CleaningDeps, jobId: string, who: Decider): Promise<UndoAnswer> {
+  const job = await getJob(deps, jobId);
+  return await undoApproval(queueOf(deps), job, who, deps.config.JOB_LEASE_SECONDS * 1000);
 }

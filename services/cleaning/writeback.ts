@@ -10,6 +10,7 @@ import type { Store } from "../../store/store.ts";
 import type { Approval, JobQueue, JobRecord } from "./job_queue.ts";
 import { ConflictError } from "../../core/errors.ts";
 import { allResults } from "./job_results.ts";
+import { approvalEntry } from "./decision_entries.ts";
 import { own, setOwn } from "../../core/data_keys.ts";
 import {
   type ColumnInfo,
@@ -34,6 +35,12 @@ const BATCH = 1000;
 export const targetField = (plan: WriteBackPlan, column: string) =>
   plan.target === "new_fields" ? `${column}${plan.suffix}` : column;
 
+/** The fields a plan writes: the imputed columns' targets, or a detection's flag (and score). */
+export const writtenFields = (job: JobRecord, plan: WriteBackPlan): string[] =>
+  job.task === "impute"
+    ? job.columns.map((c) => targetField(plan, c))
+    : [plan.flagField, ...(plan.scoreField ? [plan.scoreField] : [])];
+
 /** Current values of `fields` for every document of the job's dataset (one streamed pass). */
 async function currentValues(
   store: Store,
@@ -47,6 +54,16 @@ async function currentValues(
     for (const doc of batch) out.set(doc._id, doc);
   }
   return out;
+}
+
+/**
+ * Whether a cell holds the value the job found: exactly, absent or null as `original_absent` says (an
+ * entry made before it was recorded takes either), so that an undo puts back exactly what was there.
+ */
+export function holdsOriginal(held: unknown, e: Record<string, unknown>): boolean {
+  if (e.original_absent === true) return held === undefined;
+  if (e.original_absent === false) return held === null;
+  return JSON.stringify(held ?? null) === JSON.stringify(e.original ?? null);
 }
 
 /** Writes an approved job's results into its dataset; returns what it did, for the job record. */
@@ -78,9 +95,9 @@ export async function writeBack(store: Store, tesseraDb: string, job: JobRecord,
       if (job.task === "impute") {
         const column = e.column as string;
         const doc = current?.get(id);
-        const now = JSON.stringify((doc && own(doc, column)) ?? null);
-        if (current && now !== JSON.stringify(e.original ?? null)) {
-          if (now === JSON.stringify(e.value ?? null)) report.already_written++; // an interrupted run wrote it
+        const held = doc ? own(doc, column) : undefined;
+        if (current && !holdsOriginal(held, e)) {
+          if (JSON.stringify(held ?? null) === JSON.stringify(e.value ?? null)) report.already_written++; // an interrupted run wrote it
           else report.skipped_changed++;
           continue;
         }
@@ -113,7 +130,14 @@ export async function runWriteBack(
   approval: Approval,
   leaseMs: number,
 ): Promise<Approval> {
-  const running = approval.write_back;
+  const fieldsBefore: unknown[] = Array.isArray(approval.write_back.fields_before)
+    ? approval.write_back.fields_before
+    : await writtenFieldsHeld(queue.store, queue.tesseraDb, job, plan);
+  const running: Record<string, unknown> = { ...approval.write_back, fields_before: fieldsBefore };
+  // recorded before anything is written, so a resumed write-back sees the dataset's fields as they were
+  if (!await queue.setWriteBack(job._id, owner, { ...approval, write_back: running }, false)) {
+    throw new ConflictError(`the write-back of job '${job.job_id}' was taken over by a later approval`);
+  }
   const beat = () =>
     queue.setWriteBack(job._id, owner, {
       ...approval,
@@ -134,12 +158,28 @@ export async function runWriteBack(
   clearInterval(heartbeat);
   const { state: _, heartbeat_at: _h, ...kept } = running;
   const done = { ...approval, write_back: { ...kept, ...report } };
-  if (!await queue.setWriteBack(job._id, owner, done, true)) {
+  if (!await queue.finishWriteBack(job._id, owner, done, approvalEntry(job, done, plan))) {
     throw new ConflictError(
       `the write-back of job '${job.job_id}' was taken over by a later approval while it ran`,
     );
   }
   return done;
+}
+
+/**
+ * The fields a plan writes that the dataset's registry lists already (before the write-back adds its
+ * own): their earlier values are not kept, so an undo leaves them as written and says so.
+ */
+async function writtenFieldsHeld(
+  store: Store,
+  tesseraDb: string,
+  job: JobRecord,
+  plan: WriteBackPlan,
+): Promise<string[]> {
+  if (job.task === "impute" && plan.target === "same_fields") return []; // the originals are kept
+  const rec = await findDataset(store, tesseraDb, job.data);
+  const known = new Set((rec?.columns ?? []).map((c) => c.name));
+  return writtenFields(job, plan).filter((f) => known.has(f));
 }
 
 /** The fields the write-back created or filled, added to the dataset's registry record when new. */

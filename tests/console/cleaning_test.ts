@@ -2,7 +2,8 @@
  * The cleaning pages in a real browser, over the demo `sensor_readings` (1,440 hourly readings with 21
  * missing hours in each column): start an imputation job from the form, watch its progress bar (it
  * follows the job by itself), read the filled cells against a hand-computed linear interpolation, approve
- * it and see the dataset changed; a detection job's chart of anomalies, and Reject, which writes nothing.
+ * it and see the dataset changed, then undo the approval after its confirmation; a detection job's chart
+ * of anomalies, and Reject, which writes nothing.
  * Without JavaScript a running job's page refreshes itself. Axe, a phone's width and loopback-only
  * requests on every page.
  */
@@ -242,6 +243,43 @@ browserTest(
         await checkPage(h, phone, `${path} on a phone`);
       }
     });
+
+    await t.step(
+      "Undo approval: a confirmation with the counts, then the gaps again, approvable",
+      async () => {
+        await page.goto(jobUrl);
+        await page.getByRole("button", { name: "Undo approval…", exact: true }).click();
+        await page.waitForURL(/confirm=undo/);
+        // the write-back wrote the 21 gaps of temperature, one per hourly document
+        const confirm = page.getByRole("form", { name: "Undo this approval?" });
+        const said = (await confirm.textContent() ?? "").replace(/\s+/g, " ");
+        assert.match(said, /21 ?cells to restore/);
+        assert.match(said, /21 ?documents affected/);
+        await checkPage(h, page, "the undo confirmation");
+        assert.equal(
+          (await listJobs(h.app))[0].approval?.undo,
+          undefined,
+          "nothing runs before the confirmation",
+        );
+        await confirm.getByRole("button", { name: "Undo approval", exact: true }).click();
+        await page.waitForURL(/undone=1/);
+        assert.match(
+          await page.getByRole("status").first().textContent() ?? "",
+          /Approval undone: 21 cells restored, 0 documents changed since/,
+        );
+        const docs = await h.app.store.list({ db: DEMO_DB, collection: DEMO_SERIES });
+        assert.equal(docs.filter((d) => d.temperature === null).length, 21, "the gaps are null again");
+        assert.equal(docs.filter((d) => d.temperature === undefined).length, 0);
+        assert.equal(await page.getByRole("button", { name: "Approve" }).count(), 1, "approvable again");
+        assert.match(
+          await page.getByRole("region", { name: "Approvals undone" }).textContent() ?? "",
+          /alice/,
+        );
+        await checkPage(h, page, "a job whose approval was undone");
+        const job = (await listJobs(h.app))[0];
+        assert.deepEqual([job.approval, job.undone_approvals?.[0].undo?.undone_by_username], [null, "alice"]);
+      },
+    );
 
     assert.deepEqual(h.foreignRequests(), []);
     assert.deepEqual(h.problems, []);

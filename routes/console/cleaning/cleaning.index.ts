@@ -1,9 +1,9 @@
-/** The cleaning's routes: the jobs and the start form, a job's page, its progress and its decision. */
+/** The cleaning's routes: the jobs and the start form, a job's page, its progress, its decision and undo. */
 import { Hono } from "hono";
 import type { ConsoleEnv } from "../shared/env.ts";
 import { signedIn } from "../shared/session.ts";
 import { cleaningPage, startJob } from "./cleaning.handlers.tsx";
-import { approveJob, jobPage, jobProgress, rejectJob } from "./job.handlers.tsx";
+import { approveJob, jobPage, jobProgress, rejectJob, undoJob } from "./job.handlers.tsx";
 import { CLEANING } from "./hrefs.ts";
 
 export function cleaningRoutes(): Hono<ConsoleEnv> {
@@ -15,5 +15,6 @@ export function cleaningRoutes(): Hono<ConsoleEnv> {
   app.get(`${CLEANING}/jobs/:id/progress`, page, jobProgress);
   app.post(`${CLEANING}/jobs/:id/approve`, page, approveJob);
   app.post(`${CLEANING}/jobs/:id/reject`, page, rejectJob);
+  app.post(`${CLEANING}/jobs/:id/undo`, page, undoJob);
   return app;
 }

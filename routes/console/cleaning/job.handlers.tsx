@@ -1,6 +1,7 @@
 /**
  * A cleaning job's page, its progress (JSON, for the page's script) and the reviewer's decision: "Approve"
- * (the write-back, as `/approve/` does) or "Reject". Every step calls services/cleaning.
+ * (the write-back, as `/approve/` does) or "Reject", and an approval's "Undo" (as `/approve/{id}/undo`).
+ * Every step calls services/cleaning.
  */
 import type { Context } from "hono";
 import type { ConsoleEnv } from "../shared/env.ts";
@@ -49,6 +50,7 @@ async function showJob(
     dataset,
     approve: state.approve ?? {},
     reject: state.reject ?? {},
+    confirmUndo: c.req.query("confirm") === "undo",
     notice: state.notice,
   };
   return render(c, <JobPage {...view} />, status);
@@ -72,6 +74,8 @@ export async function jobPage(c: Context<ConsoleEnv>) {
     ? { kind: "success" as const, text: "Approved: the results are written into the dataset." }
     : c.req.query("rejected")
     ? { kind: "info" as const, text: "Rejected: the results will not be written into the dataset." }
+    : c.req.query("undone")
+    ? { kind: "success" as const, text: await undoneText(c) }
     : undefined;
   return await showJob(c, { notice });
 }
@@ -120,4 +124,27 @@ export async function rejectJob(c: Context<ConsoleEnv>) {
     return showJob(c, { reject: { values }, notice: { kind: "error", text: e.message } }, 409);
   }
   return c.redirect(`${jobHref(id)}?rejected=1`, 303);
+}
+
+/** What the last undo did, for the notice after it (the job's history keeps it). */
+async function undoneText(c: Context<ConsoleEnv>): Promise<string> {
+  const job = await jobs.getJob(c.var.deps, c.req.param("id") ?? "");
+  const u = job.undone_approvals?.at(-1)?.undo ?? {};
+  const skipped = Array.isArray(u.skipped) ? u.skipped.length : 0;
+  const kept = Array.isArray(u.fields_not_restored) && u.fields_not_restored.length
+    ? ` Left as written (their earlier values were not kept): ${u.fields_not_restored.join(", ")}.`
+    : "";
+  return `Approval undone: ${u.restored ?? 0} cells restored, ${skipped} documents changed since left as ` +
+    `they are. The job can be approved again.${kept}`;
+}
+
+export async function undoJob(c: Context<ConsoleEnv>) {
+  const id = c.req.param("id") ?? "";
+  try {
+    await jobs.undo(c.var.deps, id, { sub: c.var.session.sub, username: c.var.session.username });
+  } catch (e) {
+    if (!(e instanceof ConflictError)) throw e;
+    return showJob(c, { notice: { kind: "error", text: e.message } }, 409);
+  }
+  return c.redirect(`${jobHref(id)}?undone=1`, 303);
 }

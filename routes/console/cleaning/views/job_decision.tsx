@@ -3,6 +3,7 @@ import { Field, Notice, Panel, PostForm, SelectField, Submit, When } from "../..
 import { Busy, count, Stats } from "../../shared/analysis_parts.tsx";
 import { jobHref } from "../hrefs.ts";
 import type { JobView } from "./job_view.ts";
+import { UndoAction } from "./undo_parts.tsx";
 
 export const Decision = ({ v }: { v: JobView }) => {
   const { job } = v;
@@ -50,6 +51,8 @@ export const Decision = ({ v }: { v: JobView }) => {
             Comment: <q>{a.approval_info.comment}</q>
           </p>
         )}
+        {a.undo?.state === "running" && <p>This approval is being undone.</p>}
+        <UndoAction v={v} />
       </Panel>
     );
   }

@@ -14,6 +14,7 @@ import type { JobView } from "./job_view.ts";
 import { DetectResults, ImputeResults } from "./results_tables.tsx";
 import { SeriesCharts } from "./series_charts.tsx";
 import { Decision } from "./job_decision.tsx";
+import { UndoneApprovals } from "./undo_parts.tsx";
 import type { JobRecord } from "../../../../services/cleaning/job_queue.ts";
 
 /** The sum of a summary's count, which is a number or a count per column. */
@@ -136,6 +137,7 @@ export const JobPage = (v: JobView) => {
         </>
       )}
       <Decision v={v} />
+      <UndoneApprovals v={v} />
     </Layout>
   );
 };

@@ -19,5 +19,7 @@ export interface JobView {
   dataset: DatasetRecord | null;
   approve: FormState;
   reject: FormState;
+  /** The "Undo approval" confirmation is asked for (`?confirm=undo`). */
+  confirmUndo: boolean;
   notice?: { kind: "success" | "info" | "error"; text: string };
 }
