@@ -15,6 +15,7 @@ import { boundaryOf, partTextChunks } from "./multipart.ts";
 import { drain, readUploadHead, uploadTarget } from "./upload_form.ts";
 import { listDatasets } from "../../../services/datasets/registry.ts";
 import { importText } from "../../../services/datasets/import.ts";
+import { deciderOf } from "../../http/decider.ts";
 import { previewDataset } from "../../../services/datasets/preview.ts";
 import { BadRequestError, ConflictError, InvalidInputError } from "../../../core/errors.ts";
 
@@ -66,6 +67,8 @@ export async function uploadDataset(c: Context<ConsoleEnv>) {
       format: target.format,
       text: partTextChunks(target.file),
       replace: values.replace === "true",
+      who: deciderOf(c),
+      source: { via: "console", file: target.filename },
     });
     await drain(head.rest);
     const q = `imported=${result.inserted}${result.replaced ? `&replaced=${result.replaced}` : ""}`;
