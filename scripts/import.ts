@@ -10,11 +10,12 @@
  * caller's in INIT_CWD). Exit codes: 0 imported, 1 refused or failed (nothing kept), 2 usage.
  */
 import { parseArgs } from "node:util";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { loadConfig } from "../config.ts";
 import { openStore } from "../store/open.ts";
 import { type ImportMode, importText } from "../services/datasets/import.ts";
 import { IMPORT_MODES } from "../services/datasets/import_log.ts";
+import { cliDecider } from "../services/datasets/dataset_decisions.ts";
 import {
   CSV_DELIMITERS,
   type CsvDelimiter,
@@ -109,6 +110,9 @@ try {
     delimiter,
     targetColumn: values.target,
     targetLoc: ["--target"],
+    // the decision log names the operating system's user (docs/reliability.md)
+    who: cliDecider(Deno.env.get("USER") ?? Deno.env.get("USERNAME")),
+    source: { via: "cli", file: basename(path) },
   });
   console.log(JSON.stringify(result));
 } catch (e) {

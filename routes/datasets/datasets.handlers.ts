@@ -9,6 +9,7 @@ import { DELIMITER_NAMES } from "./datasets.schemas.ts";
 import { BadRequestError, InvalidInputError } from "../../core/errors.ts";
 import { checkImportTarget } from "../../core/ingest/import_target.ts";
 import { importText } from "../../services/datasets/import.ts";
+import { deciderOf } from "../http/decider.ts";
 import { deleteDataset as deleteDatasetRows } from "../../services/datasets/delete.ts";
 import {
   EXPORT_MEDIA_TYPES,
@@ -64,6 +65,8 @@ export const importDataset: AppRouteHandler<typeof routes.importDataset> = async
     delimiter: csv ? delimiterOf(query.delimiter) : undefined,
     targetColumn: query.target,
     targetLoc: ["query", "target"],
+    who: deciderOf(c),
+    source: { via: "api" },
   });
   return c.json(result, 200);
 };
@@ -133,6 +136,7 @@ export const deleteDataset: AppRouteHandler<typeof routes.deleteDataset> = async
   const { database_name, collection_name } = c.req.valid("param");
   await deleteDatasetRows(c.var.deps, {
     target: { db: database_name, collection: collection_name },
+    who: deciderOf(c),
     loc: TARGET_LOC,
   });
   return c.body(null, 204);

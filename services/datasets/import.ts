@@ -31,6 +31,8 @@ import type { Config } from "../../config.ts";
 import { emptyBatch, type Failed, loggable, type Pending, WrittenIds } from "./import_batches.ts";
 import { type Claim, claimName } from "./import_claim.ts";
 import { abandon } from "./import_undo.ts";
+import type { Decider } from "../decisions/entry.ts";
+import { importEntry, type ImportSource, INTERNAL_DECIDER } from "./dataset_decisions.ts";
 
 export type { ImportMode } from "./import_log.ts";
 
@@ -67,6 +69,10 @@ export interface ImportOptions {
   targetColumn?: string;
   /** Where the caller named the target column (the loc of a refusal). */
   targetLoc?: (string | number)[];
+  /** Who decided the import, for its log entry (default: `tessera:internal`, code calling directly). */
+  who?: Decider;
+  /** Where the rows came from, for the log entry; read when the import commits (a delimiter detected). */
+  source?: () => ImportSource;
 }
 
 /** What importing text needs: the store, and the configuration naming Tessera's own database. */
@@ -89,6 +95,10 @@ export interface TextImport {
   /** The dataset's target column (absent: kept, or the last column); where the caller named it. */
   targetColumn?: string;
   targetLoc?: (string | number)[];
+  /** Who decided the import (the request's user, the console's, the command line's), for the log. */
+  who: Decider;
+  /** The way in (`api`, `console`, `cli`) and the file's name when known, for the log entry's facts. */
+  source?: { via: string; file?: string };
 }
 
 /** The mode an import runs in, from `mode` or the older `replace` flag. */
@@ -107,6 +117,12 @@ export async function importText(deps: ImportDeps, input: TextImport): Promise<I
     leaseMs: deps.config.IMPORT_LEASE_SECONDS ? deps.config.IMPORT_LEASE_SECONDS * 1000 : undefined,
     targetColumn: input.targetColumn,
     targetLoc: input.targetLoc,
+    who: input.who,
+    source: () => ({
+      ...input.source,
+      format: input.format,
+      delimiter: input.format === "csv" || input.format === "tsv" ? read.delimiter : undefined,
+    }),
   });
   return { ...result, delimiter: input.format === "csv" || input.format === "tsv" ? read.delimiter : null };
 }
@@ -241,11 +257,18 @@ export async function importRecords(
     // the rows once completed, when known without counting them: the collection held none but the
     // replaced ones (no other import writes it meanwhile)
     const rows = !occupied || mode === "replace" ? inserted.length : undefined;
-    // from here the import is completed, by another process if this one dies
-    await journal.commit(
-      datasetRecord(target, 0, columns, reserved ? null : existing, opts.targetColumn),
-      rows,
-    );
+    // from here the import is completed, by another process if this one dies; it is logged with it
+    const record = datasetRecord(target, 0, columns, reserved ? null : existing, opts.targetColumn);
+    const entry = importEntry({
+      target,
+      mode,
+      who: opts.who ?? INTERNAL_DECIDER,
+      imported: inserted.length,
+      replaced: oldIds.length,
+      record,
+      source: opts.source?.() ?? {},
+    });
+    await journal.commit(record, rows, entry);
   } catch (e) {
     // batches still being written: their rows are undone too, and the first of their failures (their
     // rows precede any read since) is the import's

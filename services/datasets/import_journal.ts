@@ -12,7 +12,9 @@
  * is deleted, a first import's reservation of the name is released, an existing dataset gets a new
  * generation (a run may have read the rows meanwhile). Once its head says `committing` (every row is in;
  * the registry record to write is in the head), it is completed instead: the replaced rows are deleted and
- * the record is written. Both are idempotent, so a recovery that dies is simply done again.
+ * the record is written. Both are idempotent, so a recovery that dies is simply done again. The move to
+ * `committing` queues the import's decision-log entry in the head (a delete's move to `deleting` queues
+ * its own): a rolled-back import is never logged, a completed one always is.
  */
 import { type CollectionRef, DuplicateIdError, type Store } from "../../store/store.ts";
 import { ConflictError } from "../../core/errors.ts";
@@ -28,6 +30,8 @@ import {
   processName,
 } from "./import_log.ts";
 import { logRecovered, recoverHead, removeJournal } from "./import_recovery.ts";
+import type { DecisionEntry } from "../decisions/entry.ts";
+import { decideOn } from "../decisions/outbox.ts";
 
 /** Ids logged per chunk: well under the embedded store's 64 KiB even when none form a run. */
 const CHUNK_IDS = 1000;
@@ -142,14 +146,36 @@ export class ImportJournal {
 
   /**
    * Every row is in: from here the import is completed, never rolled back. The head takes the record to
-   * write (a record too large for the store fails here, while the import can still be rolled back), and
-   * the rows it will hold when the importer knows them (else they are counted then: on the embedded store,
-   * a count reads every document).
+   * write (a record too large for the store fails here, while the import can still be rolled back), the
+   * rows it will hold when the importer knows them (else they are counted then: on the embedded store,
+   * a count reads every document), and the import's log entry, in the same compare-and-set: an import
+   * is logged exactly when it is kept.
    */
-  async commit(record: DatasetRecord, rows?: number): Promise<void> {
+  async commit(record: DatasetRecord, rows: number | undefined, entry: DecisionEntry): Promise<void> {
     this.checkHeld();
     const known = rows === undefined ? {} : { rows };
-    if (!await this.renew({ state: "committing", record, ...known })) this.checkHeld();
+    await this.decide({ state: "committing", record, ...known }, entry);
+  }
+
+  /**
+   * A delete of the dataset is decided: the head says `deleting` and queues the delete's log entry, in
+   * one compare-and-set; from here a dead delete is finished by a recovery, never undone.
+   */
+  async decideDelete(entry: DecisionEntry): Promise<void> {
+    this.checkHeld();
+    await this.decide({ state: "deleting" }, entry);
+  }
+
+  /** Moves the head on while this journal holds it, queuing `entry` in the same write (outbox.ts). */
+  private async decide(set: Partial<ImportHead>, entry: DecisionEntry): Promise<void> {
+    const ref = importsRef(this.tesseraDb);
+    const lease = () => ({ lease_expires_at: iso(Date.now() + this.leaseMs) });
+    const done = await decideOn(this.store, this.tesseraDb, ref, this.head._id, {
+      holder: this.head.holder,
+    }, () => ({ set: { ...set, ...lease() }, entry }));
+    if (!done) this.lost = true;
+    this.checkHeld();
+    this.head = done as ImportHead;
   }
 
   /** Stops renewing the lease (the import ended, or failed and leaves its rollback to a recovery). */
@@ -168,7 +194,11 @@ export class ImportJournal {
 
 /** The 409 for a name whose import is running (`first`: the dataset's first import). */
 function runningConflict(head: ImportHead, first: boolean): ConflictError {
-  const what = first ? "the first import" : `an import (mode ${head.mode})`;
+  const what = head.state === "deleting"
+    ? "a delete"
+    : first
+    ? "the first import"
+    : `an import (mode ${head.mode})`;
   return new ConflictError(
     `${what} of '${head.collection}' into '${head.database}' is still running (since ${head.started_at}); ` +
       "try again when it has finished",

@@ -28,8 +28,12 @@ export interface ImportHead extends Doc {
   database: string;
   collection: string;
   mode: ImportMode;
-  /** writing: rows are going in (a dead import is rolled back); committing: all in (it is completed). */
-  state: "writing" | "committing";
+  /**
+   * writing: rows are going in (a dead import is rolled back); committing: all in (it is completed);
+   * deleting: a delete of the dataset was decided (a dead one is finished: collection and record dropped).
+   * The move to committing or deleting queues the decision's log entry in the head (decision_outbox).
+   */
+  state: "writing" | "committing" | "deleting";
   started_at: string;
   lease_expires_at: string;
   /** At `committing`: the registry record to write (its `rows` are counted when it is written). */
@@ -67,8 +71,8 @@ export interface Recovered {
   mode: ImportMode;
   owner: string;
   started_at: string;
-  action: "rolled back" | "completed";
-  /** Rows deleted: the dead import's own (rolled back) or the ones it replaced (completed). */
+  action: "rolled back" | "completed" | "deleted";
+  /** Rows deleted: the dead import's own (rolled back), the ones it replaced (completed), or the dataset's. */
   rows_deleted: number;
 }
 

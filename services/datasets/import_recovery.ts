@@ -2,10 +2,14 @@
  * Finishing a dead import (import_journal.ts), by whoever meets its expired lease first: rolled back while
  * its head says `writing` (every logged id deleted, a first import's reservation of the name released, an
  * existing dataset given a new generation), completed once it says `committing` (the replaced rows deleted,
- * the registry record written). Both are idempotent, so a recovery that dies is simply done again.
+ * the registry record written). A dead delete whose head says `deleting` is finished (the collection and
+ * its record dropped). All are idempotent, so a recovery that dies is simply done again. A head that says
+ * `committing` or `deleting` carries its decision's log entry: it is drained into the log before the head
+ * goes, so a kept decision is always logged, once.
  */
 import { type Store } from "../../store/store.ts";
 import { log } from "../../core/log.ts";
+import { drainOne } from "../decisions/outbox.ts";
 import { type DatasetRecord, findDataset, registryRef, releaseDataset } from "./registry.ts";
 import {
   expandIds,
@@ -39,8 +43,12 @@ async function deleteLogged(store: Store, tesseraDb: string, head: ImportHead, k
   return n;
 }
 
-/** Deletes an import's chunks, then its head. */
+/**
+ * Deletes an import's chunks, then its head; a head past `writing` first has its decision's entry drained
+ * into the log (a failure here keeps the head, and a recovery drains it later).
+ */
 export async function removeJournal(store: Store, tesseraDb: string, head: ImportHead): Promise<void> {
+  if (head.state !== "writing") await drainOne(store, tesseraDb, importsRef(tesseraDb), head._id);
   const chunks = await store.list(importChunksRef(tesseraDb), { token: head.token });
   await store.deleteMany(importChunksRef(tesseraDb), chunks.map((c) => c._id));
   await store.delete(importsRef(tesseraDb), head._id);
@@ -85,6 +93,29 @@ export async function rollForward(
 }
 
 /**
+ * Finishes a decided delete (head `deleting`): drops the collection, then the registry record when it is
+ * this database's (the head holds the name: nothing else writes the record meanwhile). How many documents
+ * went.
+ */
+export async function finishDelete(store: Store, tesseraDb: string, head: ImportHead): Promise<number> {
+  const target = { db: head.database, collection: head.collection };
+  const documents = await store.count(target);
+  await store.dropCollection(target);
+  const rec = await findDataset(store, tesseraDb, head.collection);
+  if (rec && rec.database === head.database) await store.delete(registryRef(tesseraDb), rec._id);
+  return documents;
+}
+
+/** What a recovery does for a head's state: complete, finish the delete, or roll back; rows deleted. */
+async function finishHead(store: Store, tesseraDb: string, head: ImportHead): Promise<number> {
+  if (head.state === "committing") return (await rollForward(store, tesseraDb, head)).deleted;
+  if (head.state === "deleting") return await finishDelete(store, tesseraDb, head);
+  return await rollBack(store, tesseraDb, head);
+}
+
+const ACTIONS = { writing: "rolled back", committing: "completed", deleting: "deleted" } as const;
+
+/**
  * Recovers one dead import whose head was read as `head` (lease expired): takes its lease over (null when
  * someone else did, or it moved on meanwhile), rolls it back or completes it, removes its journal.
  */
@@ -107,9 +138,7 @@ export async function recoverHead(
     }).catch(() => {});
   }, Math.max(20, leaseMs / 3));
   try {
-    let rows: number;
-    if (taken.state === "committing") rows = (await rollForward(store, tesseraDb, taken)).deleted;
-    else rows = await rollBack(store, tesseraDb, taken);
+    const rows = await finishHead(store, tesseraDb, taken);
     await removeJournal(store, tesseraDb, taken);
     return {
       dataset: taken.collection,
@@ -117,7 +146,7 @@ export async function recoverHead(
       mode: taken.mode,
       owner: taken.owner,
       started_at: taken.started_at,
-      action: taken.state === "committing" ? "completed" : "rolled back",
+      action: ACTIONS[taken.state],
       rows_deleted: rows,
     };
   } finally {
@@ -125,6 +154,7 @@ export async function recoverHead(
   }
 }
 
+/** Says in the log what a recovery did. */
 export function logRecovered(r: Recovered): void {
   log("warn", `an unfinished import was ${r.action}`, { ...r });
 }

@@ -1,6 +1,7 @@
 /** Writes the demo datasets and the demo spatial task (`deno task seed`, and `deno task dev` on first start). */
 import type { Store } from "../../store/store.ts";
 import { importRecords } from "../datasets/import.ts";
+import { SEED_DECIDER } from "../datasets/dataset_decisions.ts";
 import { listDatasets } from "../datasets/registry.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
 import { ConflictError } from "../../core/errors.ts";
@@ -67,6 +68,8 @@ export async function seedDemo(store: Store, tesseraDb: string): Promise<Record<
   ) {
     const r = await importRecords(store, tesseraDb, { db: DEMO_DB, collection: name }, asAsync(rows), {
       replace: true,
+      who: SEED_DECIDER,
+      source: () => ({ via: "seed" }),
     });
     counts[name] = r.rows;
   }

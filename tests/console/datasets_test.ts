@@ -1,7 +1,8 @@
 /**
  * The datasets pages in a real browser: a CSV and a TSV uploaded through the form show up in the list
  * and on their page (first rows, columns with their inferred types); a bad file is refused next to the
- * File field and nothing is imported.
+ * File field and nothing is imported; an upload and then a replacing one are listed in the dataset's
+ * History, newest first.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -133,6 +134,31 @@ browserTest("console: upload a dataset, see it listed and previewed", async (h, 
       text: '{"kind":"a","n":1}\n{"kind":"b","n":2.5}\n',
     }, { "Database": "uploads" });
     await page.waitForURL(/\/console\/datasets\/events\?imported=2$/);
+  });
+
+  await t.step("an upload, then a replacing one: the History lists both, newest first", async () => {
+    await page.getByRole("link", { name: "Datasets", exact: true }).click();
+    await upload(
+      page,
+      { name: "scores.csv", mimeType: "text/csv", text: "id,score\n1,0.5\n2,0.7\n3,0.9\n" },
+      {
+        "Database": "uploads",
+      },
+    );
+    await page.waitForURL(/\/console\/datasets\/scores\?imported=3$/);
+    await page.getByRole("link", { name: "Datasets", exact: true }).click();
+    await page.getByLabel("Replace the rows of a dataset with this name").check();
+    await upload(page, { name: "scores.csv", mimeType: "text/csv", text: "id,score\n4,0.1\n5,0.2\n" }, {
+      "Database": "uploads",
+    });
+    await page.waitForURL(/\/console\/datasets\/scores\?imported=2&replaced=3$/);
+    const rows = (await tableText(page, "History of this dataset")).map((r) => r.slice(1, 4));
+    assert.deepEqual(rows, [
+      ["Who", "Decision", "Counts"],
+      ["alice", "Replace", "2 imported, 3 replaced"],
+      ["alice", "Import", "3 imported"],
+    ]);
+    await h.axe(page, "a dataset page with its history");
   });
 
   assert.deepEqual(h.foreignRequests(), []);

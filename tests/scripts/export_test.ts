@@ -12,6 +12,7 @@ import type { Store } from "../../store/store.ts";
 import { loadConfig } from "../../config.ts";
 import { createApp } from "../../app.ts";
 import { importText } from "../../services/datasets/import.ts";
+import { INTERNAL_DECIDER } from "../../services/datasets/dataset_decisions.ts";
 import { servicePool } from "../support/pools.ts";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -82,6 +83,7 @@ async function exportScenario(backend: Backend, dir: string) {
       format: "csv",
       text: once(PEOPLE),
       replace: false,
+      who: INTERNAL_DECIDER,
     }));
 
   // --out relative to the directory the command ran in (not the project's, where deno task runs it);

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { KvStore } from "../../store/kv.ts";
 import { findDataset } from "../../services/datasets/registry.ts";
+import { listDecisions } from "../../services/decisions/list.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -39,7 +40,9 @@ Deno.test("deno task import: a CSV file lands typed and catalogued; the route's 
   try {
     const kvPath = `${dir}/t.kv`;
     await Deno.writeTextFile(`${dir}/people.csv`, "name,age\nana,31\nbo,7\n");
-    const ok = await runImport(kvPath, [`${dir}/people.csv`, "--db", "demo", "--collection", "people"]);
+    const ok = await runImport(kvPath, [`${dir}/people.csv`, "--db", "demo", "--collection", "people"], {
+      USER: "ann",
+    });
     assert.equal(ok.code, 0, ok.stderr);
     const result = JSON.parse(ok.stdout);
     assert.deepEqual([result.inserted, result.rows], [2, 2]);
@@ -47,6 +50,20 @@ Deno.test("deno task import: a CSV file lands typed and catalogued; the route's 
       const docs = await store.list({ db: "demo", collection: "people" });
       assert.deepEqual(docs.map(({ _id, ...d }) => d), [{ name: "ana", age: 31 }, { name: "bo", age: 7 }]);
       assert.equal((await findDataset(store, "tessera", "people"))?.database, "demo");
+      // logged as a decision of the operating system's user
+      const [entry] =
+        (await listDecisions({ store, config: { TESSERA_DB: "tessera" } }, { limit: 5 })).decisions;
+      assert.deepEqual([entry.kind, entry.user, entry.counts], ["dataset_import", {
+        sub: "cli:ann",
+        username: "ann",
+      }, {
+        imported: 2,
+      }]);
+      assert.deepEqual([entry.facts.via, entry.facts.file, entry.facts.mode], [
+        "cli",
+        "people.csv",
+        "append",
+      ]);
     });
 
     const own = await runImport(kvPath, [`${dir}/people.csv`, "--db", "tessera", "--collection", "x"]);

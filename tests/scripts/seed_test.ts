@@ -9,6 +9,7 @@ import { findDataset } from "../../services/datasets/registry.ts";
 import { importRecords } from "../../services/datasets/import.ts";
 import { DEMO_DB, DEMO_SPATIAL } from "../../services/demo/seed.ts";
 import { taskDocumentsRef } from "../../services/tasks/task_documents.ts";
+import { listDecisions } from "../../services/decisions/list.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -79,6 +80,19 @@ Deno.test("deno task seed: refuses a store holding data unless --force; a repeat
       assert.equal((await store.get(taskDocumentsRef("tessera"), DEMO_SPATIAL))?.status, "done");
       assert.equal((await findDataset(store, "tessera", DEMO_SPATIAL))!.generation, generation);
       assert.equal(await store.count({ db: DEMO_DB, collection: DEMO_SPATIAL }), 50_000);
+      // the seed's imports are logged as the seed's decisions, once each; the refused re-seed logged none
+      const log = await listDecisions({ store, config: { TESSERA_DB: "tessera" } }, {
+        user: "tessera:seed",
+        limit: 10,
+      });
+      assert.deepEqual(
+        log.decisions.map((e) => [e.kind, e.dataset, e.counts.imported]).reverse(),
+        [[DEMO_SPATIAL, 50_000], ["customer_churn", 2000], ["sensor_readings", 1440]].map(([d, n]) => [
+          "dataset_replace",
+          d,
+          n,
+        ]),
+      );
     });
 
     const unknown = await runSeed(kvPath, ["--frce"]);

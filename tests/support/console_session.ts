@@ -45,15 +45,20 @@ export interface Session {
 }
 
 /** Signs alice in and reads the review page of the task of `collection` (which must exist). */
-export async function signIn(t: StoreApp, collection: string): Promise<Session> {
+export function signIn(t: StoreApp, collection: string): Promise<Session> {
+  return signInAt(t, `/console/tasks/${collection}`);
+}
+
+/** Signs alice in (`password`: the app's users') and reads `path`, a console page with a form. */
+export async function signInAt(t: Pick<StoreApp, "app">, path: string, password = ""): Promise<Session> {
   const res = await t.app.request("/console/sign-in", {
     method: "POST",
     headers: { origin: ORIGIN },
-    body: new URLSearchParams({ username: "alice", password: "" }),
+    body: new URLSearchParams({ username: "alice", password }),
   });
   assert.equal(res.status, 303);
   const cookie = res.headers.get("set-cookie")!.split(";")[0];
-  const page = await (await t.app.request(`/console/tasks/${collection}`, { headers: { cookie } })).text();
+  const page = await (await t.app.request(path, { headers: { cookie } })).text();
   const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1];
   return { cookie, csrf, page };
 }

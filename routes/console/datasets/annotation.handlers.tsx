@@ -15,6 +15,7 @@ import { AnnotationPage, type AnnotationView } from "./views/annotation_page.tsx
 import { ConfirmDeletePage } from "./views/confirm_delete_page.tsx";
 import { type DatasetRecord, findDataset } from "../../../services/datasets/registry.ts";
 import { deleteDataset } from "../../../services/datasets/delete.ts";
+import { deciderOf } from "../../http/decider.ts";
 import { listAnnotations, runAnnotation } from "../../../services/annotation/runs.ts";
 import {
   listModelInfo,
@@ -159,7 +160,10 @@ export async function deleteSubmit(c: Context<ConsoleEnv>) {
     return render(c, <ConfirmDeletePage session={c.var.session} dataset={dataset} />);
   }
   try {
-    await deleteDataset(c.var.deps, { target: { db: dataset.database, collection: dataset.collection } });
+    await deleteDataset(c.var.deps, {
+      target: { db: dataset.database, collection: dataset.collection },
+      who: deciderOf(c),
+    });
   } catch (e) {
     if (!(e instanceof ConflictError || e instanceof NotFoundError || e instanceof InvalidInputError)) {
       throw e;

@@ -1,7 +1,7 @@
 /**
  * The datasets: the registry as a list, the upload (CSV, TSV, NDJSON or a JSON array, streamed from the
  * request into the same import service as `POST /api/datasets/...`), and a dataset's page with its
- * columns, their inferred types and its first rows.
+ * columns, their inferred types, its first rows and its history (the decision log's entries of it).
  */
 import type { Context } from "hono";
 import type { ConsoleEnv } from "../shared/env.ts";
@@ -15,7 +15,9 @@ import { boundaryOf, partTextChunks } from "./multipart.ts";
 import { drain, readUploadHead, uploadTarget } from "./upload_form.ts";
 import { listDatasets } from "../../../services/datasets/registry.ts";
 import { importText } from "../../../services/datasets/import.ts";
+import { deciderOf } from "../../http/decider.ts";
 import { previewDataset } from "../../../services/datasets/preview.ts";
+import { listDecisions } from "../../../services/decisions/list.ts";
 import { BadRequestError, ConflictError, InvalidInputError } from "../../../core/errors.ts";
 
 async function showDatasets(
@@ -66,6 +68,8 @@ export async function uploadDataset(c: Context<ConsoleEnv>) {
       format: target.format,
       text: partTextChunks(target.file),
       replace: values.replace === "true",
+      who: deciderOf(c),
+      source: { via: "console", file: target.filename },
     });
     await drain(head.rest);
     const q = `imported=${result.inserted}${result.replaced ? `&replaced=${result.replaced}` : ""}`;
@@ -85,8 +89,21 @@ export async function uploadDataset(c: Context<ConsoleEnv>) {
   }
 }
 
+/** Decisions the dataset page lists at once; `before` pages to older ones. */
+const HISTORY_PAGE = 50;
+/** An entry id (store/ids.ts): what `before` must be; anything else shows the newest entries. */
+const ENTRY_ID = /^[0-9a-f]{24}$/;
+
+/** A dataset's page: its record, first rows and history (a page of it, older ones by `before`). */
 export async function datasetPage(c: Context<ConsoleEnv>) {
   const { dataset, rows } = await previewDataset(c.var.deps, c.req.param("name") ?? "");
+  const given = c.req.query("before");
+  const before = given !== undefined && ENTRY_ID.test(given) ? given : undefined;
+  const history = await listDecisions(c.var.deps, {
+    dataset: dataset.collection,
+    limit: HISTORY_PAGE,
+    before,
+  });
   const count = (
     v: string | undefined,
   ) => (v && /^\d{1,12}$/.test(v) ? Number(v).toLocaleString("en") : null);
@@ -97,5 +114,6 @@ export async function datasetPage(c: Context<ConsoleEnv>) {
     : replaced === null
     ? `Uploaded: ${imported} rows added.`
     : `Uploaded: ${imported} rows replaced the ${replaced} rows before.`;
-  return render(c, <DatasetPage session={c.var.session} dataset={dataset} rows={rows} notice={notice} />);
+  const view = { session: c.var.session, dataset, rows, notice, history, before };
+  return render(c, <DatasetPage {...view} />);
 }

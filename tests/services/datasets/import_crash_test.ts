@@ -9,6 +9,8 @@
  *   B. a replacing import killed: rolled back; the old rows are all there, the generation changed.
  *   C. an appending import killed, then (its lease run out) a replacing import of another file, with no
  *      restart: the new import recovers the dead one first and leaves exactly its own file's rows.
+ *
+ * The decision log (GET /api/decisions) holds no entry of a killed import and one of each completed one.
  */
 import assert from "node:assert/strict";
 import { MongoClient } from "mongodb";
@@ -23,6 +25,8 @@ import { findDataset } from "../../../services/datasets/registry.ts";
 import { importText } from "../../../services/datasets/import.ts";
 import { importChunksRef, importsRef } from "../../../services/datasets/import_log.ts";
 import { recoverImports } from "../../../services/datasets/import_recovery.ts";
+import { listDecisions } from "../../../services/decisions/list.ts";
+import type { Decider } from "../../../services/decisions/entry.ts";
 
 const MONGO_URL = Deno.env.get("TEST_MONGO_URL");
 const ROOT = new URL("../../../", import.meta.url);
@@ -123,6 +127,14 @@ async function importKilled(b: Backend, file: string, args: string[], ref: Colle
   assert.equal(status.signal, "SIGKILL", "the import was killed, not finished");
 }
 
+const WHO: Decider = { sub: "crash-test", username: null };
+
+/** The dataset's log entries, oldest first: kind, mode and counts. */
+async function logged(deps: { store: Store; config: { TESSERA_DB: string } }, dataset: string) {
+  const page = await listDecisions(deps, { dataset, limit: 50 });
+  return page.decisions.reverse().map((e) => [e.kind, e.facts.mode, e.counts]);
+}
+
 async function crashAndRecover(b: Backend): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "tessera-crash-" });
   const config = loadConfig({ LOG_LEVEL: "silent", AUTH_MODE: "off", TESSERA_DB: b.tesseraDb });
@@ -150,6 +162,7 @@ async function crashAndRecover(b: Backend): Promise<void> {
     assert.equal(await findDataset(b.store, b.tesseraDb, "big"), null);
     assert.equal(await b.store.count(importsRef(b.tesseraDb)), 0);
     assert.equal(await b.store.count(importChunksRef(b.tesseraDb)), 0);
+    assert.deepEqual(await logged(deps, "big"), [], "a killed import is not logged");
     assert.equal((await app.request("/dataset/big")).status, 404);
     assert.ok(!JSON.stringify(await (await app.request("/dataset")).json()).includes('"big"'));
     assert.equal((await app.request(`/api/datasets/${b.db}/big`)).status, 404);
@@ -160,14 +173,20 @@ async function crashAndRecover(b: Backend): Promise<void> {
     });
     assert.equal(corr.status, 404);
     // the same name again, plain, then replacing: exactly the file's rows each time
-    const plain = await importText(deps, { target: ref, format: "csv", text: fileText(big) });
+    const plain = await importText(deps, { target: ref, format: "csv", text: fileText(big), who: WHO });
     assert.deepEqual([plain.mode, plain.inserted, plain.rows], ["append", ROWS, ROWS]);
     const again = await importText(deps, {
       target: ref,
       format: "csv",
       text: fileText(big),
       mode: "replace",
+      who: WHO,
     });
+    const imports = [
+      ["dataset_import", "append", { imported: ROWS }],
+      ["dataset_replace", "replace", { imported: ROWS, replaced: ROWS }],
+    ];
+    assert.deepEqual(await logged(deps, "big"), imports, "each completed import once");
     assert.deepEqual([again.mode, again.inserted, again.replaced, again.rows], ["replace", ROWS, ROWS, ROWS]);
     await holdsExactly(b.store, ref, ROWS, "big");
     const shape = await app.request("/api/correlations/analyze?dataset-id=big", {
@@ -187,6 +206,7 @@ async function crashAndRecover(b: Backend): Promise<void> {
     const after = (await findDataset(b.store, b.tesseraDb, "big"))!;
     assert.equal(after.rows, ROWS);
     assert.notEqual(after.generation, before.generation);
+    assert.deepEqual(await logged(deps, "big"), imports, "the killed replace is not logged");
 
     // C. an appending import killed; no restart: the next import (after the lease) recovers it itself
     await importKilled(b, big, ["--mode", "append"], ref);
@@ -196,7 +216,12 @@ async function crashAndRecover(b: Backend): Promise<void> {
       format: "csv",
       text: fileText(small),
       mode: "replace",
+      who: WHO,
     });
+    assert.deepEqual(await logged(deps, "big"), [
+      ...imports,
+      ["dataset_replace", "replace", { imported: 25, replaced: ROWS }],
+    ], "the killed append is not logged, the replace that recovered it is, once");
     assert.deepEqual([next.replaced, next.rows], [ROWS, 25]);
     await holdsExactly(b.store, ref, 25, "small");
     assert.equal(await b.store.count(importsRef(b.tesseraDb)), 0);

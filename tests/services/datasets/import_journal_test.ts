@@ -20,6 +20,7 @@ import {
 } from "../../../services/datasets/import_log.ts";
 import { recoverImports } from "../../../services/datasets/import_recovery.ts";
 import { ConflictError } from "../../../core/errors.ts";
+import { listDecisions } from "../../../services/decisions/list.ts";
 
 Deno.test("import journal: ids logged as runs read back exactly", () => {
   fc.assert(
@@ -96,6 +97,12 @@ storeTest("import journal: a replace whose store fails once its rows are in is c
   const rec = await findDataset(t.store, tdb, "swap");
   assert.deepEqual([rec?.rows, rec?.distributions[0].rows, rec?.importing], [2500, 2500, undefined]);
   assert.equal(await t.store.get(importsRef(tdb), "swap"), null);
+  // the first import and the replace, each logged once (the replace with the commit, before it failed)
+  const log = (await listDecisions(t, { dataset: "swap", limit: 10 })).decisions;
+  assert.deepEqual(log.map((e) => [e.kind, e.counts]), [
+    ["dataset_replace", { imported: 2500, replaced: 1500 }],
+    ["dataset_import", { imported: 1500 }],
+  ]);
 });
 
 storeTest(
@@ -124,6 +131,7 @@ storeTest(
     assert.deepEqual(done.map((r) => [r.action, r.rows_deleted]), [["rolled back", 2000]]);
     assert.equal(await t.store.count(ref), 0);
     assert.equal(await findDataset(t.store, tdb, "stuck"), null);
+    assert.deepEqual((await listDecisions(t, { dataset: "stuck", limit: 10 })).decisions, []);
   },
 );
 

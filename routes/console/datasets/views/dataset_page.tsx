@@ -1,6 +1,6 @@
 // hono/jsx renders on the server, where a list needs no keys (a `key` would be written out as an attribute)
 // deno-lint-ignore-file jsx-key
-/** A dataset's page: what it is, its columns with their inferred types, its first rows. */
+/** A dataset's page: what it is, its columns with their inferred types, its first rows, its history. */
 import { Layout } from "../../shared/layout.tsx";
 import {
   BackLink,
@@ -13,6 +13,8 @@ import {
   When,
 } from "../../shared/components.tsx";
 import { datasetHref } from "../../shared/hrefs.ts";
+import { DecisionHistory } from "../../shared/decision_history.tsx";
+import type { DecisionPage } from "../../../../services/decisions/list.ts";
 import type { DatasetRecord } from "../../../../services/datasets/registry.ts";
 import type { ConsoleSession } from "../../../../services/console/sessions.ts";
 import { own } from "../../../../core/data_keys.ts";
@@ -22,9 +24,13 @@ export interface DatasetView {
   dataset: DatasetRecord;
   rows: Record<string, unknown>[];
   notice?: string;
+  /** A page of the dataset's decisions, newest first, and the entry id it starts before (older pages). */
+  history: DecisionPage;
+  before?: string;
 }
 
-export const DatasetPage = ({ session, dataset, rows, notice }: DatasetView) => {
+export const DatasetPage = ({ session, dataset, rows, notice, history, before }: DatasetView) => {
+  const href = datasetHref(dataset.dataset_name);
   const columns = dataset.columns;
   const numeric = (type: string) => type === "integer" || type === "number";
   return (
@@ -78,6 +84,23 @@ export const DatasetPage = ({ session, dataset, rows, notice }: DatasetView) => 
           cell: (r: Record<string, unknown>) => <Value v={own(r, col.name)} />,
         }))}
       />
+      <Panel id="history" title="History">
+        <p class="muted">
+          {before
+            ? (
+              <>
+                Older decisions. <a href={`${href}#history`}>Back to the newest</a>
+              </>
+            )
+            : "Imports, replacements and deletes of this dataset, newest first, with who decided them."}
+        </p>
+        <DecisionHistory
+          label="History of this dataset"
+          entries={history.decisions}
+          empty="No decision about this dataset is recorded."
+          olderHref={history.next && `${href}?before=${history.next}#history`}
+        />
+      </Panel>
     </Layout>
   );
 };
