@@ -33,6 +33,8 @@ export const DecisionQuery = z.object({
   dataset: z.string().min(1).optional().openapi({ description: "A dataset's (collection's) name" }),
   user: z.string().min(1).optional().openapi({ description: "A user's sub or username" }),
   kind: z.enum(DECISION_KINDS).optional(),
+  run_id: z.string().min(1).optional().openapi({ description: "Decisions on this run (write-backs of it)" }),
+  job_id: z.string().min(1).optional().openapi({ description: "Decisions on this cleaning job" }),
   from: Timestamp.optional().openapi({ description: "Entries at or after this time" }),
   to: Timestamp.optional().openapi({ description: "Entries before this time" }),
   before: EntryId.optional().openapi({ description: "Entries older than this one (a page's `next`)" }),

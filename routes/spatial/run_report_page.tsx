@@ -127,7 +127,7 @@ const Flips: FC<{ rows: unknown }> = ({ rows }) => {
 
 /** The whole report. */
 export const RunReportPage: FC<{ report: RunReport }> = ({ report }) => {
-  const { task, run, writebacks } = report, a = run.answer as Obj, meta = run.run;
+  const { task, run, decisions } = report, a = run.answer as Obj, meta = run.run;
   const request = isObj(meta.request) ? meta.request : {};
   const mitigation = meta.kind !== "audit";
   const { mapping, ...settings } = request;
@@ -215,7 +215,7 @@ export const RunReportPage: FC<{ report: RunReport }> = ({ report }) => {
           </figure>
         ))}
         <h2>Decisions on this run</h2>
-        {writebacks.length
+        {decisions.length
           ? (
             <table>
               <thead>
@@ -227,22 +227,32 @@ export const RunReportPage: FC<{ report: RunReport }> = ({ report }) => {
                 </tr>
               </thead>
               <tbody>
-                {writebacks.map((w) => (
+                {decisions.map((d) => (
                   <tr>
-                    <td>{w.at}</td>
-                    <td>{text(w.by)}</td>
-                    <td>{`write-back into field ${w.field}`}</td>
-                    <td class="n">{`${w.modified} changed of ${w.matched}`}</td>
+                    <td>{d.at}</td>
+                    <td>{d.user.username ?? d.user.sub}</td>
+                    <td>
+                      {`${
+                        d.kind === "writeback" ? "write-back into" : "undo of the write-back into"
+                      } field ${d.field}`}
+                    </td>
+                    <td class="n">{documents(d.counts)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           )
-          : <p>No write-back of this run's predictions is recorded.</p>}
+          : <p>No decision on this run is recorded: its predictions were not written back.</p>}
       </body>
     </html>
   );
 };
+
+/** What a decision did to the documents, in words. */
+const documents = (c: Record<string, number>) =>
+  c.restored === undefined
+    ? `${c.modified ?? 0} changed of ${c.matched ?? 0}`
+    : `${c.restored} restored, ${c.skipped ?? 0} skipped (changed since)`;
 
 /** The report's policy: it loads nothing (inline style, data images), runs nothing, and frames nothing. */
 export const REPORT_POLICY =

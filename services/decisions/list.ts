@@ -1,5 +1,5 @@
 /**
- * Reading the decision log (`GET /api/decisions`): filtered by task, dataset, user, kind and time,
+ * Reading the decision log (`GET /api/decisions`): filtered by task, dataset, user, kind, run, job and time,
  * newest first, a page at a time. Outboxes are drained first, so a decision whose drain a crash cut off
  * is listed all the same.
  */
@@ -14,6 +14,8 @@ export interface DecisionQuery {
   /** A user's `sub` or username. */
   user?: string;
   kind?: DecisionKind;
+  run_id?: string;
+  job_id?: string;
   /** ISO times: entries at or after `from`, before `to`. */
   from?: string;
   to?: string;
@@ -39,6 +41,8 @@ export async function listDecisions(
     ...(q.task !== undefined && { task: q.task }),
     ...(q.dataset !== undefined && { dataset: q.dataset }),
     ...(q.kind !== undefined && { kind: q.kind }),
+    ...(q.run_id !== undefined && { run_id: q.run_id }),
+    ...(q.job_id !== undefined && { job_id: q.job_id }),
   };
   const from = q.from === undefined ? -Infinity : Date.parse(q.from);
   const to = q.to === undefined ? Infinity : Date.parse(q.to);

@@ -1,20 +1,18 @@
 /**
  * What a review report shows (`GET .../runs/{run_id}/report`): the task and its dataset, the run as it
- * answered (its maps, without the line per individual), and the decisions taken on it that Tessera keeps:
- * the write-backs of the run's predictions, from the task document's history, with who and when.
+ * answered (its maps, without the line per individual), and every decision taken on it, from the decision
+ * log (services/decisions): the write-backs of its predictions and their undos, with who and when.
  */
 import { getTaskDocument } from "../tasks/task_documents.ts";
 import type { RunDeps } from "./run_documents.ts";
 import { getRun, type StoredRun } from "./runs.ts";
+import { type DecisionPage, listDecisions } from "../decisions/list.ts";
 
-/** A write-back of the run, as the task document's history keeps it. */
-export interface RunWriteback {
-  field: string;
-  at: string;
-  by: string | null;
-  matched: number;
-  modified: number;
-}
+/** A decision on the run, as the log keeps it. */
+export type RunDecision = DecisionPage["decisions"][number];
+
+/** Decisions a report lists at most (a run is written back a few times, not hundreds). */
+const MAX_DECISIONS = 500;
 
 export interface RunReport {
   task: {
@@ -24,7 +22,7 @@ export interface RunReport {
     mapping: Record<string, unknown> | null;
   };
   run: StoredRun;
-  writebacks: RunWriteback[];
+  decisions: RunDecision[];
   /** When the report was made. */
   madeAt: string;
 }
@@ -36,15 +34,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 export async function runReport(deps: RunDeps, taskName: string, runId: string): Promise<RunReport> {
   const task = await getTaskDocument(deps, taskName);
   const run = await getRun(deps, taskName, runId, true, false);
-  const history = Array.isArray(task.writebacks) ? task.writebacks : [];
-  const writebacks = history.filter((w): w is Record<string, unknown> => isRecord(w) && w.run_id === runId)
-    .map((w) => ({
-      field: String(w.field),
-      at: String(w.at),
-      by: typeof w.by === "string" ? w.by : null,
-      matched: Number(w.matched ?? 0),
-      modified: Number(w.modified ?? 0),
-    }));
+  const { decisions } = await listDecisions(deps, { task: taskName, run_id: runId, limit: MAX_DECISIONS });
   return {
     task: {
       name: taskName,
@@ -53,7 +43,7 @@ export async function runReport(deps: RunDeps, taskName: string, runId: string):
       mapping: isRecord(task.mapping) ? task.mapping : null,
     },
     run,
-    writebacks,
+    decisions: decisions.toReversed(),
     madeAt: new Date().toISOString(),
   };
 }

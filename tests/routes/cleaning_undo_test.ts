@@ -41,9 +41,10 @@ const undo = (t: StoreApp, id: string) => t.app.request(`/approve/${id}/undo`, j
 
 /** The log's entries of `kind` for job `id`. */
 async function logged(t: StoreApp, kind: string, id: string) {
-  const { status, body } = await getJson(t, `/api/decisions?kind=${kind}`);
+  const { status, body } = await getJson(t, `/api/decisions?kind=${kind}&job_id=${id}`);
   assert.equal(status, 200);
-  return body.decisions.filter((e: { job_id: string }) => e.job_id === id);
+  assert.ok(body.decisions.every((e: { job_id: string }) => e.job_id === id));
+  return body.decisions;
 }
 
 storeTest(

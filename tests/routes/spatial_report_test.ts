@@ -52,6 +52,15 @@ storeTest(
     // the write-back of this run, with who (the test app's token subject) and what
     assert.match(html, /<td>write-back into field fair<\/td><td class="n">\d+ changed of 20<\/td>/);
     selfContained(html);
+    // its undo is a decision on the run too, listed after it with its counts
+    const { writeback_id } = await wb.json();
+    const undo = await t.app.request(`${TASK}/mitigate/writeback/${writeback_id}/undo`, { method: "POST" });
+    assert.equal(undo.status, 200);
+    const after = await (await t.app.request(`${TASK}/runs/${run_id}/report`)).text();
+    assert.match(
+      after,
+      /write-back into field fair<\/td>.*<td>undo of the write-back into field fair<\/td><td class="n">20 restored, 0 skipped/s,
+    );
 
     // an audit's report has the audit and no solver section; an unknown run is a 404
     const audit = await t.app.request(`${TASK}/audit`, jsonBody("POST", { equal_opp: false, n_worlds: 50 }));
