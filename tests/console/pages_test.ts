@@ -9,6 +9,7 @@ import { browserTest, type Harness } from "../support/browser.ts";
 import { createTaskDocument } from "../../services/tasks/task_documents.ts";
 import { importRecords } from "../../services/datasets/import.ts";
 import { tabularDemo } from "../../core/demo/datasets.ts";
+import { decisionsRef, newEntry } from "../../services/decisions/entry.ts";
 
 /** The few browser globals the checks read (the test itself is type-checked without the DOM library). */
 interface El {
@@ -31,6 +32,9 @@ async function* rows<T>(it: Iterable<T>) {
   yield* it;
 }
 
+/** The write-back the seed logs on the task loan_approvals. */
+const WRITEBACK_ID = "89abcdef0123456789abcdef";
+
 /** Data that makes the pages full: tasks in several states, a wide dataset with long values. */
 async function seed(h: Harness) {
   const deps = h.app;
@@ -49,6 +53,18 @@ async function seed(h: Harness) {
     metadata: { owner: "data-team", notes: "x".repeat(300) },
   });
   await createTaskDocument(deps, { database_name: "demo", data_collection_name: "churn", status: "done" });
+  // a write-back in the task's history (only its log entry: what the history and the undo's confirmation read)
+  const writeback = newEntry("writeback", { sub: "alice", username: "alice" }, {
+    task: "loan_approvals",
+    dataset: "loan_approvals",
+    database: "demo",
+    run_id: "0123456789abcdef01234567",
+    writeback_id: WRITEBACK_ID,
+    field: "fair_pred",
+    counts: { matched: 50_000, modified: 50_000, not_found: 0 },
+    facts: { run_kind: "relabel", request: { budget_constr: 0.2, pr_constr: 0.1 } },
+  });
+  await deps.store.insertMany(decisionsRef(deps.config.TESSERA_DB), [{ ...writeback }]);
   await importRecords(
     deps.store,
     deps.config.TESSERA_DB,
@@ -85,6 +101,7 @@ const PAGES: [string, string][] = [
   ["/console/tasks", "tasks"],
   ["/console/tasks?status=done", "tasks, filtered"],
   ["/console/tasks/loan_approvals", "a task"],
+  [`/console/tasks/loan_approvals/writebacks/${WRITEBACK_ID}/undo`, "a write-back's undo confirmation"],
   ["/console/tasks/a_rather_long_collection_name_for_a_task_that_wraps.v2", "a task with long fields"],
   ["/console/datasets", "datasets"],
   ["/console/datasets/customer_churn", "a dataset"],

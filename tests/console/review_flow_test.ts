@@ -1,8 +1,9 @@
 /**
  * The whole spatial review in a real browser, on the demo data (services/demo/seed.ts: 50,000 loan
  * decisions in a 5 × 5 grid whose cells 6, 12 and 18 get a harsher model): sign in → the task → an
- * audit → the regions table and the maps → relabel with a region frozen → write back → confirm → every document has the
- * field → mark done. Then the thresholds, a refused mapping shown next to its field, axe-core on each
+ * audit → the regions table and the maps → relabel with a region frozen → write back → confirm → every
+ * document has the field → its report → History: undo the write-back → confirm → the field is gone →
+ * mark done. Then the thresholds, a refused mapping shown next to its field, axe-core on each
  * page at 1280×800 and 390×844 (no sideways scrolling), and no request leaving loopback.
  *
  * Expected numbers come from the demo's own generator, counted here (core/demo/datasets.ts), never from
@@ -283,6 +284,39 @@ browserTest(
         await page.goto(runUrl); // the next steps start from the run's page
       },
     );
+
+    await t.step("history: undo the write-back, confirm, the field is gone from every document", async () => {
+      const history = page.getByRole("region", { name: "History", exact: true });
+      const rows = history.locator("tbody tr");
+      assert.equal(await rows.count(), 1, "the write-back, the task's one decision so far");
+      assert.match(await rows.first().innerText(), /Write-back/);
+      await history.getByRole("link", { name: /^Undo…/ }).click();
+      await page.waitForURL(/\/writebacks\/[^/]+\/undo$/);
+      assert.equal(num(await statValue(page, "Documents matched")), demo.all);
+      assert.equal(num(await statValue(page, "Documents modified")), demo.all);
+      await checkPage(h, page, "the undo's confirmation");
+      await page.getByRole("button", { name: "Undo write-back" }).click();
+      await page.waitForURL(/\?undone=/, { timeout: 120_000 });
+      const notice = await page.getByRole("status").filter({ hasText: "undone" }).innerText();
+      const all = demo.all.toLocaleString("en-US");
+      assert.match(notice, new RegExp(`${all} documents restored, 0 skipped \\(changed since\\), 0 missing`));
+      assert.equal(await rows.count(), 2);
+      assert.match(await rows.first().innerText(), /Write-back undone/);
+      assert.match(await rows.nth(1).innerText(), /Undone \d{4}-\d\d-\d\d \d\d:\d\d UTC by alice/);
+      assert.equal(await history.getByRole("link", { name: /^Undo…/ }).count(), 0);
+      await checkPage(h, page, "the task's page after an undo");
+
+      // no document has the field any more (the export refuses a field none has); all are still there
+      const target = { db: "demo", collection: "loan_approvals" };
+      await assert.rejects(
+        exportRows(h.app, { target, format: "ndjson", fields: ["fair_pred"] }),
+        /no document of 'loan_approvals' has the field 'fair_pred'/,
+      );
+      const out = await exportRows(h.app, { target, format: "ndjson", fields: ["y_pred"] });
+      const docs = (await new Response(out.body).text()).trimEnd().split("\n").map((l) => JSON.parse(l));
+      assert.equal(docs.length, demo.all);
+      await page.goto(runUrl); // the next steps start from the run's page
+    });
 
     await t.step("thresholds: charts, the thresholds table, the test part", async () => {
       const url = await runFrom(page, "Thresholds");

@@ -8,6 +8,7 @@ import type { ConsoleEnv } from "../shared/env.ts";
 import { type FormState, render } from "../shared/components.tsx";
 import { datasetHref } from "../shared/hrefs.ts";
 import { checkCsrf, pendingFormFor } from "../shared/session.ts";
+import { HISTORY_PAGE, historyBefore } from "../shared/history_query.ts";
 import { forbiddenPage } from "../shared/error_pages.tsx";
 import { DatasetsPage, type DatasetsView } from "./views/datasets_page.tsx";
 import { DatasetPage } from "./views/dataset_page.tsx";
@@ -89,16 +90,10 @@ export async function uploadDataset(c: Context<ConsoleEnv>) {
   }
 }
 
-/** Decisions the dataset page lists at once; `before` pages to older ones. */
-const HISTORY_PAGE = 50;
-/** An entry id (store/ids.ts): what `before` must be; anything else shows the newest entries. */
-const ENTRY_ID = /^[0-9a-f]{24}$/;
-
 /** A dataset's page: its record, first rows and history (a page of it, older ones by `before`). */
 export async function datasetPage(c: Context<ConsoleEnv>) {
   const { dataset, rows } = await previewDataset(c.var.deps, c.req.param("name") ?? "");
-  const given = c.req.query("before");
-  const before = given !== undefined && ENTRY_ID.test(given) ? given : undefined;
+  const before = historyBefore(c.req.query("before"));
   const history = await listDecisions(c.var.deps, {
     dataset: dataset.collection,
     limit: HISTORY_PAGE,

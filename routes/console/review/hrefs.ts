@@ -1,4 +1,7 @@
-/** The addresses of a task's review: where its form posts, its runs, their maps and CSV files, its frontier. */
+/**
+ * The addresses of a task's review: where its form posts, its runs, their maps and CSV files, its
+ * frontier, its history and a write-back's undo.
+ */
 import { taskHref } from "../shared/hrefs.ts";
 
 const enc = encodeURIComponent;
@@ -16,6 +19,13 @@ export const csvHref = (task: string, runId: string, file: CsvFile) => `${runHre
 export const reportHref = (task: string, runId: string) => `${runHref(task, runId)}/report`;
 /** The write-back confirmation of a run. */
 export const writebackHref = (task: string, runId: string) => `${runHref(task, runId)}/writeback`;
+
+/** The undo's confirmation of a write-back (GET), and where it posts. */
+export const undoHref = (task: string, writebackId: string) =>
+  `${taskHref(task)}/writebacks/${enc(writebackId)}/undo`;
+/** The task page's history (older pages: `?before=`). */
+export const historyHref = (task: string, before?: string) =>
+  `${taskHref(task)}${before ? `?before=${enc(before)}` : ""}#history`;
 
 export type CsvFile = "regions" | "thresholds" | "predictions";
 

@@ -1,6 +1,6 @@
 /**
  * The review's routes: a task's page and its settings form, its runs with their maps, CSV files, report
- * and write-back, the budget frontier, and a running mitigation's progress and cancel.
+ * and write-back, the budget frontier, a running mitigation's progress and cancel, and a write-back's undo.
  */
 import { Hono } from "hono";
 import type { ConsoleEnv } from "../shared/env.ts";
@@ -10,6 +10,7 @@ import { runCsv, runMap, runReportPage } from "./run_files.handlers.ts";
 import { writebackConfirm, writebackSubmit } from "./writeback.handlers.tsx";
 import { frontierPage } from "./frontier.handlers.tsx";
 import { cancelSubmit, runProgress } from "./cancel.handlers.ts";
+import { undoConfirm, undoSubmit } from "./undo.handlers.tsx";
 
 export function reviewRoutes(): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
@@ -28,5 +29,7 @@ export function reviewRoutes(): Hono<ConsoleEnv> {
   app.get("/console/tasks/:name/frontier", page, frontierPage);
   app.get(`${run}/progress`, page, runProgress);
   app.post(`${run}/cancel`, page, cancelSubmit);
+  app.get("/console/tasks/:name/writebacks/:writeback/undo", page, undoConfirm);
+  app.post("/console/tasks/:name/writebacks/:writeback/undo", page, undoSubmit);
   return app;
 }

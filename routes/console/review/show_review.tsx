@@ -1,6 +1,7 @@
 /**
  * The review page as every handler shows it: what it loads (the task, its columns, its runs, the run
- * asked for) and the options a handler adds (form values and errors, notices, the status).
+ * asked for, a page of its history) and the options a handler adds (form values and errors, notices,
+ * the status).
  */
 import type { Context } from "hono";
 import type { ConsoleEnv } from "../shared/env.ts";
@@ -13,6 +14,9 @@ import { formValues } from "./settings_request.ts";
 import { sortOf } from "./sort.ts";
 import type { PageNotice, ReviewView } from "./views/review_view.ts";
 import type { RunListEntry } from "./views/runs_list.tsx";
+import type { HistoryView } from "./views/task_history.tsx";
+import { SKIPPED_SHOWN, type TaskHistory, taskHistory } from "./task_history.ts";
+import { historyBefore } from "../shared/history_query.ts";
 import { ReviewPage } from "./views/review_page.tsx";
 import { newRunId } from "../../../services/spatial/live_runs.ts";
 import { datasetColumns } from "../../../services/spatial/dataset_columns.ts";
@@ -26,7 +30,7 @@ export interface ShowOptions {
   form?: FormState;
   writeback?: FormState;
   notices?: PageNotice[];
-  status?: 200 | 409 | 422 | 503;
+  status?: 200 | 404 | 409 | 422 | 503;
 }
 
 /** Loads what the page shows (the task, its columns, its runs, and the run asked for) and renders it. */
@@ -34,10 +38,11 @@ export async function showReview(c: Context<ConsoleEnv>, name: string, o: ShowOp
   const deps = c.var.deps;
   assertTasksEnabled(deps.config);
   const task = await getTaskDocument(deps, name);
-  const [columns, runs, dataset] = await Promise.all([
+  const [columns, runs, dataset, history] = await Promise.all([
     datasetColumns(deps, name),
     listRuns(deps, name),
     findDataset(deps.store, deps.config.TESSERA_DB, String(task.data_collection_name)),
+    taskHistory(deps, name, historyBefore(c.req.query("before"))),
   ]);
   const run = o.runId ? await getRun(deps, name, o.runId, false) : undefined;
   const values = { ...formValues(columns, task, run?.run.request), ...o.form?.values };
@@ -59,8 +64,17 @@ export async function showReview(c: Context<ConsoleEnv>, name: string, o: ShowOp
     writeback: o.writeback ?? {},
     here: run ? runHref(name, run.run_id) : taskHref(name),
     nextRunId: newRunId(),
+    history: { ...history, justUndone: justUndone(c, history) },
   };
   return render(c, <ReviewPage {...view} />, o.status ?? 200);
+}
+
+/** The undo an address names (`?undone=<writeback_id>&skipped=<id>…`, undo.handlers.tsx), if it was undone. */
+function justUndone(c: Context<ConsoleEnv>, history: TaskHistory): HistoryView["justUndone"] {
+  const id = c.req.query("undone");
+  const entry = id === undefined ? undefined : history.undone.get(id);
+  if (!entry) return undefined;
+  return { entry, skipped: (c.req.queries("skipped") ?? []).slice(0, SKIPPED_SHOWN) };
 }
 
 /** The form a person sent with an ended session, kept for them: shown again, filled in, with a word. */

@@ -2,7 +2,8 @@
 // deno-lint-ignore-file jsx-key
 /**
  * The spatial review of a task (`/console/tasks/{name}`): the settings form, the open run's result, the
- * task's earlier runs, the write-back panel and "Mark done"; or, for an empty collection, a word on it.
+ * task's earlier runs, the write-back panel and "Mark done"; or, for an empty collection, a word on it;
+ * then the task's history.
  */
 import { Layout } from "../../shared/layout.tsx";
 import { BackLink, Facts, Message, Status, Value, When } from "../../shared/components.tsx";
@@ -14,6 +15,7 @@ import { SettingsForm } from "./settings_form.tsx";
 import { CancelButton, CancelRunForm } from "./cancel_run.tsx";
 import { ResultPanel, WritebackPanel } from "./result_panels.tsx";
 import { type RunListEntry, RunsList } from "./runs_list.tsx";
+import { HistoryPanel } from "./task_history.tsx";
 import { RUNS_KEPT } from "../../../../services/spatial/runs.ts";
 import type { TaskDocument } from "../../../../services/tasks/task_documents.ts";
 
@@ -110,6 +112,7 @@ export const ReviewPage = (v: ReviewView) => {
             </div>
           </div>
         )}
+      <HistoryPanel task={v.name} h={v.history} />
     </Layout>
   );
 };

@@ -2,6 +2,7 @@
 import type { Child } from "hono/jsx";
 import type { FormState } from "../../shared/components.tsx";
 import type { RunListEntry } from "./runs_list.tsx";
+import type { HistoryView } from "./task_history.tsx";
 import type { Sort } from "../sort.ts";
 import type { DatasetColumns } from "../../../../services/spatial/dataset_columns.ts";
 import type { StoredRun } from "../../../../services/spatial/runs.ts";
@@ -29,6 +30,8 @@ export interface ReviewView {
   here: string;
   /** The id of the next mitigation sent from this page, so that it can be cancelled (cancel_run.tsx). */
   nextRunId: string;
+  /** A page of the task's decisions, with what is undone (task_history.tsx). */
+  history: HistoryView;
 }
 
 /** Who asked for a run: the subject the services record, named as the signed-in person when it is them. */
