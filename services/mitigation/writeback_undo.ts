@@ -45,6 +45,18 @@ const answerOf = (rec: WritebackRecord): UndoAnswer => {
   };
 };
 
+/** How the task's write-back `writebackId` was undone; null when it is unknown or not undone. */
+export async function undoneWriteback(
+  deps: { store: Store; config: Config },
+  task: string,
+  writebackId: string,
+): Promise<UndoAnswer | null> {
+  const rec = await deps.store.get(writebacksRef(deps.config.TESSERA_DB), writebackId) as unknown as
+    | WritebackRecord
+    | null;
+  return rec?.task === task && rec.undo_state === "done" ? answerOf(rec) : null;
+}
+
 /** Undoes the task's write-back `writebackId`, or answers how it was undone. */
 export async function undoWriteback(
   deps: { store: Store; config: Config },

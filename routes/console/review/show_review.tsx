@@ -19,6 +19,7 @@ import { SKIPPED_SHOWN, type TaskHistory, taskHistory } from "./task_history.ts"
 import { historyBefore } from "../shared/history_query.ts";
 import { ReviewPage } from "./views/review_page.tsx";
 import { newRunId } from "../../../services/spatial/live_runs.ts";
+import { undoneWriteback } from "../../../services/mitigation/writeback_undo.ts";
 import { datasetColumns } from "../../../services/spatial/dataset_columns.ts";
 import { getRun, listRuns } from "../../../services/spatial/runs.ts";
 import { assertTasksEnabled, getTaskDocument } from "../../../services/tasks/task_documents.ts";
@@ -64,17 +65,21 @@ export async function showReview(c: Context<ConsoleEnv>, name: string, o: ShowOp
     writeback: o.writeback ?? {},
     here: run ? runHref(name, run.run_id) : taskHref(name),
     nextRunId: newRunId(),
-    history: { ...history, justUndone: justUndone(c, history) },
+    history: { ...history, justUndone: await justUndone(c, name, history) },
   };
   return render(c, <ReviewPage {...view} />, o.status ?? 200);
 }
 
-/** The undo an address names (`?undone=<writeback_id>&skipped=<id>…`, undo.handlers.tsx), if it was undone. */
-function justUndone(c: Context<ConsoleEnv>, history: TaskHistory): HistoryView["justUndone"] {
+/** The undo an address names (`?undone=<writeback_id>`, undo.handlers.tsx), if it was undone. */
+async function justUndone(
+  c: Context<ConsoleEnv>,
+  name: string,
+  history: TaskHistory,
+): Promise<HistoryView["justUndone"]> {
   const id = c.req.query("undone");
   const entry = id === undefined ? undefined : history.undone.get(id);
-  if (!entry) return undefined;
-  return { entry, skipped: (c.req.queries("skipped") ?? []).slice(0, SKIPPED_SHOWN) };
+  const answer = entry && await undoneWriteback(c.var.deps, name, id!);
+  return answer ? { entry: entry!, skipped: answer.skipped.slice(0, SKIPPED_SHOWN) } : undefined;
 }
 
 /** The form a person sent with an ended session, kept for them: shown again, filled in, with a word. */

@@ -11,7 +11,7 @@ type Deps = Parameters<typeof listDecisions>[0];
 /** Every entry of a kind: the log is read whole anyway, and a task's write-backs are few. */
 const ALL = Number.MAX_SAFE_INTEGER;
 
-/** Skipped document ids the notice after an undo names (its address carries them; the total is counted). */
+/** Skipped document ids the notice after an undo names (the total is counted). */
 export const SKIPPED_SHOWN = 5;
 
 /** A page of a task's history, and the undo of every write-back of the task that was undone. */

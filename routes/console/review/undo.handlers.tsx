@@ -10,7 +10,7 @@ import { taskHref } from "../shared/hrefs.ts";
 import { deciderOf } from "../../http/decider.ts";
 import { asSentence } from "./refusals.ts";
 import { showReview } from "./show_review.tsx";
-import { SKIPPED_SHOWN, writebackDecision } from "./task_history.ts";
+import { writebackDecision } from "./task_history.ts";
 import { ConfirmUndoPage } from "./views/confirm_undo_page.tsx";
 import { undoWriteback } from "../../../services/mitigation/writeback_undo.ts";
 import { assertTasksEnabled } from "../../../services/tasks/task_documents.ts";
@@ -47,15 +47,12 @@ export function undoConfirm(c: Context<ConsoleEnv>) {
 export async function undoSubmit(c: Context<ConsoleEnv>) {
   const name = c.req.param("name") ?? "", id = c.req.param("writeback") ?? "";
   assertTasksEnabled(c.var.deps.config);
-  let skipped: string[];
   try {
-    const input = { collectionName: name, writebackId: id, who: deciderOf(c) };
-    skipped = (await undoWriteback(c.var.deps, input)).skipped;
+    await undoWriteback(c.var.deps, { collectionName: name, writebackId: id, who: deciderOf(c) });
   } catch (e) {
     if (e instanceof UnknownNameError) return refusedOnTask(c, name, e.message, 404);
     if (e instanceof ConflictError) return showConfirm(c, name, id, e);
     throw e;
   }
-  const listed = skipped.slice(0, SKIPPED_SHOWN).map((s) => `&skipped=${enc(s)}`).join("");
-  return c.redirect(`${taskHref(name)}?undone=${enc(id)}${listed}#history`, 303);
+  return c.redirect(`${taskHref(name)}?undone=${enc(id)}#history`, 303);
 }
