@@ -6,14 +6,10 @@
  * cut off, logged as a decision); the task document keeps a history of them, by a compare-and-set.
  */
 import type { Config } from "../../config.ts";
-import { DataMismatchError, InvalidInputError, NotFoundError } from "../../core/errors.ts";
+import { DataMismatchError, InvalidInputError } from "../../core/errors.ts";
 import { MAPPING_KEYS } from "../../core/spatial/mapping.ts";
-import {
-  createdByTask,
-  writebackFields,
-  writebackRefusal,
-} from "../../core/spatial/mitigate/writeback_policy.ts";
-import type { CollectionRef, Doc, Store } from "../../store/store.ts";
+import { createdByTask, writebackRefusal } from "../../core/spatial/mitigate/writeback_policy.ts";
+import type { CollectionRef, Store } from "../../store/store.ts";
 export type { WritebackTotals };
 import { touchDataset } from "../datasets/registry.ts";
 import { runForWriteback, type WritableRun } from "../spatial/run_writeback.ts";
@@ -23,12 +19,11 @@ import type { Decider } from "../decisions/entry.ts";
 import { type Before, type Line, WritebackJournal, type WritebackTotals } from "./writeback_journal.ts";
 import { writebackLeaseMs } from "./writeback_log.ts";
 import { recoverWritebacks } from "./writeback_recovery.ts";
+import { claimWritebackField, recordWriteback } from "./writeback_task.ts";
 import { type TaskCollection, taskCollection } from "../spatial/task_collection.ts";
 import { taskDocumentsRef } from "../tasks/task_documents.ts";
 
 const BATCH = 1000;
-/** Write-backs kept in a task's `writebacks` history. */
-const HISTORY = 50;
 
 /**
  * One prediction to write, as the request lists it (kept in its wire shape: a write-back may list a
@@ -226,48 +221,4 @@ async function fieldBefore(store: Store, ref: CollectionRef, field: string, ids:
     }
   }
   return { before, holder };
-}
-
-/** Records `field` as created by the task's write-backs; done before writing, so a retry may resume. */
-function claimWritebackField(store: Store, tasks: CollectionRef, name: string, field: string) {
-  return updateTask(store, tasks, name, (task) => ({
-    writeback_fields: [...new Set([...writebackFields(task), field])],
-  }));
-}
-
-/** Notes a finished write-back on the task: `last_writeback` and the last HISTORY in `writebacks`. */
-function recordWriteback(
-  store: Store,
-  tasks: CollectionRef,
-  name: string,
-  record: Record<string, unknown>,
-) {
-  return updateTask(store, tasks, name, (task) => ({
-    last_writeback: record,
-    writebacks: [...(Array.isArray(task.writebacks) ? task.writebacks : []), record].slice(-HISTORY),
-  }));
-}
-
-/**
- * Sets what `change` makes of the task document's current state, by a compare-and-set on a revision
- * token retried on a race. A task without a token gets a fresh one first; tokens are never reused, so
- * a change computed from a state that has changed since can never match.
- */
-async function updateTask(
-  store: Store,
-  tasks: CollectionRef,
-  name: string,
-  change: (task: Doc) => Record<string, unknown>,
-): Promise<void> {
-  for (;;) {
-    const task = await store.get(tasks, name);
-    if (!task) throw new NotFoundError(`no task document for collection '${name}'`);
-    const rev = task.writeback_rev;
-    if (typeof rev !== "string") {
-      await store.compareAndSet(tasks, name, {}, { writeback_rev: crypto.randomUUID() });
-      continue;
-    }
-    const set = { ...change(task), writeback_rev: crypto.randomUUID() };
-    if (await store.compareAndSet(tasks, name, { writeback_rev: rev }, set)) return;
-  }
 }

@@ -20,6 +20,8 @@ import {
   writebacksRef,
 } from "./writeback_log.ts";
 import { restorePages } from "./writeback_restore.ts";
+import { markUndone } from "./writeback_task.ts";
+import { taskDocumentsRef } from "../tasks/task_documents.ts";
 
 /** Runs an undo taken by `holder` to its end: the field restored, the undo marked done and logged. */
 export async function finishUndo(
@@ -44,6 +46,9 @@ export async function finishUndo(
     }, { written_by: rec.by, written_at: rec.written_at ?? null }),
   }));
   if (!done) throw new ConflictError(`the undo of write-back '${rec._id}' was taken over by another process`);
+  // the undo is done and logged: its pages are no longer needed, and the task's history says it
+  await dropPages(store, tesseraDb, rec);
+  await markUndone(store, taskDocumentsRef(tesseraDb), rec.task, rec._id, undo.undone_at).catch(() => {});
   return done as unknown as WritebackRecord;
 }
 

@@ -8,7 +8,7 @@ import { jsonBody } from "../support/app.ts";
 import type { Doc } from "../../store/store.ts";
 import { WritebackJournal } from "../../services/mitigation/writeback_journal.ts";
 import { recoverWritebacks } from "../../services/mitigation/writeback_recovery.ts";
-import { writebacksRef } from "../../services/mitigation/writeback_log.ts";
+import { writebackPagesRef, writebacksRef } from "../../services/mitigation/writeback_log.ts";
 
 const URL_BASE = "/api/spatial-hitl/task/preds/mitigate/writeback";
 
@@ -63,7 +63,11 @@ storeTest(
       log.decisions.map((e: { kind: string; writeback_id: string }) => [e.kind, e.writeback_id]),
       [["writeback_undo", wb.writeback_id], ["writeback", wb.writeback_id]],
     );
-    const [undone, written] = log.decisions;
+    // the task's history marks it undone; its pages of previous values are gone with the need for them
+  const task = await (await t.app.request("/api/tasks/document/preds")).json();
+  assert.equal(task.last_writeback.undone_at, answer.undone_at);
+  assert.equal(await t.store.count(writebackPagesRef(t.config.TESSERA_DB)), 0);
+  const [undone, written] = log.decisions;
     assert.deepEqual(written.counts, { matched: 4, modified: 4, not_found: 0 });
     assert.deepEqual([written.field, written.dataset, written.database, written.facts.lines], [
       "fair",

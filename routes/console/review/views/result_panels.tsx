@@ -42,6 +42,11 @@ export const WritebackPanel = ({ v, run }: { v: ReviewView; run: StoredRun }) =>
               Field <code>{String(w.field)}</code> written <When iso={w.at} />: {int(Number(w.matched))}{" "}
               matched, {int(Number(w.modified))} modified
               {Number(w.not_found) > 0 && <>, {int(Number(w.not_found))} not found</>}.
+              {typeof w.undone_at === "string" && (
+                <>
+                  {" "}Undone <When iso={w.undone_at} />.
+                </>
+              )}
             </li>
           ))}
         </ul>
