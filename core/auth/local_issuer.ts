@@ -4,7 +4,7 @@
  */
 import { importJWK, type JWK, type JWTPayload, jwtVerify, SignJWT } from "jose";
 import { AuthError, type Principal, type TokenVerifier } from "./types.ts";
-import { CLOCK_TOLERANCE_S, principalFrom, toAuthError } from "./jwt_checks.ts";
+import { CLOCK_TOLERANCE_S, type ExpectedClaim, principalFrom, toAuthError } from "./jwt_checks.ts";
 
 /** The signing key as kept in the store: a private JWK, its key id and algorithm. */
 export interface SigningKey {
@@ -18,6 +18,9 @@ export interface LocalIssuerOptions {
   issuer: string;
   /** The `aud` of access tokens. */
   audience: string;
+  /** What sets the issuer and the audience (their variables), named in a mismatch's 401. */
+  issuerFrom?: string;
+  audienceFrom?: string;
   realm: string;
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
@@ -99,13 +102,21 @@ export class LocalIssuer implements TokenVerifier {
 
   /** Verifies an access token: our algorithm, issuer, audience, expiry and `typ: Bearer`. */
   async verify(token: string): Promise<Principal> {
-    const payload = await this.check(token, this.options.audience, "Bearer");
+    const { audience, audienceFrom } = this.options;
+    const payload = await this.check(
+      token,
+      { value: audience, from: audienceFrom ?? "OIDC_AUDIENCE" },
+      "Bearer",
+    );
     return principalFrom(payload);
   }
 
   /** Verifies a refresh token: as an access token, but `aud` is the issuer and `typ` is Refresh. */
   async verifyRefresh(token: string): Promise<RefreshGrant> {
-    const p = await this.check(token, this.options.issuer, "Refresh");
+    const p = await this.check(token, {
+      value: this.options.issuer,
+      from: "a refresh token's audience is its issuer",
+    }, "Refresh");
     if (typeof p.preferred_username !== "string" || typeof p.azp !== "string" || typeof p.sid !== "string") {
       throw new AuthError("malformed refresh token");
     }
@@ -126,11 +137,12 @@ export class LocalIssuer implements TokenVerifier {
   }
 
   /** The shared checks; the algorithm is pinned to our key's so `none` and HS256 never get a say. */
-  private async check(token: string, audience: string, typ: string): Promise<JWTPayload> {
+  private async check(token: string, aud: ExpectedClaim, typ: string): Promise<JWTPayload> {
+    const { issuer, issuerFrom } = this.options;
     try {
       const { payload } = await jwtVerify(token, this.publicKey, {
-        issuer: this.options.issuer,
-        audience,
+        issuer,
+        audience: aud.value,
         algorithms: [this.key.alg],
         clockTolerance: CLOCK_TOLERANCE_S,
         requiredClaims: ["exp", "iat", "sub"],
@@ -140,7 +152,10 @@ export class LocalIssuer implements TokenVerifier {
       }
       return payload;
     } catch (e) {
-      throw toAuthError(e);
+      throw toAuthError(e, {
+        iss: { value: issuer, from: issuerFrom ?? "PUBLIC_URL and TESSERA_REALM" },
+        aud,
+      });
     }
   }
 }

@@ -16,6 +16,9 @@ export interface OidcOptions {
   jwksUrl: string;
   issuer: string;
   audience: string;
+  /** What sets the issuer and the audience (their variables), named in a mismatch's 401. */
+  issuerFrom?: string;
+  audienceFrom?: string;
   /** Milliseconds to wait for the JWKS before giving up (jose's default is 5000). */
   timeoutMs?: number;
 }
@@ -41,7 +44,11 @@ export class OidcVerifier implements TokenVerifier {
       requireAccessTyp(payload);
       return principalFrom(payload);
     } catch (e) {
-      throw toAuthError(e);
+      const { issuer, audience, issuerFrom, audienceFrom } = this.options;
+      throw toAuthError(e, {
+        iss: { value: issuer, from: issuerFrom ?? "OIDC_ISSUER" },
+        aud: { value: audience, from: audienceFrom ?? "OIDC_AUDIENCE" },
+      });
     }
   }
 }

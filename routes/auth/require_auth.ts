@@ -4,8 +4,12 @@ import type { AppEnv } from "../http/env.ts";
 import { AuthError } from "../../core/auth/types.ts";
 import { log } from "../../core/log.ts";
 
+/**
+ * The RFC 6750 challenge; the description loses quotes and backslashes (a quoted-string) and anything
+ * outside printable ASCII (a header value), since it may echo a token's issuer or audience.
+ */
 const challenge = (description: string) =>
-  `Bearer error="invalid_token", error_description="${description.replace(/["\\]/g, "")}"`;
+  `Bearer error="invalid_token", error_description="${description.replace(/["\\]|[^\x20-\x7e]/g, "")}"`;
 
 /** Verifies `Authorization: Bearer …` and stores the principal; 401 with WWW-Authenticate otherwise. */
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {

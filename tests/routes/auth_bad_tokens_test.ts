@@ -10,6 +10,7 @@ import {
   assertMissingToken,
   BASE_ENV,
   goodClaims,
+  ISSUER,
   login,
   sign,
   unsigned,
@@ -48,13 +49,33 @@ Deno.test("protected route rejects every missing, forged or stale token with inv
     });
     await t.step("wrong issuer", async () => {
       const token = await sign({ ...goodClaims(), iss: "http://evil.test/realms/tessera" }, ours, hdr);
-      await assertInvalidToken(await whoami(app, token), /issuer/);
+      const res = await whoami(app, token);
+      const detail = `Invalid token: its issuer is "http://evil.test/realms/tessera", Tessera expects ` +
+        `"${ISSUER}" (PUBLIC_URL and TESSERA_REALM)`;
+      await assertInvalidToken(
+        res.clone(),
+        /its issuer is http:\/\/evil\.test\/realms\/tessera, Tessera expects/,
+      );
+      assert.equal((await res.json()).detail, detail);
     });
     await t.step("wrong audience", async () => {
+      const res = await whoami(app, await sign({ ...goodClaims(), aud: "account" }, ours, hdr));
       await assertInvalidToken(
-        await whoami(app, await sign({ ...goodClaims(), aud: "account" }, ours, hdr)),
-        /audience/,
+        res.clone(),
+        /its audience is account, Tessera expects tessera \(OIDC_AUDIENCE\)/,
       );
+      assert.equal(
+        (await res.json()).detail,
+        `Invalid token: its audience is "account", Tessera expects "tessera" (OIDC_AUDIENCE)`,
+      );
+    });
+    await t.step("no audience: said so, nothing else of the token echoed", async () => {
+      const noAud = { ...goodClaims(), preferred_username: "secret-name" };
+      delete noAud.aud;
+      const res = await whoami(app, await sign(noAud, ours, hdr));
+      await assertInvalidToken(res.clone(), /it has no audience/);
+      const detail = (await res.json()).detail;
+      assert.equal(detail, `Invalid token: it has no audience, Tessera expects "tessera" (OIDC_AUDIENCE)`);
     });
     await t.step("not an access token (typ ID)", async () => {
       await assertInvalidToken(await whoami(app, await sign({ ...goodClaims(), typ: "ID" }, ours, hdr)));

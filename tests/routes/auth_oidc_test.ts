@@ -66,13 +66,24 @@ Deno.test("AUTH_MODE=oidc verifies against a remote JWKS with issuer, audience a
         await whoami(app, await sign({ ...claims, exp: now - 60 }, idpKey, hdr)),
         /expired/,
       );
-      await assertInvalidToken(
-        await whoami(app, await sign({ ...claims, iss: ISSUER }, idpKey, hdr)),
-        /issuer/,
+      const wrongIss = await whoami(app, await sign({ ...claims, iss: ISSUER }, idpKey, hdr));
+      await assertInvalidToken(wrongIss.clone(), /issuer/);
+      assert.equal(
+        (await wrongIss.json()).detail,
+        `Invalid token: its issuer is "${ISSUER}", Tessera expects "${idpIssuer}" (OIDC_ISSUER)`,
       );
-      await assertInvalidToken(
-        await whoami(app, await sign({ ...claims, aud: "tessera" }, idpKey, hdr)),
-        /audience/,
+      // Keycloak's default: aud "account", the client only in azp
+      const keycloakish = { ...claims, aud: "account", azp: "tessera-api" };
+      const wrongAud = await whoami(app, await sign(keycloakish, idpKey, hdr));
+      await assertInvalidToken(wrongAud.clone(), /its audience is account, Tessera expects tessera-api/);
+      assert.equal(
+        (await wrongAud.json()).detail,
+        `Invalid token: its audience is "account", Tessera expects "tessera-api" (OIDC_AUDIENCE)`,
+      );
+      const several = await whoami(app, await sign({ ...claims, aud: ["account", "broker"] }, idpKey, hdr));
+      assert.equal(
+        (await several.json()).detail,
+        `Invalid token: its audience is ["account","broker"], Tessera expects "tessera-api" (OIDC_AUDIENCE)`,
       );
       await assertInvalidToken(await whoami(app, await sign({ ...claims, typ: "Refresh" }, idpKey, hdr)));
       await assertInvalidToken(await whoami(app, unsigned(claims)), /algorithm/);
