@@ -8,6 +8,7 @@ import { newRouter } from "./routes/http/router.ts";
 import { onError } from "./routes/http/error_answers.ts";
 import { megabytes, perRouteLimit, streamingBodyLimit } from "./routes/http/body_limit.ts";
 import { methodNotAllowed } from "./routes/http/method_not_allowed.ts";
+import { apiCors } from "./routes/http/cors.ts";
 import { healthRoutes } from "./routes/health/health.index.ts";
 import { docsRoutes } from "./routes/http/docs.ts";
 import { datasetRoutes } from "./routes/datasets/datasets.index.ts";
@@ -59,6 +60,9 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   setLogLevel(deps.config.LOG_LEVEL);
   const app = newRouter();
   app.use("*", requestLog);
+  // before every route's own middleware: a preflight carries no token, so it is answered here, not by
+  // the bearer check (401) or the not-found handler (405)
+  app.use("*", apiCors(deps.config.CORS_ORIGINS));
   // one cache of prepared datasets per app, unless the caller shares its own
   const withCache = {
     ...deps,

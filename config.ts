@@ -33,10 +33,49 @@ const port = z.string().transform((s, ctx) => {
   return n;
 });
 
+/**
+ * CORS_ORIGINS: exact origins (`scheme://host[:port]`, no path), comma-separated; each written as a browser
+ * sends it in `Origin`, so the match stays an exact comparison. `*` is refused: the API takes bearer tokens.
+ */
+const origins = z.string().transform((s, ctx) => {
+  const out: string[] = [];
+  for (const item of s.split(",").map((x) => x.trim()).filter(Boolean)) {
+    const problem = originProblem(item);
+    if (problem) {
+      ctx.addIssue({ code: "custom", message: `'${item}' ${problem}` });
+      return z.NEVER;
+    }
+    out.push(item);
+  }
+  return out;
+});
+
+/** Why a CORS_ORIGINS entry is not an origin as browsers send it, or null when it is one. */
+function originProblem(item: string): string | null {
+  if (item === "*" || item.includes("*")) {
+    return "is a wildcard; list each origin (the API takes bearer tokens, so no wildcard)";
+  }
+  let url: URL;
+  try {
+    url = new URL(item);
+  } catch {
+    return "is not an origin of the form scheme://host[:port] (e.g. http://localhost:5173)";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return "is not an http(s) origin (e.g. http://localhost:5173)";
+  }
+  if (url.origin !== item) {
+    return `is not an origin of the form scheme://host[:port] with no path (did you mean '${url.origin}'?)`;
+  }
+  return null;
+}
+
 const schema = z.object({
   PORT: port.default(8000),
   HOST: z.string().default("0.0.0.0"),
   PUBLIC_URL: z.string().url().optional(),
+  /** Origins whose browser pages may call the JSON API (CORS); none by default. */
+  CORS_ORIGINS: origins.default([]),
   MONGO_URL: z.string().regex(
     /^mongodb(\+srv)?:\/\/[^\s/?#]+/,
     "must be a MongoDB connection string (mongodb://host:port/... or mongodb+srv://host/...)",

@@ -82,6 +82,14 @@ Deno.test("start: MONGO_URL=not-a-url is one line naming MONGO_URL, exit 1", asy
   });
 });
 
+Deno.test("start: CORS_ORIGINS=* is one line naming CORS_ORIGINS, exit 1", async () => {
+  await withDir(async (dir) => {
+    const r = await start({ ...goodEnv(dir), CORS_ORIGINS: "*" });
+    assert.equal(r.code, 1);
+    assert.match(oneLine(r.lines), /invalid configuration: CORS_ORIGINS: '\*' is a wildcard/);
+  });
+});
+
 Deno.test("start: every bad variable is named, in one line", async () => {
   await withDir(async (dir) => {
     const r = await start({ ...goodEnv(dir), AUTH_MODE: "bogus", JOB_CONCURRENCY: "0", LOG_LEVEL: "loud" });
