@@ -64,10 +64,10 @@ storeTest(
       [["writeback_undo", wb.writeback_id], ["writeback", wb.writeback_id]],
     );
     // the task's history marks it undone; its pages of previous values are gone with the need for them
-  const task = await (await t.app.request("/api/tasks/document/preds")).json();
-  assert.equal(task.last_writeback.undone_at, answer.undone_at);
-  assert.equal(await t.store.count(writebackPagesRef(t.config.TESSERA_DB)), 0);
-  const [undone, written] = log.decisions;
+    const task = await (await t.app.request("/api/tasks/document/preds")).json();
+    assert.equal(task.last_writeback.undone_at, answer.undone_at);
+    assert.equal(await t.store.count(writebackPagesRef(t.config.TESSERA_DB)), 0);
+    const [undone, written] = log.decisions;
     assert.deepEqual(written.counts, { matched: 4, modified: 4, not_found: 0 });
     assert.deepEqual([written.field, written.dataset, written.database, written.facts.lines], [
       "fair",
