@@ -72,7 +72,9 @@ export async function undoWriteback(
         ["path", "writeback_id"],
       );
     }
-    refuseUndo(rec, await recoverWritebacks(store, db, { leaseMs, task: rec.task }));
+    // a write-back or undo of this task that a dead process left is finished first; then look again
+    if (await recoverWritebacks(store, db, { leaseMs, task: rec.task })) continue;
+    refuseUndo(rec);
     if (rec.undo_state === "done") return answerOf(rec);
     await refuseOutOfOrder(store, db, rec);
     const holder = crypto.randomUUID();
@@ -94,9 +96,9 @@ export async function undoWriteback(
 const undoStarted = (who: Decider) => ({ state: "running", by: who, started_at: new Date().toISOString() });
 
 /** 409 while the write-back or an undo of it runs, and for one that never finished. */
-function refuseUndo(rec: WritebackRecord, recovered: number) {
+function refuseUndo(rec: WritebackRecord) {
   const id = rec._id;
-  if (rec.state === "writing" && !recovered) {
+  if (rec.state === "writing") {
     throw new ConflictError(
       `write-back '${id}' is still being written (since ${rec.started_at}); undo it once it ends`,
     );
