@@ -50,7 +50,9 @@ function startRunner(h: Harness) {
 
 /** The text of every cell of the table in the region named `name`, row by row (header first). */
 async function tableText(page: Page, name: string): Promise<string[][]> {
-  return await page.getByRole("region", { name, exact: true }).locator("tr").evaluateAll((trs) =>
+  const region = page.getByRole("region", { name, exact: true });
+  await region.waitFor(); // evaluateAll does not wait: right after a click the old page may still show
+  return await region.locator("tr").evaluateAll((trs) =>
     trs.map((r) => [...r.querySelectorAll("th, td")].map((c) => (c.textContent ?? "").trim()))
   );
 }
@@ -226,6 +228,7 @@ browserTest(
 
     await t.step("the list shows the job as done and approved, at 1280 and 390 wide", async () => {
       await page.getByRole("link", { name: "All cleaning jobs" }).click();
+      await page.waitForURL(/\/console\/cleaning$/);
       const done = await tableText(page, "Done jobs");
       assert.deepEqual(done.slice(1).map((r) => [r[0], r[1], r[2], r[4], r[5]]), [
         ["linear on sensor_readings", "Impute · time series", "temperature", "succeeded", "approved"],
