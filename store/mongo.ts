@@ -6,7 +6,6 @@
  * that exact shape (and only as patched by scripts/ferretdb.ts); anything else scans the collection.
  */
 import {
-  type AnyBulkWriteOperation,
   BSON,
   type Collection,
   type Document,
@@ -18,18 +17,15 @@ import {
   MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
-  ObjectId,
 } from "mongodb";
 import {
   type BulkResult,
-  changes,
   type CollectionRef,
   type Doc,
   DocumentTooLargeError,
   DuplicateIdError,
   type FieldUpdate,
   type Filter,
-  matches,
   refuseTooDeep,
   type Store,
   type StoreLocation,
@@ -37,9 +33,9 @@ import {
   type StreamOptions,
 } from "./store.ts";
 import { newId } from "./ids.ts";
+import { byEachId, fromMongo, idForms, type MongoDoc, toMongoId, toQuery } from "./mongo_ids.ts";
+import { BULK_BATCH, checkedHere, updateBatch } from "./mongo_updates.ts";
 
-/** Ops per bulkWrite: large enough to amortise round trips, small enough to keep requests modest. */
-const BULK_BATCH = 1000;
 /**
  * FerretDB 1.x keeps one pooled SQLite connection per statement of an update command until the command
  * ends, and its pool holds 100: a bulk of 100 updates (or 3 concurrent bulks of 40) deadlocks the server.
@@ -49,9 +45,6 @@ const FERRETDB_UPDATE_BATCH = 20;
 const MAX_BSON_BYTES = 16 * 1024 * 1024;
 /** A down server must fail a request within seconds (503), not after the driver's 30 s default. */
 const SELECTION_TIMEOUT_MS = 3000;
-
-/** Loosely typed on purpose: `_id` may be an ObjectId or a string, whoever wrote the document. */
-type MongoDoc = Document & { _id: ObjectId | string };
 
 export class MongoStore implements Store {
   readonly kind = "mongo" as const;
@@ -215,10 +208,10 @@ export class MongoStore implements Store {
       const result: BulkResult = { matched: 0, modified: 0, missing: [] };
       const size = updates.length ? await this.updateBulkSize() : 0;
       if (size === FERRETDB_UPDATE_BATCH && updates.some((u) => u.where)) {
-        updates = await this.checkedHere(ref, updates, result);
+        updates = await checkedHere(this.coll(ref), updates, result);
       }
       for (let i = 0; i < updates.length; i += size) {
-        await this.updateBatch(this.coll(ref), updates.slice(i, i + size), result);
+        await updateBatch(this.coll(ref), updates.slice(i, i + size), result);
       }
       return result;
     });
@@ -252,56 +245,6 @@ export class MongoStore implements Store {
     return this.bulkSize;
   }
 
-  /**
-   * One unordered bulkWrite by our own id form. bulkWrite reports counts, not which ids matched, so
-   * only when some did not match do we ask which ids exist, and retry those stored as hex strings.
-   */
-  private async updateBatch(coll: Collection<MongoDoc>, part: FieldUpdate[], result: BulkResult) {
-    const res = await coll.bulkWrite(part.map((u) => setOp(toMongoId(u.id), u)), { ordered: false });
-    result.modified += res.modifiedCount;
-    if (res.matchedCount === part.length) return void (result.matched += res.matchedCount);
-    let found = await coll.find(byIds(part.map((u) => u.id)), { projection: { _id: 1 } }).toArray();
-    const asString = new Set(
-      found.filter((d) => typeof d._id === "string" && HEX24.test(d._id)).map((d) => d._id),
-    );
-    const retry = part.filter((u) => asString.has(u.id));
-    if (retry.length) {
-      result.modified += (await coll.bulkWrite(retry.map((u) => setOp(u.id, u)))).modifiedCount;
-    }
-    // bulkWrite counts, it does not say which: a guarded update whose document does not hold what it
-    // set had a `where` that did not match (one holding it already changes nothing either way)
-    if (part.some((u) => u.where)) found = await coll.find(byIds(part.map((u) => u.id))).toArray();
-    const byString = new Map(found.map((d) => [idString(d._id), fromMongo(d)!]));
-    for (const u of part) {
-      const doc = byString.get(u.id);
-      if (!doc) result.missing.push(u.id);
-      else if (u.where && changes(doc, u.set, u.unset)) (result.skipped ??= []).push(u.id);
-      else result.matched++;
-    }
-  }
-
-  /**
-   * FerretDB 1.x scans the whole collection for an update whose filter holds more than `_id` (a guarded
-   * undo of 5,000 documents: minutes), so there the guards are checked on the documents as read, and the
-   * updates whose guard holds go out by `_id` alone; a change landing between the read and the write is
-   * then overwritten, a window MongoDB (which checks the filter in the write) does not have.
-   */
-  private async checkedHere(ref: CollectionRef, updates: FieldUpdate[], result: BulkResult) {
-    const out: FieldUpdate[] = [];
-    for (let i = 0; i < updates.length; i += BULK_BATCH) {
-      const part = updates.slice(i, i + BULK_BATCH);
-      const found = await this.coll(ref).find(byIds(part.filter((u) => u.where).map((u) => u.id))).toArray();
-      const docs = new Map(found.map((d) => [idString(d._id), fromMongo(d)!]));
-      for (const u of part) {
-        const doc = u.where ? docs.get(u.id) : undefined;
-        if (u.where && doc && !matches(doc, u.where) && changes(doc, u.set, u.unset)) {
-          (result.skipped ??= []).push(u.id);
-        } else out.push(u.where ? { id: u.id, set: u.set, unset: u.unset } : u);
-      }
-    }
-    return out;
-  }
-
   /** Uniform sample of n in one pass holding n documents (Algorithm R). */
   private async reservoir(ref: CollectionRef, n: number): Promise<Doc[]> {
     const out: Doc[] = [];
@@ -317,71 +260,8 @@ export class MongoStore implements Store {
   }
 }
 
-const HEX24 = /^[0-9a-f]{24}$/;
-
-/** Lowercase 24-hex ids become ObjectIds (their hex round-trips exactly); everything else stays a string. */
-function toMongoId(id: string): string | ObjectId {
-  return HEX24.test(id) ? new ObjectId(id) : id;
-}
-
-/** The forms a stored `_id` may take, ours first. */
-function idForms(id: string): (string | ObjectId)[] {
-  return HEX24.test(id) ? [new ObjectId(id), id] : [id];
-}
-
-/** Runs a single-document operation per id form until `hit` says it found its document. */
-async function byEachId<R>(id: string, fn: (f: Document) => Promise<R>, hit: (r: R) => boolean): Promise<R> {
-  let res!: R;
-  for (const _id of idForms(id)) if (hit(res = await fn({ _id }))) break;
-  return res;
-}
-
 const found = (doc: unknown) => doc !== null;
 const AFTER = { returnDocument: "after" } as const;
-
-function setOp(_id: string | ObjectId, u: FieldUpdate): AnyBulkWriteOperation<MongoDoc> {
-  const { _id: _, ...fields } = u.set;
-  const unset = (u.unset ?? []).filter((f) => f !== "_id");
-  const update: Document = {};
-  if (Object.keys(fields).length) update.$set = fields;
-  if (unset.length) update.$unset = Object.fromEntries(unset.map((f) => [f, ""]));
-  // `_id` at the top level, beside the guard: FerretDB then finds the document by its index, not a scan
-  const filter = u.where ? { ...toQuery(u.where), _id } : { _id };
-  // an update with nothing to set still matches (or not) its document, as on KV
-  return Object.keys(update).length
-    ? { updateOne: { filter, update } }
-    : { updateOne: { filter, update: { $set: { _id } } } };
-}
-
-/** Matches a document whichever form another writer gave its `_id` (one query; no index on FerretDB). */
-function byId(id: string): Document {
-  return HEX24.test(id) ? { _id: { $in: [new ObjectId(id), id] } } : { _id: id };
-}
-
-function byIds(ids: string[]): Document {
-  return { _id: { $in: ids.flatMap(idForms) } };
-}
-
-function idString(id: unknown): string {
-  return id instanceof ObjectId ? id.toHexString() : String(id);
-}
-
-function fromMongo(doc: MongoDoc | null): Doc | null {
-  return doc && { ...doc, _id: idString(doc._id) };
-}
-
-/**
- * Exact equality as the KV store means it: Mongo's `{f: null}` also matches a missing field, so null
- * asks for the BSON null type, and `{f: "x"}` also matches arrays holding "x", so arrays are excluded.
- */
-function toQuery(filter: Filter | undefined): Document {
-  const q: Document = {};
-  for (const [k, v] of Object.entries(filter ?? {})) {
-    if (k === "_id") Object.assign(q, byId(String(v)));
-    else q[k] = v === null ? { $type: "null" } : { $eq: v, $not: { $type: "array" } };
-  }
-  return q;
-}
 
 /**
  * The store's typed refusals from the driver's: a duplicate key (E11000) reports where the ordered
