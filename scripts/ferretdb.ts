@@ -4,6 +4,7 @@
  * data directory on a free port.
  */
 import { join } from "node:path";
+import { drain, exists, freePort, kill, run } from "./processes.ts";
 
 const VERSION = "v1.24.2";
 const MODULE = `github.com/FerretDB/FerretDB@${VERSION}`;
@@ -70,7 +71,7 @@ export function binaryPath(): string {
  */
 async function ensureBinary(): Promise<string> {
   const bin = binaryPath();
-  if (await exists(bin)) return bin;
+  if (await exists(bin, "file")) return bin;
   console.error(`Building FerretDB ${VERSION} into ${bin} (once; about a minute)...`);
   const env = { GOTOOLCHAIN: "local" };
   const info = JSON.parse(await run("go", ["mod", "download", "-json", MODULE], { env }));
@@ -144,40 +145,6 @@ async function patchAtomicWrites(src: string): Promise<void> {
   );
 }
 
-/** Runs a command to completion; its stdout on success, its stderr in the error otherwise. */
-async function run(cmd: string, args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}) {
-  const out = await new Deno.Command(cmd, { args, ...opts, stdin: "null", stdout: "piped", stderr: "piped" })
-    .output();
-  const text = new TextDecoder();
-  if (!out.success) {
-    throw new Error(
-      `${cmd} ${args.join(" ")} failed (${out.code}):\n${text.decode(out.stderr).slice(-4000)}`,
-    );
-  }
-  return text.decode(out.stdout);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
-}
-
-/** A port nothing listens on right now (the OS picks it; tiny race until FerretDB binds it). */
-export function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-/** Copies a child's output into the log; an undrained pipe would eventually block the child. */
-async function drain(stream: ReadableStream<Uint8Array>, file: Deno.FsFile): Promise<void> {
-  for await (const chunk of stream) await file.write(chunk);
-}
-
 /** Polls until the port accepts TCP connections, failing fast if the process dies first. */
 async function waitForPort(port: number, child: Deno.ChildProcess): Promise<void> {
   const exited: { status?: Deno.CommandStatus } = {};
@@ -193,20 +160,4 @@ async function waitForPort(port: number, child: Deno.ChildProcess): Promise<void
     }
   }
   throw new Error(`port ${port} not open after ${START_TIMEOUT_MS / 1000} s`);
-}
-
-/** SIGTERM, then SIGKILL if it lingers; resolves once the process is gone. */
-async function kill(child: Deno.ChildProcess): Promise<void> {
-  try {
-    child.kill("SIGTERM");
-  } catch {
-    return; // already exited
-  }
-  const timer = setTimeout(() => {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* exited meanwhile */ }
-  }, 5000);
-  await child.status;
-  clearTimeout(timer);
 }

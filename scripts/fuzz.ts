@@ -18,6 +18,8 @@
  * Every request goes to 127.0.0.1. The last run's reports (JUnit, NDJSON events) and the service's log are
  * kept in `.cache/fuzz-report/`.
  */
+import { freePort } from "./processes.ts";
+
 const ROOT = new URL("..", import.meta.url).pathname;
 const VENV = `${ROOT}.cache/fuzz-venv`;
 const REPORT = `${ROOT}.cache/fuzz-report`;
@@ -125,14 +127,6 @@ async function ensureSchemathesis(): Promise<string> {
   const now = await installedVersion();
   if (!now) throw new Error(`schemathesis 4 did not install in ${VENV}`);
   return now;
-}
-
-/** A loopback port nobody listens on right now. */
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
 }
 
 /** Waits until `url` answers 200, or the child exits, or `seconds` pass. */

@@ -1,12 +1,14 @@
 /**
  * `deno task test [deno test args...]`: builds the WASM modules when their build script exists, gives
- * the tests a MongoDB-wire server (MONGO_URL if set, else a throwaway FerretDB) as TEST_MONGO_URL, runs
+ * the tests a MongoDB-wire server (MONGO_URL if set, else a throwaway FerretDB) as TEST_MONGO_URL and, for
+ * the whole suite or a named Keycloak test, a throwaway Keycloak (scripts/keycloak.ts) as TEST_KEYCLOAK_URL, runs
  * `deno test` serially on tests/ (or on the given files), and exits with its code. On the whole suite
  * it then runs the audit, mitigation, valuation and cleaning route tests again with WORKERS=0 (every
  * worker task inline, as where no Web Worker can start); each run prints its own deno test summary.
  */
 import { existsSync } from "node:fs";
 import { startFerretDB } from "./ferretdb.ts";
+import { startKeycloak } from "./keycloak.ts";
 
 const SIGNALS: Deno.Signal[] = ["SIGINT", "SIGTERM"];
 
@@ -50,21 +52,44 @@ function inlineTests(): string[] {
   return files.map((n) => `tests/routes/${n}`);
 }
 
+/** Whether the run needs Keycloak: the whole suite, or a named file or folder with Keycloak tests. */
+function needsKeycloak(extra: string[]): boolean {
+  if (!namesPaths(extra)) return true;
+  return extra.some((a) => !a.startsWith("-") && (/keycloak/.test(a) || isFolder(a)));
+}
+
+const isFolder = (path: string) => {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+};
+
+interface Server {
+  stop(): Promise<void>;
+}
+
 async function main(): Promise<number> {
-  let server: Awaited<ReturnType<typeof startFerretDB>> | null = null;
+  const servers: Server[] = [];
+  const stopAll = () => Promise.all(servers.map((s) => s.stop()));
   const onSignal = (sig: Deno.Signal) => () => {
     if (child) return child.kill(sig); // the child exits, and the finally below cleans up
-    server?.stop().finally(() => Deno.exit(130));
-    if (!server) Deno.exit(130);
+    stopAll().finally(() => Deno.exit(130));
   };
   const handlers = SIGNALS.map((sig) => [sig, onSignal(sig)] as const);
   for (const [sig, fn] of handlers) Deno.addSignalListener(sig, fn);
+  // Keycloak takes 15-25 s to start: it starts beside the WASM build and FerretDB
+  const keycloak = needsKeycloak(Deno.args) ? startKeycloak().then((k) => (servers.push(k), k)) : null;
+  keycloak?.catch(() => {}); // awaited below; a failure while the build runs is not unhandled
   try {
     const wasm = await buildWasm();
     if (wasm !== 0) return wasm;
     const given = Deno.env.get("MONGO_URL");
-    if (!given) server = await startFerretDB();
-    const env = { TEST_MONGO_URL: given ?? server!.url };
+    const ferret = given ? null : await startFerretDB();
+    if (ferret) servers.push(ferret);
+    const env: Record<string, string> = { TEST_MONGO_URL: given ?? ferret!.url };
+    if (keycloak) env.TEST_KEYCLOAK_URL = (await keycloak).url;
     const code = await deno(testArgs(Deno.args), env);
     if (namesPaths(Deno.args) || Deno.env.get("WORKERS") === "0") return code;
     console.log(
@@ -74,7 +99,8 @@ async function main(): Promise<number> {
     return code || inline;
   } finally {
     for (const [sig, fn] of handlers) Deno.removeSignalListener(sig, fn);
-    await server?.stop();
+    await keycloak?.catch(() => {}); // one still starting is stopped too
+    await stopAll();
   }
 }
 
