@@ -25,7 +25,8 @@ export function oidcEnv(extra: Record<string, string> = {}): Record<string, stri
     OIDC_ISSUER: ISSUER,
     OIDC_JWKS_URL: JWKS_URL,
     OIDC_AUDIENCE: CLIENT_ID,
-    OIDC_CLIENT_SECRET: CLIENT_SECRET,
+    CONSOLE_CLIENT_ID: CLIENT_ID,
+    CONSOLE_CLIENT_SECRET: CLIENT_SECRET,
     ...extra,
   };
 }
@@ -115,7 +116,7 @@ export async function allowConsoleAt(origin: string): Promise<void> {
   if (client.redirectUris.includes(callback)) return;
   client.redirectUris.push(callback);
   const logout = client.attributes["post.logout.redirect.uris"] ?? "";
-  client.attributes["post.logout.redirect.uris"] = [logout, `${origin}/console/login`].filter(Boolean).join(
+  client.attributes["post.logout.redirect.uris"] = [logout, `${origin}/console/sign-in`].filter(Boolean).join(
     "##",
   );
   await admin("PUT", `/clients/${id}`, client);
