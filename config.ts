@@ -3,10 +3,13 @@
  * Every variable, its default and its meaning is listed in docs/operations.md.
  */
 import { z } from "zod";
+import { type Role, ROLES } from "./core/auth/roles.ts";
 
 /** The client and user `deno task dev` comes with; production refuses them (demoCredentials). */
 export const DEMO_CLIENT = ["tessera", "tessera-secret"] as const;
 export const DEMO_USER = ["demo", "demo"] as const;
+/** The users `deno task dev` adds beside the demo steward, one per lower role. */
+const DEV_USERS = "demo:demo:steward,viewer:viewer:viewer,reviewer:reviewer:reviewer";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 const pairs = (what: string) =>
@@ -22,6 +25,51 @@ const pairs = (what: string) =>
     }
     return out;
   });
+
+/** A user's password and role from TESSERA_USERS. */
+export interface UserEntry {
+  password: string;
+  role: Role;
+}
+
+/**
+ * TESSERA_USERS: `name:password` or `name:password:role`, comma-separated; no role: steward (as every user
+ * was before roles). The password is everything between the first colon and a trailing `:<role>`.
+ */
+const users = z.string().transform((s, ctx) => {
+  const out = new Map<string, UserEntry>();
+  for (const item of s.split(",").map((x) => x.trim()).filter(Boolean)) {
+    const m = /^([^:]+):(.*?)(?::(viewer|reviewer|steward))?$/.exec(item);
+    if (!m) {
+      ctx.addIssue({
+        code: "custom",
+        message: `TESSERA_USERS: '${
+          item.split(":")[0]
+        }:…' is not of the form name:password or name:password:role`,
+      });
+      return z.NEVER;
+    }
+    out.set(m[1], { password: m[2], role: (m[3] as Role | undefined) ?? "steward" });
+  }
+  return out;
+});
+
+/** ROLE_NAMES: `level=name` pairs naming each level as the provider does (e.g. `steward=data-owner`). */
+const roleNames = z.string().transform((s, ctx) => {
+  const out: Partial<Record<Role, string>> = {};
+  for (const item of s.split(",").map((x) => x.trim()).filter(Boolean)) {
+    const [level, name] = item.split("=").map((x) => x.trim());
+    if (!(ROLES as readonly string[]).includes(level) || !name) {
+      ctx.addIssue({
+        code: "custom",
+        message: `'${item}' is not of the form level=name with level one of ${ROLES.join(", ")}`,
+      });
+      return z.NEVER;
+    }
+    out[level as Role] = name;
+  }
+  return out;
+});
 
 /** A TCP port: digits, 0-65535 (0: any free one). */
 const port = z.string().transform((s, ctx) => {
@@ -84,7 +132,7 @@ const schema = z.object({
   TESSERA_DB: z.string().regex(/^[A-Za-z0-9_-]+$/).default("tessera"),
   AUTH_MODE: z.enum(["local", "oidc", "off"]).default("local"),
   TESSERA_REALM: z.string().regex(/^[A-Za-z0-9_.-]+$/).default("tessera"),
-  TESSERA_USERS: pairs("TESSERA_USERS").optional(),
+  TESSERA_USERS: users.optional(),
   TESSERA_CLIENTS: pairs("TESSERA_CLIENTS").default(new Map([[DEMO_CLIENT[0], DEMO_CLIENT[1]]])),
   /** Production (no --dev) refuses to start with the demo client secret or user unless this is true. */
   ALLOW_DEMO_CREDENTIALS: bool.default(false),
@@ -93,6 +141,14 @@ const schema = z.object({
   OIDC_JWKS_URL: z.string().url().optional(),
   OIDC_ISSUER: z.string().optional(),
   OIDC_AUDIENCE: z.string().optional(),
+  /** The client whose roles (`resource_access.<client>.roles`) a token's role is read from; unset: the audience. */
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  /** Another claim holding role names (a list or a space-separated string; a dotted path reaches in). */
+  OIDC_ROLES_CLAIM: z.string().min(1).optional(),
+  /** The role of a valid token that carries none of the role names; unset: none (it may do nothing). */
+  OIDC_DEFAULT_ROLE: z.enum(ROLES).optional(),
+  /** What the provider calls each level, e.g. `viewer=tessera-read,steward=data-owner`; unset: the level's name. */
+  ROLE_NAMES: roleNames.default({}),
   /** The review console's token endpoint in oidc mode; unset: the provider's discovery document names it. */
   OIDC_TOKEN_URL: z.string().url().optional(),
   /** The client the review console signs people in as (local: a TESSERA_CLIENTS id, default the first). */
@@ -141,7 +197,12 @@ const schema = z.object({
   ).optional(),
 });
 
-export type Config = z.infer<typeof schema> & { dev: boolean; publicUrl: string; users: Map<string, string> };
+export type Config = z.infer<typeof schema> & {
+  dev: boolean;
+  publicUrl: string;
+  /** Who may sign in to the local issuer, with their password and role. */
+  users: Map<string, UserEntry>;
+};
 
 /** Reads and validates the configuration; throws one line listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>, opts: { dev?: boolean } = {}): Config {
@@ -158,8 +219,7 @@ export function loadConfig(env: Record<string, string | undefined>, opts: { dev?
       "invalid configuration: AUTH_MODE=oidc needs OIDC_JWKS_URL, OIDC_ISSUER and OIDC_AUDIENCE",
     );
   }
-  const users = c.TESSERA_USERS ??
-    (dev ? new Map([[DEMO_USER[0], DEMO_USER[1]]]) : new Map<string, string>());
+  const users = c.TESSERA_USERS ?? (dev ? schema.shape.TESSERA_USERS.parse(DEV_USERS)! : new Map());
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, "");
   return { ...c, dev, publicUrl, users };
 }
@@ -176,7 +236,7 @@ export function demoCredentials(config: Config): string | null {
   for (const [id, secret] of config.TESSERA_CLIENTS) {
     if (secret === DEMO_CLIENT[1]) found.push(`client '${id}' has the default secret '${DEMO_CLIENT[1]}'`);
   }
-  if (config.users.get(DEMO_USER[0]) === DEMO_USER[1]) {
+  if (config.users.get(DEMO_USER[0])?.password === DEMO_USER[1]) {
     found.push(`TESSERA_USERS holds the demo user demo:demo`);
   }
   if (!found.length) return null;

@@ -142,7 +142,8 @@ function banner(): string {
   ];
   if (config.AUTH_MODE === "local") {
     const [client, secret] = [...config.TESSERA_CLIENTS][0] ?? ["<client>", "<secret>"];
-    const [user, pass] = (config.dev && [...config.users][0]) || ["<user>", "<password>"];
+    const first = config.dev ? [...config.users][0] : undefined;
+    const [user, pass] = first ? [first[0], first[1].password] : ["<user>", "<password>"];
     lines.push(
       "  get a token:",
       `    curl -s -X POST ${url}/realms/${config.TESSERA_REALM}/protocol/openid-connect/token \\`,
@@ -151,6 +152,10 @@ function banner(): string {
       } -d username=${user} ` +
         `-d password=${pass} -d grant_type=password`,
     );
+  }
+  if (config.AUTH_MODE === "local" && config.dev) {
+    const who = [...config.users].map(([name, u]) => `${name}:${u.password} (${u.role})`).join(", ");
+    lines.push(`  users: ${who}`);
   }
   return lines.join("\n");
 }

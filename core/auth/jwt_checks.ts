@@ -4,6 +4,7 @@
  */
 import { errors, type JWTPayload } from "jose";
 import { AuthError, type Principal } from "./types.ts";
+import { type RoleClaims, roleFromClaims } from "./roles.ts";
 
 /**
  * Asymmetric algorithms only: a symmetric one would let anyone who holds the public key (everyone) sign,
@@ -94,12 +95,13 @@ export function requireAccessTyp(payload: JWTPayload): void {
 }
 
 /** The caller as the rest of Tessera sees it, from verified access-token claims. */
-export function principalFrom(payload: JWTPayload): Principal {
+export function principalFrom(payload: JWTPayload, roles: RoleClaims): Principal {
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
   return {
     sub: payload.sub!,
     username: str(payload.preferred_username),
     clientId: str(payload.azp) ?? str(payload.client_id),
     scope: str(payload.scope),
+    role: roleFromClaims(payload, roles),
   };
 }

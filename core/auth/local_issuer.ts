@@ -5,6 +5,7 @@
 import { importJWK, type JWK, type JWTPayload, jwtVerify, SignJWT } from "jose";
 import { AuthError, type Principal, type TokenVerifier } from "./types.ts";
 import { CLOCK_TOLERANCE_S, type ExpectedClaim, principalFrom, toAuthError } from "./jwt_checks.ts";
+import type { Role } from "./roles.ts";
 
 /** The signing key as kept in the store: a private JWK, its key id and algorithm. */
 export interface SigningKey {
@@ -77,16 +78,21 @@ export class LocalIssuer implements TokenVerifier {
     return this.key.alg;
   }
 
-  /** Issues an access and a refresh token for a user who has just proved who they are. */
+  /**
+   * Issues an access and a refresh token for a user who has just proved who they are; the access token
+   * carries the user's role as Keycloak carries a client role (`resource_access.<audience>.roles`).
+   */
   async issue(
     username: string,
     clientId: string,
+    role: Role,
     sessionId: string = crypto.randomUUID(),
   ): Promise<TokenResponse> {
     const { accessTtlSeconds: ttl, refreshTtlSeconds: refreshTtl, issuer, audience } = this.options;
     const sub = await subjectFor(this.options.realm, username);
     const common = { sub, azp: clientId, sid: sessionId, scope: SCOPE, preferred_username: username };
-    const access_token = await this.sign({ ...common, typ: "Bearer" }, audience, ttl);
+    const roles = { resource_access: { [audience]: { roles: [role] } } };
+    const access_token = await this.sign({ ...common, ...roles, typ: "Bearer" }, audience, ttl);
     const refresh_token = await this.sign({ ...common, typ: "Refresh" }, issuer, refreshTtl);
     return {
       access_token,
@@ -108,7 +114,7 @@ export class LocalIssuer implements TokenVerifier {
       { value: audience, from: audienceFrom ?? "OIDC_AUDIENCE" },
       "Bearer",
     );
-    return principalFrom(payload);
+    return principalFrom(payload, { clientId: audience });
   }
 
   /** Verifies a refresh token: as an access token, but `aud` is the issuer and `typ` is Refresh. */

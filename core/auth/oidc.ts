@@ -4,6 +4,7 @@
  */
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import type { Principal, TokenVerifier } from "./types.ts";
+import type { RoleClaims } from "./roles.ts";
 import {
   ASYMMETRIC_ALGS,
   CLOCK_TOLERANCE_S,
@@ -21,6 +22,8 @@ export interface OidcOptions {
   audienceFrom?: string;
   /** Milliseconds to wait for the JWKS before giving up (jose's default is 5000). */
   timeoutMs?: number;
+  /** Where the caller's role is read (default: the audience's client roles and the realm's roles). */
+  roles?: RoleClaims;
 }
 
 export class OidcVerifier implements TokenVerifier {
@@ -42,7 +45,7 @@ export class OidcVerifier implements TokenVerifier {
         requiredClaims: ["exp", "sub"],
       });
       requireAccessTyp(payload);
-      return principalFrom(payload);
+      return principalFrom(payload, this.options.roles ?? { clientId: this.options.audience });
     } catch (e) {
       const { issuer, audience, issuerFrom, audienceFrom } = this.options;
       throw toAuthError(e, {

@@ -22,7 +22,7 @@ import {
   SchemaRecord,
 } from "./annotation.schemas.ts";
 
-const { 401: unauthorized, 422: invalid } = errorResponses;
+const { 401: unauthorized, 403: forbidden, 422: invalid } = errorResponses;
 
 /**
  * A secured route of spec 1: it answers 401 as every route does, 422 only when it takes a path
@@ -34,7 +34,7 @@ const route = <R extends Parameters<typeof securedRoute>[0]>(r: R) => {
   return securedRoute({
     ...r,
     tags: ["annotation"],
-    responses: { ...r.responses, 401: unauthorized, ...(validated && { 422: invalid }) },
+    responses: { ...r.responses, 401: unauthorized, 403: forbidden, ...(validated && { 422: invalid }) },
   });
 };
 
@@ -54,6 +54,7 @@ const getByName = <P extends `${string}}`, F extends ReturnType<typeof json>>(r:
 }) => {
   const key = r.path.slice(r.path.lastIndexOf("{") + 1, -1) as PathKey<P>;
   return route({
+    role: "viewer",
     method: "get",
     path: r.path,
     summary: r.summary,
@@ -76,6 +77,7 @@ const unknownRecord = detailResponse(
 // DCAT sense (the collections it was imported into), and the data models of the catalog.
 
 export const listDatasets = route({
+  role: "viewer",
   method: "get",
   path: "/dataset",
   summary: "List all datasets",
@@ -90,6 +92,7 @@ export const getDataset = getByName({
 });
 
 export const listModels = route({
+  role: "viewer",
   method: "get",
   path: "/model",
   summary: "List all models",
@@ -106,6 +109,7 @@ export const getModel = getByName({
 // Running annotation functions.
 
 export const listProcedures = route({
+  role: "viewer",
   method: "get",
   path: "/procedures",
   summary: "List procedures",
@@ -113,6 +117,7 @@ export const listProcedures = route({
 });
 
 export const runAnnotation = route({
+  role: "reviewer",
   method: "post",
   path: "/annotations",
   summary: "Execute an annotation",
@@ -142,6 +147,7 @@ export const listAnnotations = getByName({
 // a 404. The dataset must be registered.
 
 export const saveConfiguration = route({
+  role: "reviewer",
   method: "post",
   path: "/configuration",
   summary: "Save a configuration",
@@ -160,6 +166,7 @@ export const getConfiguration = getByName({
 });
 
 export const saveModelInfo = route({
+  role: "reviewer",
   method: "post",
   path: "/data_model_info",
   summary: "Set data-model info",
@@ -180,6 +187,7 @@ export const listModelInfo = getByName({
 });
 
 export const saveSchema = route({
+  role: "reviewer",
   method: "post",
   path: "/schema",
   summary: "Set the schema of a dataset",

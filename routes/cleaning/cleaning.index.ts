@@ -7,7 +7,6 @@ import type { Hook } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/env.ts";
 import { newRouter } from "../http/router.ts";
 import { locRoot, onError } from "../http/error_answers.ts";
-import { requireAuth } from "../auth/require_auth.ts";
 import { InvalidInputsError } from "../../core/errors.ts";
 import { rateLimit } from "./rate_limit.ts";
 import { ApproveRequest, RunRequest } from "./cleaning.schemas.ts";
@@ -29,8 +28,9 @@ const invalid = (allowed: string[]): Hook<unknown, AppEnv, string, undefined> =>
 export function cleaningRoutes() {
   const app = newRouter();
   const limiter = rateLimit(); // one set of buckets per app
+  // after the route's own checks (the token, then the role)
   const limited = <R extends RouteConfig>(r: R) =>
-    createRoute({ ...r, middleware: [requireAuth, limiter] } as R);
+    createRoute({ ...r, middleware: [...[r.middleware ?? []].flat(), limiter] } as R);
   // This spec answers invalid parameters with 400, JSON-syntax errors included.
   app.onError((err, c) => onError(err, c, 400));
   return app

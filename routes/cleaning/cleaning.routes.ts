@@ -6,6 +6,7 @@
  */
 import type { RouteConfig } from "@hono/zod-openapi";
 import { securedRoute } from "../http/router.ts";
+import type { Role } from "../../core/auth/roles.ts";
 import { json } from "../http/schemas.ts";
 import {
   ApproveRequest,
@@ -21,10 +22,11 @@ import {
 } from "./cleaning.schemas.ts";
 
 /** A secured route of the cleaning group, with the answers every one of them may give. */
-const cleaningRoute = <R extends RouteConfig>(r: R) =>
+const cleaningRoute = <R extends RouteConfig & { role: Role }>(r: R) =>
   securedRoute({ ...r, tags: ["cleaning jobs"], responses: { ...r.responses, ...cleaningErrors } });
 
 export const run = cleaningRoute({
+  role: "reviewer",
   method: "post",
   path: "/run/",
   summary: "Run an imputation or anomaly-detection job (answers at once; the job runs in the background)",
@@ -43,6 +45,7 @@ export const run = cleaningRoute({
 });
 
 export const approve = cleaningRoute({
+  role: "steward",
   method: "post",
   path: "/approve/",
   summary: "Approve a finished job; an approved job's results are written back into the dataset " +
@@ -62,6 +65,7 @@ export const approve = cleaningRoute({
 });
 
 export const newJobs = cleaningRoute({
+  role: "viewer",
   method: "get",
   path: "/get-new-jobs/",
   summary: "Jobs running (or queued) with no results stored yet, oldest first",
@@ -69,6 +73,7 @@ export const newJobs = cleaningRoute({
 });
 
 export const job = cleaningRoute({
+  role: "viewer",
   method: "get",
   path: "/jobs/{job_id}",
   summary: "A job: status, progress, summary, error or approval, and one page of its results",
@@ -80,6 +85,7 @@ export const job = cleaningRoute({
 });
 
 export const results = cleaningRoute({
+  role: "viewer",
   method: "get",
   path: "/jobs/{job_id}/results",
   summary:
@@ -93,6 +99,7 @@ export const results = cleaningRoute({
 });
 
 export const undo = cleaningRoute({
+  role: "steward",
   method: "post",
   path: "/approve/{job_id}/undo",
   summary: "Undo a job's approval: every cell its write-back wrote gets back what it held before, " +

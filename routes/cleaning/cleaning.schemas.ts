@@ -212,6 +212,7 @@ export { Detail };
 export const cleaningErrors = {
   400: json(Detail400, "Invalid parameters: each item names the field (loc) and says what is allowed"),
   401: json(AnyDetail, "Missing or invalid bearer token"),
+  403: json(AnyDetail, "The caller's role is below the one the route needs"),
   429: json(AnyDetail, "Rate limit exceeded; Retry-After says when to try again"),
   500: json(AnyDetail, "Server error (the body carries the request id, never a stack trace)"),
 };

@@ -16,6 +16,7 @@ import {
 } from "./datasets.schemas.ts";
 
 export const importDataset = securedRoute({
+  role: "steward",
   method: "post",
   path: "/api/datasets/{database_name}/{collection_name}",
   tags: ["datasets"],
@@ -69,6 +70,7 @@ export const importDataset = securedRoute({
 });
 
 export const exportDataset = securedRoute({
+  role: "viewer",
   method: "get",
   path: "/api/datasets/{database_name}/{collection_name}",
   tags: ["datasets"],
@@ -101,6 +103,7 @@ export const exportDataset = securedRoute({
 });
 
 export const deleteDataset = securedRoute({
+  role: "steward",
   method: "delete",
   path: "/api/datasets/{database_name}/{collection_name}",
   tags: ["datasets"],

@@ -4,6 +4,7 @@ import { errorResponses, json } from "../http/schemas.ts";
 import { DecisionPage, DecisionQuery } from "./decisions.schemas.ts";
 
 export const list = securedRoute({
+  role: "viewer",
   method: "get",
   path: "/api/decisions",
   tags: ["decisions"],

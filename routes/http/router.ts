@@ -4,6 +4,8 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv, AppRouteHandler } from "./env.ts";
 import { locRoot, validationResponse, zodToDetail } from "./error_answers.ts";
 import { requireAuth } from "../auth/require_auth.ts";
+import { requireRole } from "../auth/require_role.ts";
+import type { Role } from "../../core/auth/roles.ts";
 import { InvalidInputError } from "../../core/errors.ts";
 
 /**
@@ -91,13 +93,29 @@ function jsonBodyAsFastApi(required: boolean): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** A route that needs a bearer token: the middleware runs and the OpenAPI document says so. */
-export function securedRoute<R extends RouteConfig>(config: R) {
+/** What each level is called in a route's description. */
+const WHO: Record<Role, string> = {
+  viewer: "any role (viewer, reviewer or steward)",
+  reviewer: "the reviewer or steward role",
+  steward: "the steward role",
+};
+
+/**
+ * A route that needs a bearer token whose role includes `role`: both checks run, and the OpenAPI
+ * document says so (its security, and its description names the role).
+ */
+export function securedRoute<R extends RouteConfig & { role: Role }>(config: R) {
+  const { role, ...route } = config;
+  const needs = `Needs ${WHO[role]}.`;
   return createRoute(
     {
-      ...config,
-      middleware: [requireAuth],
+      ...route,
+      description: route.description ? `${route.description}\n\n${needs}` : needs,
+      middleware: [requireAuth, requireRole(role)],
       security: [{ bearerAuth: [] }],
-    } as R & { middleware: typeof requireAuth[]; security: { bearerAuth: never[] }[] },
+    } as unknown as Omit<R, "role"> & {
+      middleware: typeof requireAuth[];
+      security: { bearerAuth: never[] }[];
+    },
   );
 }

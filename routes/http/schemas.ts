@@ -39,6 +39,7 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
 /** The error answers a secured route may give, for the OpenAPI document. */
 export const errorResponses = {
   401: json(ErrorBody, "Missing or invalid bearer token"),
+  403: json(ErrorBody, "The caller's role is below the one the route needs"),
   422: json(HTTPValidationError, "Validation Error"),
 };
 

@@ -5,6 +5,7 @@ import { taskRoute } from "../spatial/task_route.ts";
 import { FrontierRequest, FrontierResponse } from "./frontier.schemas.ts";
 
 export const frontier = taskRoute({
+  role: "reviewer",
   method: "post",
   path: "/api/spatial-hitl/task/{data_collection_name}/mitigate/relabel/frontier",
   summary: "Budget frontier of relabeling: one relabel per budget",

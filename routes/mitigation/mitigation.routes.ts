@@ -19,6 +19,7 @@ import {
 import { RELABEL_DESCRIPTION, THRESHOLD_DESCRIPTION, WRITEBACK_DESCRIPTION } from "./descriptions.ts";
 
 export const writeback = taskRoute({
+  role: "steward",
   method: "post",
   path: "/api/spatial-hitl/task/{data_collection_name}/mitigate/writeback",
   summary: "Write mitigated predictions back into a new field",
@@ -28,6 +29,7 @@ export const writeback = taskRoute({
 });
 
 export const undoWriteback = taskRoute({
+  role: "steward",
   method: "post",
   path: "/api/spatial-hitl/task/{data_collection_name}/mitigate/writeback/{writeback_id}/undo",
   summary: "Undo a write-back: every document as before it, unless changed since",
@@ -40,6 +42,7 @@ export const undoWriteback = taskRoute({
 });
 
 export const relabel = taskRoute({
+  role: "reviewer",
   method: "post",
   path: "/api/spatial-hitl/task/{data_collection_name}/mitigate/relabel",
   summary: "Mitigation by relabeling (PROMIS): flip predictions to reduce spatial bias",
@@ -52,6 +55,7 @@ export const relabel = taskRoute({
 });
 
 export const threshold = taskRoute({
+  role: "reviewer",
   method: "post",
   path: "/api/spatial-hitl/task/{data_collection_name}/mitigate/threshold",
   summary: "Mitigation by per-region decision thresholds on y_pred_prob",

@@ -22,6 +22,7 @@ import {
 import { taskRoute } from "./task_route.ts";
 
 export const datasetColumns = taskRoute({
+  role: "viewer",
   method: "get",
   path: "/api/spatial-hitl/task/{data_collection_name}/dataset-columns",
   summary: `Columns available for mapping (from the first ${MAPPING_SAMPLE} documents)`,
@@ -35,6 +36,7 @@ export const datasetColumns = taskRoute({
 });
 
 export const audit = taskRoute({
+  role: "reviewer",
   method: "post",
   path: "/api/spatial-hitl/task/{data_collection_name}/audit",
   summary: "Spatial bias audit (likelihood-ratio scan statistic with Monte Carlo significance)",
@@ -59,6 +61,7 @@ const RUNNING = "A mitigation is listed from its start, in state `running` with 
 const STILL_RUNNING = detailResponse("The run is still running: its answer is kept once it completes");
 
 export const runs = taskRoute({
+  role: "viewer",
   method: "get",
   path: "/api/spatial-hitl/task/{data_collection_name}/runs",
   summary: `The task's running mitigations and kept runs, newest first (the last ${RUNS_KEPT} kept)`,
@@ -70,6 +73,7 @@ export const runs = taskRoute({
 });
 
 export const run = taskRoute({
+  role: "viewer",
   method: "get",
   path: "/api/spatial-hitl/task/{data_collection_name}/runs/{run_id}",
   summary: "One kept run: the answer it gave",
@@ -80,6 +84,7 @@ export const run = taskRoute({
 });
 
 export const cancelRun = taskRoute({
+  role: "reviewer",
   method: "post",
   path: "/api/spatial-hitl/task/{data_collection_name}/runs/{run_id}/cancel",
   summary: "Cancel a running mitigation",
@@ -97,6 +102,7 @@ export const cancelRun = taskRoute({
 });
 
 export const runReport = taskRoute({
+  role: "viewer",
   method: "get",
   path: "/api/spatial-hitl/task/{data_collection_name}/runs/{run_id}/report",
   summary: "A kept run's review report: one self-contained HTML document",
@@ -112,6 +118,7 @@ export const runReport = taskRoute({
 });
 
 export const runMap = taskRoute({
+  role: "viewer",
   method: "get",
   path: "/api/spatial-hitl/task/{data_collection_name}/runs/{run_id}/maps/{name}",
   summary: "One map of a kept run, as a page or an image",

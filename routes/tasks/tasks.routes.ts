@@ -19,6 +19,7 @@ const taskRoute = <R extends Parameters<typeof securedRoute>[0]>(r: R) =>
   securedRoute({ ...r, tags: ["tasks"], responses: { ...r.responses, ...errorResponses } });
 
 export const list = taskRoute({
+  role: "viewer",
   method: "get",
   path: "/api/tasks/documents",
   summary: "List task configuration documents",
@@ -27,6 +28,7 @@ export const list = taskRoute({
 });
 
 export const create = taskRoute({
+  role: "steward",
   method: "post",
   path: "/api/tasks/documents",
   summary: "Create a task configuration document",
@@ -35,6 +37,7 @@ export const create = taskRoute({
 });
 
 export const get = taskRoute({
+  role: "viewer",
   method: "get",
   path: "/api/tasks/document/{collection_name}",
   summary: "Get one task configuration document",
@@ -43,6 +46,7 @@ export const get = taskRoute({
 });
 
 export const patch = taskRoute({
+  role: "steward",
   method: "patch",
   path: "/api/tasks/document/{collection_name}",
   summary: "Update a task document's status (done sets ended_at to now, UTC)",
@@ -51,6 +55,7 @@ export const patch = taskRoute({
 });
 
 export const remove = taskRoute({
+  role: "steward",
   method: "delete",
   path: "/api/tasks/document/{collection_name}",
   summary: "Delete a task configuration document (the dataset itself stays)",

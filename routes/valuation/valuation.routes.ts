@@ -33,6 +33,7 @@ const FEATURE_IMPORTANCE_DESCRIPTION =
   "the training split than there are folds.";
 
 export const correlations = securedRoute({
+  role: "reviewer",
   method: "post",
   path: "/api/correlations/analyze",
   tags: ["data-valuation"],
@@ -52,6 +53,7 @@ export const correlations = securedRoute({
 });
 
 export const featureImportance = securedRoute({
+  role: "reviewer",
   method: "post",
   path: "/api/feature-importance/analyze",
   tags: ["data-valuation"],

@@ -5,6 +5,7 @@
 import { AuthError } from "../../core/auth/types.ts";
 import { type LocalIssuer, SCOPE, type TokenResponse } from "../../core/auth/local_issuer.ts";
 import type { SecretTable } from "../../core/auth/passwords.ts";
+import type { Role } from "../../core/auth/roles.ts";
 import type { LoginThrottle } from "./login_throttle.ts";
 
 /** The realm: its name, the issuer of its tokens, the users and clients allowed to log in. */
@@ -15,6 +16,8 @@ export interface Realm {
   clients: SecretTable;
   /** The limit on failed password attempts (login_throttle.ts). */
   throttle: LoginThrottle;
+  /** A user's role (TESSERA_USERS' third part; steward when it has none). */
+  roleOf(username: string): Role;
 }
 
 /**
@@ -108,7 +111,7 @@ async function passwordGrant(req: TokenRequest, clientId: string, realm: Realm):
     throw new OAuthError(401, "invalid_grant", "Invalid user credentials");
   }
   realm.throttle.succeeded(req.username, address);
-  return await realm.issuer.issue(req.username, clientId);
+  return await realm.issuer.issue(req.username, clientId, realm.roleOf(req.username));
 }
 
 /** Refresh grant: a valid refresh token of this client, for a user who still exists, gets new tokens. */
@@ -129,7 +132,13 @@ async function refreshGrant(req: TokenRequest, clientId: string, realm: Realm): 
     );
   }
   if (!realm.users.has(session.username)) throw new OAuthError(400, "invalid_grant", "User not found");
-  return await realm.issuer.issue(session.username, clientId, session.sessionId);
+  // the role as configured now: a user whose role was lowered gets the lower one at the next refresh
+  return await realm.issuer.issue(
+    session.username,
+    clientId,
+    realm.roleOf(session.username),
+    session.sessionId,
+  );
 }
 
 /** The discovery document: only what this issuer really offers (no authorization endpoint, no id_token). */

@@ -25,7 +25,10 @@ export const LOCAL_AUDIENCE = "tessera";
 /** Builds the verifier (and realm) of the configured mode; warns on stderr when the setup is open or shut. */
 export async function configureAuth({ config, store }: { config: Config; store: Store }): Promise<Auth> {
   if (config.AUTH_MODE === "off") {
-    console.warn("WARNING: AUTH_MODE=off: every route answers without a token. Never expose this server.");
+    console.warn(
+      "WARNING: AUTH_MODE=off: every route answers without a token, and everyone is a steward. " +
+        "Never expose this server.",
+    );
     return { verifier: null, realm: null };
   }
   if (config.AUTH_MODE === "oidc") {
@@ -33,6 +36,12 @@ export async function configureAuth({ config, store }: { config: Config; store: 
       jwksUrl: config.OIDC_JWKS_URL!,
       issuer: config.OIDC_ISSUER!,
       audience: config.OIDC_AUDIENCE!,
+      roles: {
+        clientId: config.OIDC_CLIENT_ID ?? config.OIDC_AUDIENCE!,
+        claim: config.OIDC_ROLES_CLAIM,
+        names: config.ROLE_NAMES,
+        fallback: config.OIDC_DEFAULT_ROLE,
+      },
     });
     return { verifier, realm: null };
   }
@@ -51,10 +60,10 @@ async function localRealm(config: Config, store: Store): Promise<Realm> {
     accessTtlSeconds: config.TOKEN_TTL_SECONDS,
     refreshTtlSeconds: config.REFRESH_TTL_SECONDS,
   });
-  const users = new SecretTable(config.users);
+  const users = new SecretTable(new Map([...config.users].map(([name, u]) => [name, u.password])));
   if (users.size === 0 && !config.dev) {
     console.warn(
-      "WARNING: AUTH_MODE=local with no TESSERA_USERS: nobody can log in. Set TESSERA_USERS=name:password.",
+      "WARNING: AUTH_MODE=local with no TESSERA_USERS: nobody can log in. Set TESSERA_USERS=name:password[:role].",
     );
   }
   return {
@@ -63,5 +72,6 @@ async function localRealm(config: Config, store: Store): Promise<Realm> {
     users,
     clients: new SecretTable(config.TESSERA_CLIENTS),
     throttle: new LoginThrottle(),
+    roleOf: (username) => config.users.get(username)?.role ?? "steward",
   };
 }

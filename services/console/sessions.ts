@@ -7,7 +7,8 @@
  */
 import type { Config } from "../../config.ts";
 import type { CollectionRef, Doc, Store } from "../../store/store.ts";
-import type { TokenVerifier } from "../../core/auth/types.ts";
+import type { Principal, TokenVerifier } from "../../core/auth/types.ts";
+import type { Role } from "../../core/auth/roles.ts";
 import { AuthError } from "../../core/auth/types.ts";
 import { type IssuerDeps, passwordGrant, refreshGrant, SignInError, type Tokens } from "./issuer.ts";
 
@@ -26,6 +27,8 @@ export interface ConsoleSession {
   id: string;
   username: string;
   sub: string;
+  /** What the person may do: their token's role (AUTH_MODE=off: steward); null: nothing. */
+  role: Role | null;
   /** The token every state-changing form of this session carries. */
   csrf: string;
   /** When the session ends unless refreshed (ms since the epoch). */
@@ -70,6 +73,8 @@ export function sameToken(a: string, b: string): boolean {
 interface SessionDoc extends Doc {
   username: string;
   sub: string;
+  /** Absent on a session from before roles: none until its next refresh. */
+  role?: Role | null;
   csrf: string;
   /** When the access token (off: the idle time) runs out. */
   expires_at: number;
@@ -83,6 +88,7 @@ const shown = (d: SessionDoc): ConsoleSession => ({
   id: d._id,
   username: d.username,
   sub: d.sub,
+  role: d.role ?? null,
   csrf: d.csrf,
   expiresAt: d.expires_at,
 });
@@ -98,11 +104,14 @@ function tokenFields(tokens: Tokens, now: number) {
   };
 }
 
-/** Who an access token names, checked as the JSON API checks it (an issuer whose tokens the API refuses is refused here). */
-async function subjectOf(deps: SessionDeps, tokens: Tokens, username: string): Promise<string> {
-  if (!deps.verifier) return username;
+/**
+ * Who an access token names and their role, checked as the JSON API checks it (an issuer whose tokens the
+ * API refuses is refused here).
+ */
+async function principalOf(deps: SessionDeps, tokens: Tokens, username: string): Promise<Principal> {
+  if (!deps.verifier) return { sub: username, role: "steward" }; // only AUTH_MODE=off has none
   try {
-    return (await deps.verifier.verify(tokens.accessToken)).sub;
+    return await deps.verifier.verify(tokens.accessToken);
   } catch (e) {
     if (!(e instanceof AuthError)) throw e;
     throw new SignInError("unavailable", `The issuer's token is not accepted by this server: ${e.message}`);
@@ -119,7 +128,7 @@ export async function signIn(
 ): Promise<{ secret: string; session: ConsoleSession }> {
   const now = clock(deps);
   let fields: Pick<SessionDoc, "expires_at" | "refresh_token" | "refresh_expires_at">;
-  let sub = input.username;
+  let who: Pick<SessionDoc, "sub" | "role"> = { sub: input.username, role: "steward" };
   if (deps.config.AUTH_MODE === "off") {
     fields = {
       expires_at: now + deps.config.REFRESH_TTL_SECONDS * 1000,
@@ -128,7 +137,8 @@ export async function signIn(
     };
   } else {
     const tokens = await passwordGrant(deps, input.username, input.password, input.clientAddress);
-    sub = await subjectOf(deps, tokens, input.username);
+    const { sub, role } = await principalOf(deps, tokens, input.username);
+    who = { sub, role };
     fields = tokenFields(tokens, now);
   }
   await sweep(deps, now);
@@ -136,7 +146,7 @@ export async function signIn(
   const doc: SessionDoc = {
     _id: await hashId(secret),
     username: input.username,
-    sub,
+    ...who,
     csrf: randomToken(),
     ...fields,
     created_at: new Date(now).toISOString(),
@@ -169,9 +179,9 @@ export async function findSession(deps: SessionDeps, secret: string): Promise<Se
   if (refreshable) {
     try {
       const tokens = await refreshGrant(deps, doc.refresh_token!);
-      const sub = await subjectOf(deps, tokens, doc.username);
+      const { sub, role } = await principalOf(deps, tokens, doc.username);
       const fields = tokenFields(tokens, now);
-      const updated = await deps.store.patch(ref, doc._id, { ...fields, sub });
+      const updated = await deps.store.patch(ref, doc._id, { ...fields, sub, role });
       if (updated) return { state: "active", session: shown(updated as SessionDoc) };
     } catch (e) {
       if (!(e instanceof SignInError && e.reason === "refused")) throw e;

@@ -48,7 +48,7 @@ storeTest("console sessions: sign-in, refresh, expiry, sign-out", async ({ store
   assert.equal(session.expiresAt, start + 300_000, "TOKEN_TTL_SECONDS (300 s) from now");
   // the subject is the one the JSON API would see in the same user's token
   const tokenSub =
-    (await verifier.verify((await d.realm!.issuer.issue("alice", "tessera")).access_token)).sub;
+    (await verifier.verify((await d.realm!.issuer.issue("alice", "tessera", "steward")).access_token)).sub;
   assert.equal(session.sub, tokenSub);
 
   // the store holds the hash of the secret, never the secret itself

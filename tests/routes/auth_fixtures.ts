@@ -22,6 +22,7 @@ export const BASE_ENV = {
 export function protectedRoutes() {
   const app = newRouter();
   const route = securedRoute({
+    role: "viewer",
     method: "get",
     path: "/test/whoami",
     responses: { 200: json(z.object({ sub: z.string() }).passthrough(), "The caller"), ...errorResponses },
@@ -110,6 +111,7 @@ export function goodClaims(): JWTPayload {
     typ: "Bearer",
     azp: "tessera",
     preferred_username: "alice",
+    resource_access: { tessera: { roles: ["viewer"] } },
     iat: now,
     exp: now + 300,
   };

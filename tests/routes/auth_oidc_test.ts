@@ -48,7 +48,13 @@ Deno.test("AUTH_MODE=oidc verifies against a remote JWKS with issuer, audience a
       OIDC_AUDIENCE: "tessera-api",
     };
     await withApp(env, async (app) => {
-      const claims = { ...goodClaims(), iss: idpIssuer, aud: ["tessera-api", "account"], azp: "cleaner" };
+      const claims = {
+        ...goodClaims(),
+        iss: idpIssuer,
+        aud: ["tessera-api", "account"],
+        azp: "cleaner",
+        resource_access: { "tessera-api": { roles: ["viewer"] } },
+      };
       const hdr = { alg: "RS256", kid };
       const good = await whoami(app, await sign(claims, idpKey, hdr));
       assert.equal(good.status, 200);
@@ -137,4 +143,45 @@ Deno.test("AUTH_MODE=oidc: an unreachable JWKS is a 503 logged with the request 
     logged.some((l) => l.request_id === "jwks-down-1" && /token verification/.test(l.error)),
     lines.join("\n"),
   );
+});
+
+Deno.test("AUTH_MODE=oidc: the role is read from OIDC_CLIENT_ID's roles, a set claim, or the default role", async () => {
+  await withJwksServer(async (url, idpKey, kid) => {
+    const idpIssuer = "https://idp.test/realms/acme";
+    const base = {
+      ...BASE_ENV,
+      AUTH_MODE: "oidc",
+      OIDC_JWKS_URL: url,
+      OIDC_ISSUER: idpIssuer,
+      OIDC_AUDIENCE: "api",
+    };
+    const hdr = { alg: "RS256", kid };
+    const token = (extra: Record<string, unknown>) => {
+      const { resource_access: _, ...claims } = goodClaims();
+      return sign({ ...claims, iss: idpIssuer, aud: "api", ...extra }, idpKey, hdr);
+    };
+    await withApp(base, async (app) => {
+      const none = await whoami(app, await token({}));
+      assert.equal(none.status, 403);
+      assert.equal(
+        (await none.json()).detail,
+        "This needs the viewer role; your token carries no Tessera role (viewer, reviewer or steward).",
+      );
+      // the audience's client roles by default
+      const own = await token({ resource_access: { api: { roles: ["reviewer"] } } });
+      assert.equal((await (await whoami(app, own)).json()).role, "reviewer");
+    });
+    const client = { ...base, OIDC_CLIENT_ID: "console", ROLE_NAMES: "steward=data-owner" };
+    await withApp(client, async (app) => {
+      const res = await whoami(app, await token({ resource_access: { console: { roles: ["data-owner"] } } }));
+      assert.equal((await res.json()).role, "steward");
+    });
+    await withApp({ ...base, OIDC_ROLES_CLAIM: "groups", OIDC_DEFAULT_ROLE: "viewer" }, async (app) => {
+      assert.equal(
+        (await (await whoami(app, await token({ groups: ["reviewer"] }))).json()).role,
+        "reviewer",
+      );
+      assert.equal((await (await whoami(app, await token({}))).json()).role, "viewer");
+    });
+  });
 });

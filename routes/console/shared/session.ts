@@ -126,7 +126,8 @@ export function signedIn(opts: { multipart?: boolean } = {}): MiddlewareHandler<
       return c.redirect(signInUrl({ next: nextPath, expired, pending }), 303);
     }
     c.set("session", found.session);
-    c.set("principal", { sub: found.session.sub, username: found.session.username }); // for the request log
+    const { sub, username, role } = found.session;
+    c.set("principal", { sub, username, role }); // for the request log
     if (unsafe) {
       const type = c.req.header("content-type");
       if (isMultipart(type) && opts.multipart) return await next();

@@ -31,10 +31,11 @@ async function issuer(): Promise<LocalIssuer> {
 
 Deno.test("access and refresh tokens are not interchangeable", async () => {
   const iss = await issuer();
-  const t = await iss.issue("alice", "tessera");
+  const t = await iss.issue("alice", "tessera", "reviewer");
   const p = await iss.verify(t.access_token);
   assert.equal(p.username, "alice");
   assert.equal(p.clientId, "tessera");
+  assert.equal(p.role, "reviewer"); // carried as resource_access.<audience>.roles, read back
   assert.deepEqual(await iss.verifyRefresh(t.refresh_token), {
     username: "alice",
     clientId: "tessera",
