@@ -43,10 +43,12 @@ async function build(store: Store, opts: StoreTestOptions, names: { tessera: str
     ...auth,
     ...opts.env,
   });
-  const { verifier, routes } = opts.auth ? await setupAuth(config, store) : { verifier: null, routes: [] };
+  const { verifier, routes, realm } = opts.auth
+    ? await setupAuth(config, store)
+    : { verifier: null, routes: [], realm: null };
   // Workers start lazily: a pool nobody asks for costs nothing, and close() is still called.
   const pool = servicePool(1);
-  const app = createApp({ config, store, pool, verifier, extraRoutes: routes });
+  const app = createApp({ config, store, pool, verifier, realm, extraRoutes: routes });
   return { app, store, config, db: names.db, pool };
 }
 

@@ -9,6 +9,7 @@
 import type { Child, FC } from "hono/jsx";
 import type { Context } from "hono";
 import type { ConsoleSession } from "../../../services/console/sessions.ts";
+import { allows, type Role } from "../../../core/auth/roles.ts";
 
 /** Renders a page as a full HTML document (with its doctype) and the given status. */
 export async function render(
@@ -71,10 +72,14 @@ export const FieldFrame: FC<{ id: string; label: Child; hint?: string; error?: s
   </div>
 );
 
-/** Every form that changes something: the CSRF token first (checked before the rest is read), then the rest. */
+/**
+ * Every form that changes something: the CSRF token first (checked before the rest is read), then the rest.
+ * Shown only to a person whose role includes `needs` (null: anyone signed in), as the route checks it too.
+ */
 export const PostForm: FC<{
   action: string;
   session: ConsoleSession;
+  needs: Role | null;
   /** Hidden fields, after the token. */
   hidden?: Record<string, string>;
   /** Its form-wide error (`errors.form`) is shown first. */
@@ -84,14 +89,27 @@ export const PostForm: FC<{
   labelledBy?: string;
   enctype?: "multipart/form-data";
   children?: Child;
-}> = (p) => (
-  <form method="post" action={p.action} class={p.class} aria-labelledby={p.labelledBy} enctype={p.enctype}>
-    <Csrf session={p.session} />
-    {Object.entries(p.hidden ?? {}).map(([name, value]) => <input type="hidden" name={name} value={value} />)}
-    {p.state?.errors?.form && <Notice kind="error">{p.state.errors.form}</Notice>}
-    {p.children}
-  </form>
-);
+}> = (p) =>
+  p.needs !== null && !allows(p.session.role, p.needs) ? null : (
+    <form
+      method="post"
+      action={p.action}
+      class={p.class}
+      aria-labelledby={p.labelledBy}
+      enctype={p.enctype}
+    >
+      <Csrf session={p.session} />
+      {Object.entries(p.hidden ?? {}).map(([name, value]) => (
+        <input
+          type="hidden"
+          name={name}
+          value={value}
+        />
+      ))}
+      {p.state?.errors?.form && <Notice kind="error">{p.state.errors.form}</Notice>}
+      {p.children}
+    </form>
+  );
 
 /** A text-like input with its label, an optional hint, and its error right below it. */
 export const Field: FC<FieldProps> = (p) => {

@@ -6,6 +6,7 @@
 import type { Child, FC } from "hono/jsx";
 import type { ConsoleSession } from "../../../services/console/sessions.ts";
 import { PostForm } from "./components.tsx";
+import { can, RoleNotice } from "./role_notice.tsx";
 import { assetUrl } from "./assets.ts";
 
 /** The sections of the navigation, in order: the label is the link's accessible name. */
@@ -13,7 +14,7 @@ export const NAV = [
   { key: "tasks", label: "Tasks", href: "/console/tasks" },
   { key: "datasets", label: "Datasets", href: "/console/datasets" },
   { key: "cleaning", label: "Cleaning", href: "/console/cleaning" },
-  { key: "valuation", label: "Valuation", href: "/console/valuation" },
+  { key: "valuation", label: "Valuation", href: "/console/valuation", needs: "reviewer" },
 ] as const;
 
 export type Section = typeof NAV[number]["key"];
@@ -50,7 +51,7 @@ export const Layout: FC<LayoutProps> = ({ title, active, session, width = "wide"
           {session && (
             <nav aria-label="Main">
               <ul>
-                {NAV.map((n) => (
+                {NAV.filter((n) => !("needs" in n) || can(session, n.needs)).map((n) => (
                   <li>
                     <a href={n.href} aria-current={n.key === active ? "page" : undefined}>{n.label}</a>
                   </li>
@@ -59,14 +60,19 @@ export const Layout: FC<LayoutProps> = ({ title, active, session, width = "wide"
             </nav>
           )}
           {session && (
-            <PostForm action="/console/sign-out" session={session} class="account">
-              <span class="who" title="Signed in as">{session.username}</span>
+            <PostForm action="/console/sign-out" session={session} needs={null} class="account">
+              <span class="who" title={`Signed in as ${session.username}, ${session.role ?? "no role"}`}>
+                {session.username}
+              </span>
               <button type="submit" class="btn btn-quiet">Sign out</button>
             </PostForm>
           )}
         </div>
       </header>
-      <main id="main" tabindex={-1} class={width === "narrow" ? "narrow" : undefined}>{children}</main>
+      <main id="main" tabindex={-1} class={width === "narrow" ? "narrow" : undefined}>
+        {session && <RoleNotice session={session} />}
+        {children}
+      </main>
     </body>
   </html>
 );

@@ -7,7 +7,13 @@ import type { ConsoleSession } from "../../../services/console/sessions.ts";
 export const MarkDone = (
   { session, name, back, small }: { session: ConsoleSession; name: string; back: string; small?: boolean },
 ) => (
-  <PostForm action={`${taskHref(name)}/done`} session={session} class="inline-form" hidden={{ back }}>
+  <PostForm
+    action={`${taskHref(name)}/done`}
+    session={session}
+    needs="steward"
+    class="inline-form"
+    hidden={{ back }}
+  >
     <button type="submit" class={small ? "btn btn-secondary btn-small" : "btn btn-secondary"}>
       Mark done
     </button>

@@ -15,6 +15,7 @@ import {
   takePendingForm,
 } from "../../../services/console/sessions.ts";
 import { forbiddenPage } from "./error_pages.tsx";
+import { roleRefusal } from "../../auth/require_role.ts";
 import type { AppEnv } from "../../http/env.ts";
 
 export const COOKIE = "tessera_session";
@@ -128,6 +129,10 @@ export function signedIn(opts: { multipart?: boolean } = {}): MiddlewareHandler<
     c.set("session", found.session);
     const { sub, username, role } = found.session;
     c.set("principal", { sub, username, role }); // for the request log
+    // no role: nothing to see; signing out stays possible
+    if (role === null && new URL(c.req.url).pathname !== "/console/sign-out") {
+      return forbiddenPage(c, roleRefusal("viewer", null));
+    }
     if (unsafe) {
       const type = c.req.header("content-type");
       if (isMultipart(type) && opts.multipart) return await next();

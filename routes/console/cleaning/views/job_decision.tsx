@@ -62,7 +62,12 @@ export const Decision = ({ v }: { v: JobView }) => {
     <Panel id="decision-h" title="Your decision">
       {v.approve.errors?.form && <Notice kind="error">{v.approve.errors.form}</Notice>}
       <div class="decisions">
-        <PostForm action={`${jobHref(job.job_id)}/approve`} session={v.session} labelledBy="approve-h">
+        <PostForm
+          action={`${jobHref(job.job_id)}/approve`}
+          session={v.session}
+          needs="steward"
+          labelledBy="approve-h"
+        >
           <h3 id="approve-h">Approve and write back</h3>
           {impute
             ? (
@@ -107,7 +112,12 @@ export const Decision = ({ v }: { v: JobView }) => {
           <Submit label="Approve" />
           <Busy>Writing the results into the dataset…</Busy>
         </PostForm>
-        <PostForm action={`${jobHref(job.job_id)}/reject`} session={v.session} labelledBy="reject-h">
+        <PostForm
+          action={`${jobHref(job.job_id)}/reject`}
+          session={v.session}
+          needs="steward"
+          labelledBy="reject-h"
+        >
           <h3 id="reject-h">Reject</h3>
           <p class="muted">The results are never written back, and the job can no longer be approved.</p>
           <Field label="Reason" name="reason" state={v.reject} hint="Optional; kept with the rejection." />

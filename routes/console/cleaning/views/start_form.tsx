@@ -78,6 +78,7 @@ export const StartForm = (
     <PostForm
       action={CLEANING}
       session={session}
+      needs="reviewer"
       labelledBy="start-step2"
       hidden={{ data: dataset.dataset_name, using: methodKey(spec) }}
     >

@@ -35,7 +35,7 @@ export const UndoAction = ({ v }: { v: JobView }) => {
   }
   const kept = keptAsWritten(v);
   return (
-    <PostForm action={`${href}/undo`} session={v.session} labelledBy="undo-h" class="confirm">
+    <PostForm action={`${href}/undo`} session={v.session} needs="steward" labelledBy="undo-h" class="confirm">
       <h3 id="undo-h">Undo this approval?</h3>
       {wb.state === "skipped"
         ? <p>Nothing was written into the dataset: only the approval is taken back.</p>

@@ -66,7 +66,12 @@ export const AnnotationPage = (v: AnnotationView) => {
       <h1>Annotate {name}</h1>
       <Message kind="success" text={v.notice} />
       <Panel id="run" title="Run a procedure">
-        <PostForm action={`${datasetHref(name)}/annotation`} session={v.session} state={v.form}>
+        <PostForm
+          action={`${datasetHref(name)}/annotation`}
+          session={v.session}
+          needs="reviewer"
+          state={v.form}
+        >
           <div class="form-grid">
             <SelectField
               label="Procedure"
@@ -99,6 +104,7 @@ export const AnnotationPage = (v: AnnotationView) => {
             <PostForm
               action={`${datasetHref(name)}/annotation/accept`}
               session={v.session}
+              needs="reviewer"
               hidden={{ identifier: v.shown.identifier }}
             >
               <Submit label="Accept mapping" />

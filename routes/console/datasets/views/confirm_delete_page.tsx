@@ -24,6 +24,7 @@ export const ConfirmDeletePage = (
     <PostForm
       action={`${datasetHref(dataset.dataset_name)}/delete`}
       session={session}
+      needs="steward"
       hidden={{ confirm: "yes" }}
     >
       <Submit label="Confirm delete" kind="danger">

@@ -55,7 +55,7 @@ export const DatasetPage = ({ session, dataset, rows, notice, history, before }:
             Annotation: semantic types, profile, concept mapping, PII scan
           </a>
         </p>
-        <PostForm action={`${datasetHref(dataset.dataset_name)}/delete`} session={session}>
+        <PostForm action={`${datasetHref(dataset.dataset_name)}/delete`} session={session} needs="steward">
           <button type="submit" class="btn btn-secondary">Delete dataset</button>
         </PostForm>
       </Panel>

@@ -63,7 +63,13 @@ export const DatasetsPage = (v: DatasetsView) => (
       : <p class="panel empty">No datasets yet: upload one below.</p>}
     <Panel id="upload" title="Upload a dataset">
       {/* the token comes first: the server checks it before it reads the file */}
-      <PostForm action="/console/datasets" session={v.session} state={v.upload} enctype="multipart/form-data">
+      <PostForm
+        action="/console/datasets"
+        session={v.session}
+        needs="steward"
+        state={v.upload}
+        enctype="multipart/form-data"
+      >
         <div class="form-grid">
           <Field
             label="Database"

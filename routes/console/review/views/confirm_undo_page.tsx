@@ -82,7 +82,12 @@ export const ConfirmUndoPage = (v: ConfirmUndoView) => {
             />
           )
           : (
-            <PostForm action={undoHref(v.name, e.writeback_id!)} session={v.session} labelledBy="undo-h">
+            <PostForm
+              action={undoHref(v.name, e.writeback_id!)}
+              session={v.session}
+              needs="steward"
+              labelledBy="undo-h"
+            >
               <h3 id="undo-h">Undo this write-back?</h3>
               <p>
                 Each document the write-back wrote gets back the value <code>{e.field}</code>{" "}

@@ -54,6 +54,7 @@ export const ConfirmPage = (
         <PostForm
           action={writebackHref(v.name, v.run)}
           session={v.session}
+          needs="steward"
           class="form-actions"
           hidden={{ new_field: v.field }}
         >

@@ -1,4 +1,5 @@
 /** The review page's result panel (the open run) and its write-back panel (a mitigation's). */
+import { can } from "../../shared/role_notice.tsx";
 import { Field, Message, Panel, Submit, When } from "../../shared/components.tsx";
 import { frozenOf } from "../settings_request.ts";
 import { int } from "../formats.ts";
@@ -23,18 +24,20 @@ export const WritebackPanel = ({ v, run }: { v: ReviewView; run: StoredRun }) =>
         {run.run.kind === "threshold" ? " (the test part)" : ""}. You confirm before anything is written.
       </p>
       <Message kind="error" text={v.writeback.errors?.form} />
-      <form method="get" action={writebackHref(v.name, run.run_id)} class="inline-fields">
-        <Field
-          label="New field"
-          name="new_field"
-          state={v.writeback}
-          value=""
-          autocomplete="off"
-          attrs={{ spellcheck: false }}
-          hint="Letters, digits and _, not starting with a digit"
-        />
-        <Submit label="Write back" />
-      </form>
+      {can(v.session, "steward") && (
+        <form method="get" action={writebackHref(v.name, run.run_id)} class="inline-fields">
+          <Field
+            label="New field"
+            name="new_field"
+            state={v.writeback}
+            value=""
+            autocomplete="off"
+            attrs={{ spellcheck: false }}
+            hint="Letters, digits and _, not starting with a digit"
+          />
+          <Submit label="Write back" />
+        </form>
+      )}
       {done.length > 0 && (
         <ul class="writebacks">
           {done.map((w) => (

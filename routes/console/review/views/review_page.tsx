@@ -5,6 +5,7 @@
  * task's earlier runs, the write-back panel and "Mark done"; or, for an empty collection, a word on it;
  * then the task's history.
  */
+import { can } from "../../shared/role_notice.tsx";
 import { Layout } from "../../shared/layout.tsx";
 import { BackLink, Facts, Message, Status, Value, When } from "../../shared/components.tsx";
 import { assetUrl } from "../../shared/assets.ts";
@@ -96,7 +97,9 @@ export const ReviewPage = (v: ReviewView) => {
               >
                 <CancelButton />
               </SettingsForm>
-              <CancelRunForm task={v.name} runId={v.nextRunId} session={v.session} />
+              {can(v.session, "reviewer") && (
+                <CancelRunForm task={v.name} runId={v.nextRunId} session={v.session} />
+              )}
             </section>
             <div class="review-main">
               <ResultPanel v={v} />
@@ -112,7 +115,7 @@ export const ReviewPage = (v: ReviewView) => {
             </div>
           </div>
         )}
-      <HistoryPanel task={v.name} h={v.history} />
+      <HistoryPanel task={v.name} h={v.history} steward={can(v.session, "steward")} />
     </Layout>
   );
 };

@@ -6,6 +6,7 @@
  * settings hold for all of them, as in the JSON API, where a mitigation audits before and after with them.
  * What it sends is read by settings_request.ts.
  */
+import { can } from "../../shared/role_notice.tsx";
 import type { Child, FC } from "hono/jsx";
 import { Csrf, Field, type FormState, Message, SelectField, Submit } from "../../shared/components.tsx";
 import { reviewPostHref } from "../hrefs.ts";
@@ -81,6 +82,14 @@ const FrozenNote: FC<{ frozen: ReadonlySet<number> }> = ({ frozen }) => (
 );
 
 export const SettingsForm: FC<SettingsView> = (v) => {
+  if (!can(v.session, "reviewer")) {
+    return (
+      <section class="review-form" aria-labelledby="settings-title">
+        <h2 id="settings-title">Settings</h2>
+        <p class="hint">Running an audit or a mitigation needs the reviewer role; you are a viewer.</p>
+      </section>
+    );
+  }
   const s = v.state;
   const errors = s.errors ?? {};
   return (

@@ -17,7 +17,7 @@ export interface HistoryView extends TaskHistory {
 }
 
 /** "Undone …by…" for an undone write-back, "Undo…" for one that is not; nothing for other decisions. */
-function undoCell(task: string, undone: TaskHistory["undone"], e: HistoryEntry): Child {
+function undoCell(task: string, undone: TaskHistory["undone"], e: HistoryEntry, steward: boolean): Child {
   if (e.kind !== "writeback" || e.writeback_id === null) return null;
   const undo = undone.get(e.writeback_id);
   if (undo) {
@@ -27,6 +27,7 @@ function undoCell(task: string, undone: TaskHistory["undone"], e: HistoryEntry):
       </span>
     );
   }
+  if (!steward) return null; // undoing needs the steward role (the layout's notice says so)
   return (
     <a href={undoHref(task, e.writeback_id)}>
       Undo…<span class="visually-hidden">{` the write-back into ${e.field ?? "its field"}`}</span>
@@ -61,7 +62,7 @@ export const UndoneNotice = ({ entry, skipped }: NonNullable<HistoryView["justUn
 };
 
 /** The "History" panel of a task's page (`#history`). */
-export const HistoryPanel = ({ task, h }: { task: string; h: HistoryView }) => (
+export const HistoryPanel = ({ task, h, steward }: { task: string; h: HistoryView; steward: boolean }) => (
   <Panel id="history" title="History" class="history">
     <p class="muted">
       {h.before
@@ -78,8 +79,7 @@ export const HistoryPanel = ({ task, h }: { task: string; h: HistoryView }) => (
       entries={h.page.decisions}
       empty="No decision about this task is recorded yet."
       olderHref={h.page.next && historyHref(task, h.page.next)}
-      actions={(e) =>
-        undoCell(task, h.undone, e)}
+      actions={(e) => undoCell(task, h.undone, e, steward)}
     />
   </Panel>
 );

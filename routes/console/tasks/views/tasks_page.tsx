@@ -99,7 +99,7 @@ export const TasksPage = (v: TasksView) => {
         </p>
       )}
       <Panel id="create-task" title="Create a task">
-        <PostForm action="/console/tasks" session={v.session} state={v.create}>
+        <PostForm action="/console/tasks" session={v.session} needs="steward" state={v.create}>
           <div class="form-grid">
             <Field label="Database" name="database_name" state={v.create} required />
             <Field label="Data collection name" name="data_collection_name" state={v.create} required />
