@@ -266,7 +266,7 @@ Deno.test("console: sign-in goes back only to console paths, and refuses another
   }
 });
 
-Deno.test("console: AUTH_MODE=off signs any name in; oidc without a console client says so", async () => {
+Deno.test("console: AUTH_MODE=off signs any name in; oidc takes no password, says when its provider is away", async () => {
   const off = await testApp();
   try {
     const { cookie } = await signIn(off, "anyone", "");
@@ -284,8 +284,16 @@ Deno.test("console: AUTH_MODE=off signs any name in; oidc without a console clie
   });
   try {
     const res = await oidc.app.request("/console/sign-in", form({ username: "alice", password: "x" }));
-    assert.equal(res.status, 503);
-    assert.match(await res.text(), /set CONSOLE_CLIENT_ID/);
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get("allow"), "GET");
+    assert.equal(res.headers.get("set-cookie"), null);
+    assert.match(await res.text(), /takes no password/);
+    const page = await (await oidc.app.request("/console/sign-in")).text();
+    assert.doesNotMatch(page, /type="password"/);
+    assert.match(page, /href="\/console\/auth\/start\?next=%2Fconsole%2Ftasks">Sign in with single sign-on/);
+    const start = await oidc.app.request("/console/auth/start");
+    assert.equal(start.status, 503);
+    assert.match(await start.text(), /discovery document .* could not be read/);
   } finally {
     await oidc.close();
   }

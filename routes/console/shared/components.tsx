@@ -14,7 +14,7 @@ import type { ConsoleSession } from "../../../services/console/sessions.ts";
 export async function render(
   c: Context,
   node: Child,
-  status: 200 | 400 | 403 | 404 | 409 | 422 | 429 | 500 | 503 = 200,
+  status: 200 | 400 | 403 | 404 | 405 | 409 | 422 | 429 | 500 | 503 = 200,
 ) {
   c.header("Cache-Control", "no-store");
   const html = await (node as { toString(): string | Promise<string> }).toString();
