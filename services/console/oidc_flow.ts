@@ -63,8 +63,7 @@ export async function beginSignIn(
   const nonce = oauth.generateRandomNonce();
   const now = clock(deps);
   const ref = flowsRef(deps.config.TESSERA_DB);
-  const ended = (await deps.store.list(ref)).filter((d) => (d.expires_at as number) <= now);
-  if (ended.length) await deps.store.deleteMany(ref, ended.map((d) => d._id));
+  await sweepFlows(deps, ref, now);
   const secret = randomToken();
   const doc: FlowDoc = {
     _id: await hashId(secret),
@@ -90,6 +89,20 @@ export async function beginSignIn(
     })
   ) url.searchParams.set(k, v);
   return { secret, location: url.href };
+}
+
+/** When each database's ended flows were last swept (ms since the epoch). */
+const swept = new Map<string, number>();
+
+/**
+ * Deletes flows that were never finished, at most once a minute: starting a sign-in needs no session, so
+ * a burst of starts must not each read every kept flow.
+ */
+async function sweepFlows(deps: FlowDeps, ref: CollectionRef, now: number): Promise<void> {
+  if (now - (swept.get(ref.db) ?? -Infinity) < 60_000) return;
+  swept.set(ref.db, now);
+  const ended = (await deps.store.list(ref)).filter((d) => (d.expires_at as number) <= now);
+  if (ended.length) await deps.store.deleteMany(ref, ended.map((d) => d._id));
 }
 
 /** Takes the flow a cookie's secret names (once): null when there is none, or it took too long. */
