@@ -149,9 +149,14 @@ const schema = z.object({
   OIDC_DEFAULT_ROLE: z.enum(ROLES).optional(),
   /** What the provider calls each level, e.g. `viewer=tessera-read,steward=data-owner`; unset: the level's name. */
   ROLE_NAMES: roleNames.default({}),
-  /** The review console's token endpoint in oidc mode; unset: the provider's discovery document names it. */
+  /** The token endpoint the review console uses in oidc mode; unset: the one the discovery document names. */
   OIDC_TOKEN_URL: z.string().url().optional(),
-  /** The client the review console signs people in as (local: a TESSERA_CLIENTS id, default the first). */
+  /** The provider's name on the console's sign-in button ("Sign in with <name>") in oidc mode. */
+  OIDC_PROVIDER_NAME: z.string().min(1).optional(),
+  /**
+   * The client the review console signs people in as (local: a TESSERA_CLIENTS id, default the first;
+   * oidc: default OIDC_AUDIENCE, the client of the code flow).
+   */
   CONSOLE_CLIENT_ID: z.string().min(1).optional(),
   /** That client's secret in oidc mode (unset: a public client); local mode takes it from TESSERA_CLIENTS. */
   CONSOLE_CLIENT_SECRET: z.string().optional(),

@@ -57,7 +57,7 @@ export function randomToken(): string {
 }
 
 /** The stored id of a cookie's secret. */
-async function hashId(secret: string): Promise<string> {
+export async function hashId(secret: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -81,6 +81,8 @@ interface SessionDoc extends Doc {
   refresh_token: string | null;
   /** When the refresh token runs out; null: the issuer did not say (try it). */
   refresh_expires_at: number | null;
+  /** The provider's latest ID token (AUTH_MODE=oidc): the hint of its sign-out; null elsewhere. */
+  id_token: string | null;
   created_at: string;
 }
 
@@ -93,23 +95,26 @@ const shown = (d: SessionDoc): ConsoleSession => ({
   expiresAt: d.expires_at,
 });
 
-/** The token fields of a session document after a grant at `now`. */
-function tokenFields(tokens: Tokens, now: number) {
+/** The fields a grant sets on a session document at `now`: who the token names, and the tokens' lifetimes. */
+function grantFields(principal: Principal, tokens: Tokens, now: number) {
   return {
+    sub: principal.sub,
+    role: principal.role,
     expires_at: now + tokens.expiresIn * 1000,
     refresh_token: tokens.refreshToken ?? null,
     refresh_expires_at: tokens.refreshToken && tokens.refreshExpiresIn
       ? now + tokens.refreshExpiresIn * 1000
       : null,
+    id_token: tokens.idToken ?? null,
   };
 }
 
 /**
  * Who an access token names and their role, checked as the JSON API checks it (an issuer whose tokens the
- * API refuses is refused here).
+ * API refuses is refused here); AUTH_MODE=off: the name given, as a steward.
  */
-async function principalOf(deps: SessionDeps, tokens: Tokens, username: string): Promise<Principal> {
-  if (!deps.verifier) return { sub: username, role: "steward" }; // only AUTH_MODE=off has none
+async function principalOf(deps: SessionDeps, tokens: Tokens | null, username: string): Promise<Principal> {
+  if (!deps.verifier || !tokens) return { sub: username, username, role: "steward" };
   try {
     return await deps.verifier.verify(tokens.accessToken);
   } catch (e) {
@@ -119,40 +124,51 @@ async function principalOf(deps: SessionDeps, tokens: Tokens, username: string):
 }
 
 /**
- * Signs a person in: the issuer's password grant (AUTH_MODE=off: any name, no password), then a new
- * session. Returns the cookie's secret and the session; a SignInError when the issuer refuses or fails.
+ * The one way from tokens to a session, for every way of signing in (the local form, the provider's code
+ * flow, AUTH_MODE=off's name): verifies the access token with `deps.verifier`, stores the session, and
+ * returns the cookie's secret. `username` unset: the token's `preferred_username`, else its subject.
+ * `tokens` is null only with AUTH_MODE=off.
  */
-export async function signIn(
+export async function createSession(
   deps: SessionDeps,
-  input: { username: string; password: string; clientAddress?: string },
+  tokens: Tokens | null,
+  username?: string,
 ): Promise<{ secret: string; session: ConsoleSession }> {
   const now = clock(deps);
-  let fields: Pick<SessionDoc, "expires_at" | "refresh_token" | "refresh_expires_at">;
-  let who: Pick<SessionDoc, "sub" | "role"> = { sub: input.username, role: "steward" };
-  if (deps.config.AUTH_MODE === "off") {
-    fields = {
-      expires_at: now + deps.config.REFRESH_TTL_SECONDS * 1000,
-      refresh_token: null,
-      refresh_expires_at: null,
-    };
-  } else {
-    const tokens = await passwordGrant(deps, input.username, input.password, input.clientAddress);
-    const { sub, role } = await principalOf(deps, tokens, input.username);
-    who = { sub, role };
-    fields = tokenFields(tokens, now);
-  }
+  const principal = await principalOf(deps, tokens, username ?? "");
+  const fields = tokens ? grantFields(principal, tokens, now) : {
+    sub: principal.sub,
+    role: principal.role,
+    expires_at: now + deps.config.REFRESH_TTL_SECONDS * 1000,
+    refresh_token: null,
+    refresh_expires_at: null,
+    id_token: null,
+  };
   await sweep(deps, now);
   const secret = randomToken();
   const doc: SessionDoc = {
     _id: await hashId(secret),
-    username: input.username,
-    ...who,
+    username: username ?? principal.username ?? principal.sub,
     csrf: randomToken(),
     ...fields,
     created_at: new Date(now).toISOString(),
   };
   await deps.store.put(sessionsRef(deps.config.TESSERA_DB), doc);
   return { secret, session: shown(doc) };
+}
+
+/**
+ * Signs a person in with the console's own form: the local issuer's password grant (AUTH_MODE=off: any
+ * name, no password), then a new session. A SignInError when the issuer refuses or fails; with a
+ * provider (AUTH_MODE=oidc) no password is taken (oidc_flow.ts signs people in there).
+ */
+export async function signIn(
+  deps: SessionDeps,
+  input: { username: string; password: string; clientAddress?: string },
+): Promise<{ secret: string; session: ConsoleSession }> {
+  if (deps.config.AUTH_MODE === "off") return await createSession(deps, null, input.username);
+  const tokens = await passwordGrant(deps, input.username, input.password, input.clientAddress);
+  return await createSession(deps, tokens, input.username);
 }
 
 /**
@@ -179,9 +195,10 @@ export async function findSession(deps: SessionDeps, secret: string): Promise<Se
   if (refreshable) {
     try {
       const tokens = await refreshGrant(deps, doc.refresh_token!);
-      const { sub, role } = await principalOf(deps, tokens, doc.username);
-      const fields = tokenFields(tokens, now);
-      const updated = await deps.store.patch(ref, doc._id, { ...fields, sub, role });
+      const fields = grantFields(await principalOf(deps, tokens, doc.username), tokens, now);
+      // a provider that sends no new ID token on refresh: the one from the sign-in stays the hint
+      if (fields.id_token === null) fields.id_token = doc.id_token ?? null;
+      const updated = await deps.store.patch(ref, doc._id, fields);
       if (updated) return { state: "active", session: shown(updated as SessionDoc) };
     } catch (e) {
       if (!(e instanceof SignInError && e.reason === "refused")) throw e;
@@ -191,9 +208,16 @@ export async function findSession(deps: SessionDeps, secret: string): Promise<Se
   return { state: "expired", session: shown(doc) };
 }
 
-/** Ends the session a cookie's secret names (nothing when there is none). */
-export async function signOut(deps: SessionDeps, secret: string): Promise<void> {
-  await deps.store.delete(sessionsRef(deps.config.TESSERA_DB), await hashId(secret));
+/**
+ * Ends the session a cookie's secret names (nothing when there is none); returns its provider's ID token,
+ * if any, for the sign-out at the provider.
+ */
+export async function signOut(deps: SessionDeps, secret: string): Promise<{ idToken: string | null }> {
+  const ref = sessionsRef(deps.config.TESSERA_DB);
+  const id = await hashId(secret);
+  const doc = (await deps.store.get(ref, id)) as SessionDoc | null;
+  await deps.store.delete(ref, id);
+  return { idToken: doc?.id_token ?? null };
 }
 
 /** Deletes sessions whose refresh token (or, without one, access token) has run out, and stale kept forms. */

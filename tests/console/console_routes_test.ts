@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { authTestApp, type TestApp, testApp } from "../support/app.ts";
 import { findDataset } from "../../services/datasets/registry.ts";
 import { createTaskDocument, getTaskDocument } from "../../services/tasks/task_documents.ts";
+import { hashId } from "../../services/console/sessions.ts";
 
 const ORIGIN = "http://localhost:8000"; // PUBLIC_URL of a test app
 
@@ -266,7 +267,7 @@ Deno.test("console: sign-in goes back only to console paths, and refuses another
   }
 });
 
-Deno.test("console: AUTH_MODE=off signs any name in; oidc without a console client says so", async () => {
+Deno.test("console: AUTH_MODE=off signs any name in; oidc takes no password, says when its provider is away", async () => {
   const off = await testApp();
   try {
     const { cookie } = await signIn(off, "anyone", "");
@@ -284,8 +285,36 @@ Deno.test("console: AUTH_MODE=off signs any name in; oidc without a console clie
   });
   try {
     const res = await oidc.app.request("/console/sign-in", form({ username: "alice", password: "x" }));
-    assert.equal(res.status, 503);
-    assert.match(await res.text(), /set CONSOLE_CLIENT_ID/);
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get("allow"), "GET");
+    assert.equal(res.headers.get("set-cookie"), null);
+    assert.match(await res.text(), /takes no password/);
+    const page = await (await oidc.app.request("/console/sign-in")).text();
+    assert.doesNotMatch(page, /type="password"/);
+    assert.match(page, /href="\/console\/auth\/start\?next=%2Fconsole%2Ftasks">Sign in with single sign-on/);
+    const start = await oidc.app.request("/console/auth/start");
+    assert.equal(start.status, 503);
+    assert.match(await start.text(), /discovery document .* could not be read/);
+    // a session whose access token ran out while the provider is away: a 503 page, the session kept
+    const secret = "a-cookie-secret";
+    const sessions = { db: oidc.config.TESSERA_DB, collection: "_console_sessions" };
+    await oidc.store.put(sessions, {
+      _id: await hashId(secret),
+      username: "alice",
+      sub: "alice",
+      csrf: "t",
+      expires_at: 0,
+      refresh_token: "r",
+      refresh_expires_at: null,
+      id_token: null,
+      created_at: new Date().toISOString(),
+    });
+    const away = await oidc.app.request("/console/tasks", {
+      headers: { cookie: `tessera_session=${secret}` },
+    });
+    assert.equal(away.status, 503);
+    assert.match(await away.text(), /cannot be reached|could not be read/);
+    assert.equal((await oidc.store.list(sessions)).length, 1);
   } finally {
     await oidc.close();
   }

@@ -1,11 +1,12 @@
 /**
- * The console's doors: `GET /` and `/console` lead in, sign-in needs no session (it makes one), sign-out
- * goes through `signedIn` like every other form.
+ * The console's doors: `GET /` and `/console` lead in, sign-in (the form, or the provider's start and
+ * callback) needs no session (it makes one), sign-out goes through `signedIn` like every other form.
  */
 import { Hono } from "hono";
 import type { ConsoleEnv } from "../shared/env.ts";
 import { signedIn } from "../shared/session.ts";
 import { home, signInPage, signInSubmit, signOutSubmit } from "./auth.handlers.tsx";
+import { authCallback, authStart } from "./provider.handlers.tsx";
 
 export function authRoutes(): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
@@ -14,6 +15,8 @@ export function authRoutes(): Hono<ConsoleEnv> {
   app.get("/console/", home);
   app.get("/console/sign-in", signInPage);
   app.post("/console/sign-in", signInSubmit);
+  app.get("/console/auth/start", authStart); // AUTH_MODE=oidc: the provider's sign-in
+  app.get("/console/auth/callback", authCallback);
   app.post("/console/sign-out", signedIn(), signOutSubmit);
   return app;
 }

@@ -15,7 +15,7 @@ import { allows, type Role } from "../../../core/auth/roles.ts";
 export async function render(
   c: Context,
   node: Child,
-  status: 200 | 400 | 403 | 404 | 409 | 422 | 429 | 500 | 503 = 200,
+  status: 200 | 400 | 403 | 404 | 405 | 409 | 422 | 429 | 500 | 503 = 200,
 ) {
   c.header("Cache-Control", "no-store");
   const html = await (node as { toString(): string | Promise<string> }).toString();

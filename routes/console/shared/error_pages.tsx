@@ -8,6 +8,7 @@ import { Layout } from "./layout.tsx";
 import { Message, Notice, render } from "./components.tsx";
 import { onError } from "../../http/error_answers.ts";
 import type { ConsoleSession } from "../../../services/console/sessions.ts";
+import { SignInError } from "../../../services/console/tokens.ts";
 
 const sessionOf = (c: Context) => c.get("session" as never) as ConsoleSession | undefined;
 
@@ -40,8 +41,27 @@ export function notFoundPage(c: Context, what = "There is no such page in the co
   );
 }
 
+/**
+ * 503: a session could not be renewed because the issuer cannot be asked (the provider is away); the
+ * session is kept, and the page works again once the provider answers.
+ */
+function issuerAwayPage(c: Context, message: string) {
+  return render(
+    c,
+    <Layout title="Sign-in unavailable">
+      <h1>Sign-in unavailable</h1>
+      <Message kind="error" text={message} />
+      <p>
+        <a href={new URL(c.req.url).pathname}>Try again</a>
+      </p>
+    </Layout>,
+    503,
+  );
+}
+
 /** Any error a page handler let through, as a page with the status the JSON API would give it. */
 export async function errorPage(err: Error, c: Context) {
+  if (err instanceof SignInError && err.reason === "unavailable") return issuerAwayPage(c, err.message);
   const answer = onError(err, c);
   const status = answer.status as 400 | 404 | 409 | 422 | 500 | 503;
   const body = await answer.json().catch(() => ({})) as { detail?: unknown; request_id?: string };

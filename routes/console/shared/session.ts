@@ -67,6 +67,11 @@ export function safeNext(next: string | undefined | null): string {
     : "/console/tasks";
 }
 
+/** Where a sign-in ends: the safe `next`, with the id of a form kept across the sign-in when there is one. */
+export function afterSignIn(next: string, pending: string | undefined): string {
+  return pending ? `${next}${next.includes("?") ? "&" : "?"}pending=${encodeURIComponent(pending)}` : next;
+}
+
 /** The sign-in page's address, carrying where to go next, why, and a kept form. */
 export function signInUrl(opts: { next?: string; expired?: boolean; pending?: string }): string {
   const q = new URLSearchParams();

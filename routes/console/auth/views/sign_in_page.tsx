@@ -1,4 +1,7 @@
-/** The sign-in page: the form, and why the person is here (an ended session, a sign-out, auth off). */
+/**
+ * The sign-in page: the form (local issuer, or AUTH_MODE=off), or with a provider (AUTH_MODE=oidc) the
+ * link that signs in there, and why the person is here (an ended session, a sign-out, an error).
+ */
 import { Layout } from "../../shared/layout.tsx";
 import { Field, Message, Notice, Submit } from "../../shared/components.tsx";
 
@@ -10,6 +13,8 @@ export interface SignInView {
   username?: string;
   error?: string;
   offMode: boolean;
+  /** AUTH_MODE=oidc: the provider's name and the address that starts its sign-in; no password form then. */
+  provider?: { name: string; href: string };
 }
 
 export const SignInPage = (v: SignInView) => {
@@ -37,20 +42,32 @@ export const SignInPage = (v: SignInView) => {
             text="Authentication is off on this server (AUTH_MODE=off): any username signs in."
           />
         )}
-        <form method="post" action="/console/sign-in" aria-describedby={errorId}>
-          {v.error && <Notice kind="error" id={errorId}>{v.error}</Notice>}
-          <input type="hidden" name="next" value={v.next} />
-          {v.pending && <input type="hidden" name="pending" value={v.pending} />}
-          <Field
-            label="Username"
-            name="username"
-            value={v.username}
-            autocomplete="username"
-            required
-          />
-          <Field label="Password" name="password" type="password" autocomplete="current-password" />
-          <Submit label="Sign in" />
-        </form>
+        {v.provider
+          ? (
+            <div aria-describedby={errorId}>
+              {v.error && <Notice kind="error" id={errorId}>{v.error}</Notice>}
+              <p>You sign in at {v.provider.name}; your password is never sent to Tessera.</p>
+              <p class="form-actions">
+                <a class="btn" href={v.provider.href}>Sign in with {v.provider.name}</a>
+              </p>
+            </div>
+          )
+          : (
+            <form method="post" action="/console/sign-in" aria-describedby={errorId}>
+              {v.error && <Notice kind="error" id={errorId}>{v.error}</Notice>}
+              <input type="hidden" name="next" value={v.next} />
+              {v.pending && <input type="hidden" name="pending" value={v.pending} />}
+              <Field
+                label="Username"
+                name="username"
+                value={v.username}
+                autocomplete="username"
+                required
+              />
+              <Field label="Password" name="password" type="password" autocomplete="current-password" />
+              <Submit label="Sign in" />
+            </form>
+          )}
       </div>
     </Layout>
   );
