@@ -259,12 +259,12 @@ storeTest(
   { auth: true },
 );
 
-/** The spec's statuses (200, and 422 where a path parameter or body can fail), 401 and our 404s. */
+/** The spec's statuses (200, and 422 where a path parameter or body can fail), 401, our 403 (roles) and 404s. */
 const STATUSES: Record<string, string[]> = {
-  "POST /annotations": ["200", "401", "404", "409", "422"],
-  "GET /procedures": ["200", "401"],
-  "GET /model": ["200", "401"],
-  "GET /dataset": ["200", "401"],
+  "POST /annotations": ["200", "401", "403", "404", "409", "422"],
+  "GET /procedures": ["200", "401", "403"],
+  "GET /model": ["200", "401", "403"],
+  "GET /dataset": ["200", "401", "403"],
 };
 
 storeTest(
@@ -281,7 +281,7 @@ storeTest(
       const op = doc.paths[template]?.[method.toLowerCase()];
       assert.ok(op, `${method} ${template}`);
       assert.deepEqual(op.security, [{ bearerAuth: [] }]);
-      const expected = STATUSES[`${method} ${path}`] ?? ["200", "401", "404", "422"];
+      const expected = STATUSES[`${method} ${path}`] ?? ["200", "401", "403", "404", "422"];
       assert.deepEqual(Object.keys(op.responses).sort(), expected, `${method} ${template} answers`);
     }
     const schemas = doc.components.schemas;
