@@ -66,26 +66,53 @@ export async function clientUuid(clientId: string): Promise<string | undefined> 
   return found[0]?.id;
 }
 
+/** The mapper that puts `tessera` in a client's access tokens' `aud`, as the realm file's client has it. */
+export const AUDIENCE_MAPPER = {
+  name: "tessera audience",
+  protocol: "openid-connect",
+  protocolMapper: "oidc-audience-mapper",
+  config: { "included.client.audience": CLIENT_ID, "access.token.claim": "true" },
+};
+
+/**
+ * Creates, unless it exists, a public client with the password grant (and no browser flow) and what
+ * `settings` add: mappers, attributes such as `access.token.lifespan`. Without settings it has no mapper
+ * of its own, as a client Keycloak's admin API or console creates.
+ */
+export async function ensurePasswordClient(
+  clientId: string,
+  settings: Record<string, unknown> = {},
+): Promise<void> {
+  if (await clientUuid(clientId)) return;
+  await admin("POST", "/clients", {
+    clientId,
+    publicClient: true,
+    standardFlowEnabled: false,
+    directAccessGrantsEnabled: true,
+    ...settings,
+  });
+}
+
+/** Deletes a client of the realm if it exists. */
+export async function deleteClient(clientId: string): Promise<void> {
+  const id = await clientUuid(clientId);
+  if (id) await admin("DELETE", `/clients/${id}`);
+}
+
+/** A user's access token through a password-grant client of the realm (password: the user's name unless given). */
+export async function tokenFrom(clientId: string, username: string, password = username): Promise<string> {
+  const body = await form(TOKEN_URL, { grant_type: "password", client_id: clientId, username, password });
+  return body.access_token as string;
+}
+
 let testClient: Promise<void> | undefined;
 
 /** Creates (once) the tests' password-grant client, whose tokens carry Tessera's audience and roles. */
 function ensureTestClient(): Promise<void> {
-  return testClient ??= (async () => {
-    if (await clientUuid(TEST_CLIENT)) return;
-    await admin("POST", "/clients", {
-      clientId: TEST_CLIENT,
-      publicClient: true,
-      standardFlowEnabled: false,
-      directAccessGrantsEnabled: true,
-      fullScopeAllowed: true,
-      protocolMappers: [{
-        name: "tessera audience",
-        protocol: "openid-connect",
-        protocolMapper: "oidc-audience-mapper",
-        config: { "included.client.audience": CLIENT_ID, "access.token.claim": "true" },
-      }],
-    });
-  })();
+  return testClient ??= ensurePasswordClient(TEST_CLIENT, {
+    fullScopeAllowed: true,
+    protocolMappers: [AUDIENCE_MAPPER],
+  });
 }
 
 /** A user's tokens (access, refresh) from the realm; the realm's users' passwords equal their names. */
