@@ -26,12 +26,22 @@ export interface OidcOptions {
   roles?: RoleClaims;
 }
 
+/**
+ * After a fetch of the JWKS, a token naming a key it lacks makes jose fetch again only this much later: short,
+ * so a provider's new key is taken within seconds of a rotation (jose's 30 s default refused its tokens that
+ * long), long enough that tokens with made-up key ids cannot make Tessera hammer the provider.
+ */
+export const JWKS_COOLDOWN_MS = 5_000;
+
 export class OidcVerifier implements TokenVerifier {
   /** jose caches the key set and refetches it when a token names an unknown `kid` (key rotation). */
   private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
 
   constructor(private readonly options: OidcOptions) {
-    this.jwks = createRemoteJWKSet(new URL(options.jwksUrl), { timeoutDuration: options.timeoutMs ?? 5000 });
+    this.jwks = createRemoteJWKSet(new URL(options.jwksUrl), {
+      timeoutDuration: options.timeoutMs ?? 5000,
+      cooldownDuration: JWKS_COOLDOWN_MS,
+    });
   }
 
   /** Verifies signature, issuer, audience, expiry, and that the token is an access token. */

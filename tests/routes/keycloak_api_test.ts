@@ -3,6 +3,7 @@
  * each role's answers, a client as Keycloak creates it (no audience mapper), a rotation of the realm's
  * signing keys, and an expired token. What a test changes in the shared realm it puts back.
  */
+import { JWKS_COOLDOWN_MS } from "../../core/auth/oidc.ts";
 import assert from "node:assert/strict";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { authTestApp, type TestApp } from "../support/app.ts";
@@ -157,9 +158,6 @@ const rsaKeyProviders = async () =>
   (await admin("GET", "/components?type=org.keycloak.keys.KeyProvider") as Component[])
     .filter((c) => c.providerId === "rsa-generated");
 
-/** jose refetches a JWKS for an unknown `kid` only when its last fetch is older than this (its default). */
-const JWKS_COOLDOWN_MS = 30_000;
-
 Deno.test({
   name:
     "Keycloak: after the realm's keys rotate Tessera refetches them for the new kid; a dropped key is refused",
@@ -190,7 +188,7 @@ Deno.test({
         const newKid = decodeProtectedHeader(newToken).kid;
         assert.ok(oldKid && newKid && newKid !== oldKid, `a new kid: ${oldKid} → ${newKid}`);
 
-        // within 30 s of its last fetch jose does not fetch again, whatever the kid
+        // within JWKS_COOLDOWN_MS of its last fetch jose does not fetch again, whatever the kid
         assert.ok(Date.now() - fetchedAt < JWKS_COOLDOWN_MS);
         assert.deepEqual(await answer(await call(app, READ, newToken)), {
           status: 401,
