@@ -27,11 +27,15 @@ export interface MitigationTarget {
 
 export type MitigationKind = "relabel" | "threshold";
 
-/** What a mitigation's work gets: the run, and the dependencies whose pool tasks end when it is cancelled. */
+/**
+ * What a mitigation's work gets: the run, and the dependencies whose pool tasks end when it is cancelled;
+ * `detached`: no run at all, nothing stored (detached_mitigation.ts, a toolkit request not kept).
+ */
 export interface Mitigation {
-  live: LiveRun;
-  writer: RunWriter;
+  live: Pick<LiveRun, "phase" | "solved" | "solver">;
+  writer: Pick<RunWriter, "describe" | "writeMaps" | "writePredictions" | "keep">;
   deps: SpatialDeps;
+  detached?: boolean;
 }
 
 /** Seconds a task may add beyond work_limit where it holds the event loop (services/mitigation/on_pool.ts's margin). */
@@ -115,6 +119,7 @@ export async function keepMitigation<T extends { n_flips: number }>(
 ): Promise<RunAnswer<T>> {
   m.live.phase("saving");
   const kept = await m.writer.keep(answer, target.includeMaps);
+  if (m.detached) return kept;
   await recordMitigation(m.deps, target, run.kind, run.mapping, answer.n_flips, kept.run_id);
   return kept;
 }

@@ -16,7 +16,7 @@ import { PredictionLines } from "./prediction_lines.ts";
  * nobody flips, so they keep y_pred), threshold the test part. Handed to the run's writer at once.
  */
 export function writtenPredictions(
-  writer: RunWriter,
+  writer: Pick<RunWriter, "writePredictions">,
   ind: Individuals,
   positions: ArrayLike<number> | null,
   preds: Uint8Array,
@@ -55,7 +55,7 @@ export function flipsMaps(
  */
 export async function written<T extends object>(
   maps: Promise<T>,
-  writer: RunWriter,
+  writer: Pick<RunWriter, "writeMaps">,
   prefix = "",
 ): Promise<T> {
   const drawn = await maps;

@@ -22,9 +22,11 @@ import {
   regionsPart,
   type SpatialDeps,
   spatialField,
+  type TaskData,
   taskIndividuals,
   withHulls,
 } from "../spatial/audit.ts";
+import { detachedMitigation } from "./detached_mitigation.ts";
 import { PhaseClock } from "../spatial/phases.ts";
 import type { RunAnswer } from "../spatial/run_chunks.ts";
 import {
@@ -72,23 +74,44 @@ export function mitigateByRelabel(
   input: MitigationTarget & RelabelSettings & { shared?: SharedBefore },
 ): Promise<RunAnswer<MitigationAnswer>> {
   const t0 = performance.now();
+  // the columns may be a read other requests share (keptOrBuilt): a cancel of this run does not end it
+  const load = (clock: PhaseClock) => taskIndividuals(deps, input, { prob: false }, clock);
   return locateParams(
     spatialField,
-    () => liveMitigation(deps, input, "relabel", (m) => relabelRun(m, deps, input, t0)),
+    () => liveMitigation(deps, input, "relabel", (m) => relabelRun(m, input, t0, load)),
   );
 }
 
-/** The work of mitigateByRelabel as run `m` (whose deps end their pool tasks when it is cancelled). */
+/**
+ * Relabels individuals already read (a toolkit request's: services/spatial_bias), as a live run of the task
+ * `input.collectionName` when `live`, else detached: nothing stored.
+ */
+export function relabelIndividuals(
+  deps: SpatialDeps,
+  input: MitigationTarget & RelabelSettings,
+  data: TaskData,
+  live: boolean,
+): Promise<RunAnswer<MitigationAnswer>> {
+  const t0 = performance.now(), load = () => Promise.resolve(data);
+  return locateParams(
+    spatialField,
+    () =>
+      live
+        ? liveMitigation(deps, input, "relabel", (m) => relabelRun(m, input, t0, load))
+        : relabelRun(detachedMitigation(deps), input, t0, load),
+  );
+}
+
+/** The work of a relabel as run `m` (whose deps end their pool tasks when it is cancelled) over `load`'s rows. */
 async function relabelRun(
   m: Mitigation,
-  unsignalled: SpatialDeps,
   input: MitigationTarget & RelabelSettings & { shared?: SharedBefore },
   t0: number,
+  load: (clock: PhaseClock) => Promise<TaskData>,
 ): Promise<RunAnswer<MitigationAnswer>> {
   const { deps, writer, live } = m, clock = new PhaseClock();
   const { pool } = deps, name = input.collectionName;
-  // the columns may be a read other requests share (keptOrBuilt): a cancel of this run does not end it
-  const data = await taskIndividuals(unsignalled, input, { prob: false }, clock);
+  const data = await load(clock);
   describeRun(m, data);
   const { ind, mapping } = data;
   const flipOrder = flipOrderOf(input.flipOrder, ind, mapping);

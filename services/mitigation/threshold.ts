@@ -24,9 +24,11 @@ import {
   scopedBytes,
   type SpatialDeps,
   spatialField,
+  type TaskData,
   taskIndividuals,
   withHulls,
 } from "../spatial/audit.ts";
+import { detachedMitigation } from "./detached_mitigation.ts";
 import { PhaseClock } from "../spatial/phases.ts";
 import type { RunAnswer } from "../spatial/run_chunks.ts";
 import {
@@ -53,28 +55,52 @@ export function mitigateByThreshold(
   input: MitigationTarget & ThresholdSettings,
 ): Promise<RunAnswer<ThresholdAnswer>> {
   const t0 = performance.now();
+  const load = (clock: PhaseClock) => taskIndividuals(deps, input, { prob: true }, clock);
   return locateParams(
     spatialField,
-    () => liveMitigation(deps, input, "threshold", (m) => thresholdRun(m, deps, input, t0)),
+    () => liveMitigation(deps, input, "threshold", (m) => thresholdRun(m, input, t0, load)),
   );
 }
 
-/** The work of mitigateByThreshold as run `m` (see relabelRun). */
+/**
+ * Fits thresholds on individuals already read (a toolkit request's: services/spatial_bias) with the split
+ * `input.split` given (its fit set and its predict set), as a live run of the task `input.collectionName`
+ * when `live`, else detached: nothing stored.
+ */
+export function thresholdIndividuals(
+  deps: SpatialDeps,
+  input: MitigationTarget & ThresholdSettings & { split: TrainTest },
+  data: TaskData,
+  live: boolean,
+): Promise<RunAnswer<ThresholdAnswer>> {
+  const t0 = performance.now(), load = () => Promise.resolve(data);
+  return locateParams(
+    spatialField,
+    () =>
+      live
+        ? liveMitigation(deps, input, "threshold", (m) => thresholdRun(m, input, t0, load))
+        : thresholdRun(detachedMitigation(deps), input, t0, load),
+  );
+}
+
+/** The work of a threshold mitigation as run `m` (see relabelRun); `input.split`: the split given, else made. */
 async function thresholdRun(
   m: Mitigation,
-  unsignalled: SpatialDeps,
-  input: MitigationTarget & ThresholdSettings,
+  input: MitigationTarget & ThresholdSettings & { split?: TrainTest },
   t0: number,
+  load: (clock: PhaseClock) => Promise<TaskData>,
 ): Promise<RunAnswer<ThresholdAnswer>> {
   const { deps, writer, live } = m, clock = new PhaseClock();
   const { pool } = deps, name = input.collectionName;
-  const data = await taskIndividuals(unsignalled, input, { prob: true }, clock);
+  const data = await load(clock);
   describeRun(m, data);
   const { ind, mapping } = data;
   const part = regionsPart(data, input, "everyone");
   // the split and the training part's fit, kept with the prepared dataset for the next request of this split
-  const fitPart =
-    `${part}|fit|${input.trainRatio}|${input.stratified}|${input.randomState}|${input.equalOpp}`;
+  const splitName = input.split
+    ? `given|${input.split.train.length}|${input.split.test.length}`
+    : `${input.trainRatio}|${input.stratified}|${input.randomState}`;
+  const fitPart = `${part}|fit|${splitName}|${input.equalOpp}`;
   const keptFit = deps.prepared?.peek<{ split: TrainTest; fit: ThresholdFit }>(data.dataset, fitPart);
   // the test part's audits over the same regions: the after-audit finds its worlds drawn when the
   // thresholds keep the number of positives (no solution, or thresholds that balance), as does the
@@ -84,7 +110,7 @@ async function thresholdRun(
   const [split, everyone] = await clock.time("prepare", () =>
     beside(
       async () =>
-        keptFit?.split ?? await thresholdParts(pool, {
+        keptFit?.split ?? input.split ?? await thresholdParts(pool, {
           yPred: ind.yPred,
           yTrue: ind.yTrue,
           trainRatio: input.trainRatio,

@@ -319,11 +319,30 @@ async function auditTaskHere(
 ): Promise<RunAnswer<AuditAnswer>> {
   const t0 = performance.now(), clock = new PhaseClock();
   const data = await taskIndividuals(deps, input, { prob: false }, clock);
+  const answer = await auditData(deps, data, input, `Spatial audit of ${input.collectionName}`, clock, t0);
+  const { mapping, source } = data;
+  const run = { kind: "audit" as const, task: input.collectionName, source, mapping };
+  const origin = { requestedBy: input.requestedBy, request: input.request };
+  return await keepRun(deps, { ...run, ...origin }, answer, input.includeMaps);
+}
+
+/**
+ * Audits individuals already read (a task's, or a toolkit request's: services/spatial_bias) and draws the
+ * maps titled `title`; started at `t0` on `clock`.
+ */
+export async function auditData(
+  deps: SpatialDeps,
+  data: TaskData,
+  input: AuditSettings,
+  title: string,
+  clock: PhaseClock,
+  t0: number,
+): Promise<AuditAnswer> {
   const audited = await auditTaskData(deps, data, input, clock);
   const opts: MapSettings = {
     full: input.fullDistribution,
     seed: input.seed,
-    title: `Spatial audit of ${input.collectionName}`,
+    title,
     equalOpp: input.equalOpp,
     tileUrl: deps.config.MAP_TILE_URL,
   };
@@ -344,13 +363,9 @@ async function auditTaskHere(
       const value = await auditMaps(deps.pool, data.ind, reply, data.ind.yPred, { ...opts, capped });
       return { value, bytes: Object.values(value).reduce((sum, text) => sum + 2 * text.length, 0) };
     }));
-  const answer = {
+  return {
     ...auditPayload(audited, maps),
     phases: clock.phases,
     elapsed_ms: Math.round(performance.now() - t0),
   };
-  const { mapping, source } = data;
-  const run = { kind: "audit" as const, task: input.collectionName, source, mapping };
-  const origin = { requestedBy: input.requestedBy, request: input.request };
-  return await keepRun(deps, { ...run, ...origin }, answer, input.includeMaps);
 }
