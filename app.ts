@@ -16,6 +16,7 @@ import { importDataset as importDatasetRoute } from "./routes/datasets/datasets.
 import { taskRoutes } from "./routes/tasks/tasks.index.ts";
 import { spatialRoutes } from "./routes/spatial/spatial.index.ts";
 import { mitigationRoutes } from "./routes/mitigation/mitigation.index.ts";
+import { spatialBiasRoutes } from "./routes/spatial_bias/spatial_bias.index.ts";
 import { annotationRoutes } from "./routes/annotation/annotation.index.ts";
 import { valuationRoutes } from "./routes/valuation/valuation.index.ts";
 import { cleaningRoutes } from "./routes/cleaning/cleaning.index.ts";
@@ -94,6 +95,7 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     taskRoutes(),
     spatialRoutes(),
     mitigationRoutes(),
+    spatialBiasRoutes(),
     annotationRoutes(),
     valuationRoutes(),
     cleaningRoutes(),

@@ -15,6 +15,7 @@ import { VALUATION_TASKS } from "./tasks/valuation.ts";
 import { CLEANING_TASKS } from "./tasks/cleaning.ts";
 import { DATASET_TASKS } from "./tasks/dataset.ts";
 import { WARM_UP_TASKS } from "./tasks/warm_up.ts";
+import { TOOLKIT_TASKS } from "./tasks/toolkit.ts";
 
 export const TASKS = {
   ...SPATIAL_TASKS, // "spatial.regions", "spatial.prepare", "spatial.hulls", "spatial.restrict", "spatial.worlds"
@@ -24,6 +25,7 @@ export const TASKS = {
   ...VALUATION_TASKS, // "valuation.correlation_*", "valuation.importance_*"
   ...CLEANING_TASKS, // "cleaning.run"
   ...DATASET_TASKS, // "dataset.columns", "dataset.frame": a dataset read in a worker
+  ...TOOLKIT_TASKS, // "toolkit.read": a toolkit request's individuals parsed into columns
   ...WARM_UP_TASKS, // "worker.warm": run once by each worker the service starts
 } satisfies TaskTable;
 

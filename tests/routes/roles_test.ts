@@ -56,6 +56,10 @@ const NEEDS: Record<string, Role> = {
   "GET /jobs/{job_id}": "viewer",
   "GET /jobs/{job_id}/results": "viewer",
   "POST /approve/{job_id}/undo": "steward",
+  // the toolkit's stateless routes
+  "POST /api/spatial-bias/audit": "reviewer",
+  "POST /api/spatial-bias/mitigate/relabel": "reviewer",
+  "POST /api/spatial-bias/mitigate/threshold": "reviewer",
 };
 
 const USERS = "vera:v-pass:viewer,rui:r-pass:reviewer,sam:s-pass:steward,old:o-pass";

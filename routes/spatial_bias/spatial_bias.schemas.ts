@@ -1,0 +1,202 @@
+/**
+ * Request and answer schemas of the reference toolkit's stateless routes (issue 39), with its names,
+ * defaults and bounds. An individual's schema is core's (core/spatial/toolkit_individuals.ts: a worker
+ * checks 200,000 of them); the edge checks the other fields with `shellOf` (the same schema, each list of
+ * individuals already read), then the rules over fields (spatial_bias.rules.ts).
+ */
+import { z } from "@hono/zod-openapi";
+import { toolkitIndividual } from "../../core/spatial/toolkit_individuals.ts";
+import { CollectionName } from "../datasets/datasets.schemas.ts";
+import { RegionPolygon } from "../spatial/spatial.schemas.ts";
+
+const EXAMPLE_INDIVIDUALS = [
+  { y_pred: 1, y_true: 1, lat: 37.98, lon: 23.73 },
+  { y_pred: 0, y_true: 1, lat: 37.97, lon: 23.72 },
+  { y_pred: 1, y_true: 0, lat: 40.64, lon: 22.94 },
+  { y_pred: 0, y_true: 1, lat: 40.63, lon: 22.95 },
+];
+const EXAMPLE_PROB = EXAMPLE_INDIVIDUALS.map((d, i) => ({ ...d, y_pred_prob: [0.81, 0.32, 0.66, 0.41][i] }));
+
+export const ToolkitIndividual = toolkitIndividual(false).openapi("ToolkitIndividual", {
+  description: "one individual: y_pred required; lat and lon together or not at all; unknown keys refused",
+  example: EXAMPLE_INDIVIDUALS[0],
+});
+export const ToolkitScoredIndividual = toolkitIndividual(true).openapi("ToolkitScoredIndividual", {
+  description: "an individual of the threshold's sets: y_pred_prob required",
+  example: EXAMPLE_PROB[0],
+});
+
+const individuals = <T extends z.ZodType>(item: T, what: string) =>
+  z.array(item).min(1).openapi({
+    description: `${what}: at least one; with equal_opp, y_true on every one; every one with coordinates, ` +
+      "or every one with region_ids (then each id indexes region_info when it is given)",
+  });
+
+const regions = (what: string) =>
+  z.array(RegionPolygon).nullish().openapi({
+    description: `${what}: polygons of [lon, lat] points. Without region_ids, a point belongs to each ` +
+      "polygon containing it (none: counted as unassigned); without either, k-means regions with " +
+      "k = max(5, ⌊√N / 2⌋). An empty list is none",
+  });
+
+/** The audit's settings, as the toolkit names them. */
+const auditSettings = {
+  n_worlds: z.number().int().min(1).max(100_000).default(400).openapi({
+    description: "Monte Carlo worlds (alternate labelings under the null)",
+  }),
+  signif_level: z.number().gt(0).lt(1).default(0.005),
+  equal_opp: z.boolean().default(true).openapi({
+    description: "true: audit true-positive rates (individuals with y_true = 1); false: positive rates",
+  }),
+};
+
+/** The mitigations' settings. */
+const mitigationSettings = {
+  ...auditSettings,
+  approx: z.boolean().default(true).openapi({
+    description: "true: PROMIS-Approx (a linear program, HiGHS); false: PROMIS-Exact (proven optimal, or " +
+      "the best found within work_limit)",
+  }),
+  budget_constr: z.number().min(0).max(1).default(0.2).openapi({
+    description: "flip budget as a fraction of the individuals in scope (C = ⌊fraction·N⌋)",
+  }),
+  pr_constr: z.number().min(0).max(1).default(0.1).openapi({
+    description: "relative tolerance of the positive rate (true-positive rate under equal_opp)",
+  }),
+  work_limit: z.number().int().min(1).nullable().default(30).openapi({
+    description: "seconds of solver time (the toolkit's Gurobi work units were about a second each); null: " +
+      "Tessera's longest, 3600 s; reaching it answers the best solution found",
+  }),
+};
+
+/** The audit's request, its individuals as `item` (core's schema; a stand-in at the edge: shellOf). */
+const auditRequest = <T extends z.ZodType>(item: T) =>
+  z.object({
+    ...auditSettings,
+    indiv_info: individuals(item, "the individuals audited"),
+    region_info: regions("the regions"),
+  }).strict();
+
+const relabelRequest = <T extends z.ZodType>(item: T) =>
+  z.object({
+    ...mitigationSettings,
+    indiv_info: individuals(item, "the individuals whose predictions may flip"),
+    region_info: regions("the regions"),
+  }).strict();
+
+const thresholdRequest = <T extends z.ZodType>(item: T) =>
+  z.object({
+    ...mitigationSettings,
+    default_boundary: z.number().min(0).max(1).nullable().default(0.5).openapi({
+      description: "the base model's threshold t0; null: 0.5",
+    }),
+    fit_indiv_info: individuals(item, "the individuals the thresholds are fitted on"),
+    predict_indiv_info: individuals(item, "the individuals the thresholds are applied to"),
+    region_info: regions("the regions of the fit set (and of the predict set, unless predict_region_info)"),
+    predict_region_info: regions(
+      "the predict set's regions: the same list as region_info (one set of regions: a threshold is a " +
+        "region's), or left out",
+    ),
+  }).strict();
+
+export const AuditRequest = auditRequest(ToolkitIndividual).openapi("ToolkitAuditRequest", {
+  example: { indiv_info: EXAMPLE_INDIVIDUALS, n_worlds: 400, signif_level: 0.005, equal_opp: true },
+});
+export const RelabelRequest = relabelRequest(ToolkitIndividual).openapi("ToolkitRelabelRequest", {
+  example: { indiv_info: EXAMPLE_INDIVIDUALS, budget_constr: 0.2, pr_constr: 0.1, work_limit: 30 },
+});
+export const ThresholdRequest = thresholdRequest(ToolkitScoredIndividual).openapi("ToolkitThresholdRequest", {
+  example: { fit_indiv_info: EXAMPLE_PROB, predict_indiv_info: EXAMPLE_PROB, default_boundary: 0.5 },
+});
+export type AuditRequest = z.infer<typeof AuditRequest>;
+export type RelabelRequest = z.infer<typeof RelabelRequest>;
+export type ThresholdRequest = z.infer<typeof ThresholdRequest>;
+
+/** The request's schema for the edge's check, its lists of individuals already read (their stand-ins). */
+export const shellOf = {
+  audit: auditRequest(z.unknown()),
+  relabel: relabelRequest(z.unknown()),
+  threshold: thresholdRequest(z.unknown()),
+};
+
+export const KeepQuery = z.object({
+  keep: z.enum(["true", "false"]).default("false").openapi({
+    description: "true: keep the individuals as a new dataset (`toolkit_<route>_<time>_<random>`, with a " +
+      "task document) and the answer as that task's run, to continue in the console (write back, report, " +
+      "undo); false (default): nothing is stored",
+  }),
+  database_name: CollectionName.default("toolkit").openapi({
+    description: "the database a kept dataset goes into (keep=true only)",
+  }),
+});
+
+const mapText = (what: string) => z.string().openapi({ description: what });
+
+/** The toolkit's audit answer, and Tessera's extras beside it (the run's statistics in full, phases). */
+export const ToolkitAudit = z.looseObject({
+  sbi_score: z.number().openapi({ description: "mean normalised statistic over the non-empty regions" }),
+  signif_thresh: z.number(),
+  total_signif_regions: z.number().int(),
+  fair_map_html: mapText("an HTML page"),
+  fair_map_image: mapText("PNG, base64"),
+  stats: z.array(z.looseObject({
+    idx: z.number().int().openapi({ description: "the region's position in the sorted list of region ids" }),
+    stat: z.number(),
+    is_signif: z.boolean(),
+  })),
+  distribution_map_html: mapText("an HTML page"),
+  distribution_map_image: mapText("PNG, base64"),
+}).openapi("ToolkitAudit");
+
+const Kept = {
+  run_id: z.string().optional().openapi({ description: "keep=true: the run (GET .../runs/{run_id})" }),
+  kept: z.object({ database_name: z.string(), task: z.string() }).optional().openapi({
+    description: "keep=true: the dataset and task the individuals were kept as (its data_collection_name)",
+  }),
+};
+
+export const ToolkitAuditAnswer = ToolkitAudit.extend(Kept).openapi("ToolkitAuditAnswer", {
+  example: {
+    sbi_score: 0.0123,
+    signif_thresh: 0.0311,
+    total_signif_regions: 1,
+    stats: [{ idx: 0, stat: 0.0342, is_signif: true }, { idx: 1, stat: 0.0011, is_signif: false }],
+    fair_map_html: "<!doctype html>…",
+    fair_map_image: "iVBORw0KGgo…",
+    distribution_map_html: "<!doctype html>…",
+    distribution_map_image: "iVBORw0KGgo…",
+  },
+});
+
+const Metrics = z.array(z.object({ name: z.string(), value: z.number() })).openapi({
+  description:
+    "accuracy, precision, recall, f1 (against y_true; none without it), positive_rate, sbi_score, " +
+    "total_signif_regions",
+});
+
+const mitigation = {
+  metrics_before: Metrics,
+  metrics_after: Metrics,
+  audit_before_mitigation: ToolkitAudit,
+  audit_after_mitigation: ToolkitAudit,
+  mitigated_preds: z.array(z.looseObject({
+    idx: z.number().int().openapi({ description: "the individual's position in its list" }),
+    y_pred: z.number().int(),
+  })),
+  flips_map_html: mapText("an HTML page"),
+  flips_map_image: mapText("PNG, base64"),
+  ...Kept,
+};
+
+export const ToolkitRelabelAnswer = z.looseObject(mitigation).openapi("ToolkitRelabelAnswer");
+
+export const ToolkitThresholdAnswer = z.looseObject({
+  ...mitigation,
+  threshold_chart_before: mapText("PNG, base64"),
+  threshold_chart_after: mapText("PNG, base64"),
+  new_thresholds: z.array(z.looseObject({
+    idx: z.number().int(),
+    threshold: z.number(),
+    eq_to_thresh_flip_prob: z.number().openapi({ description: "-1: no tie to break" }),
+  })),
+}).openapi("ToolkitThresholdAnswer");
