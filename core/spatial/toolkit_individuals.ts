@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { IndividualsBuilder } from "./load.ts";
-import type { Mapping } from "./mapping.ts";
+import { type Mapping, MAPPING_KEYS } from "./mapping.ts";
 import type { LoadedColumns } from "./loaded_columns.ts";
 import { packIds } from "./doc_ids.ts";
 import type { Alloc } from "../memory.ts";
@@ -91,25 +91,24 @@ export interface ToolkitRead {
 /** Issues reported at most: a file of 200,000 bad rows answers the first ones. */
 export const MAX_ISSUES = 100;
 
-const IDENTITY: Mapping = {
-  lat: "lat",
-  lon: "lon",
-  y_true: "y_true",
-  y_pred: "y_pred",
-  region_ids: "region_ids",
-  y_pred_prob: "y_pred_prob",
-};
+/** Each slot read from the field of its own name: the toolkit's individuals are named so. */
+const IDENTITY = Object.fromEntries(MAPPING_KEYS.map((k) => [k, k])) as Mapping;
 
-/** Reads the JSON body `bytes`: the lists named in `fields` (those `needProb` with y_pred_prob required) into columns. */
+/**
+ * Reads the JSON body whose bytes are `chunks` (as the request's body stream gave them): the lists named in
+ * `fields` (those in `needProb` with y_pred_prob required) into columns.
+ */
 export function readToolkitBody(
-  bytes: Uint8Array,
+  chunks: readonly Uint8Array[],
   fields: readonly string[],
   needProb: readonly string[],
   alloc: Alloc,
 ): ToolkitRead {
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder().decode(bytes));
+    const decoder = new TextDecoder(undefined, { fatal: true });
+    const text = chunks.map((c) => decoder.decode(c, { stream: true })).join("") + decoder.decode();
+    body = JSON.parse(text);
   } catch (e) {
     return { jsonError: (e as Error).message, rest: null, sets: [], columns: null, issues: [] };
   }

@@ -7,14 +7,29 @@ import type { RouteConfig } from "@hono/zod-openapi";
 import { newRouter } from "../http/router.ts";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/env.ts";
+import { createMiddleware } from "hono/factory";
+import { allows } from "../../core/auth/roles.ts";
+import { roleRefusal } from "../auth/require_role.ts";
 import * as routes from "./spatial_bias.routes.ts";
 import * as handlers from "./spatial_bias.handlers.ts";
+
+/** keep=true imports a dataset: the steward's decision (403 for a reviewer, as requireRole answers). */
+const keepNeedsSteward = createMiddleware<AppEnv>(async (c, next) => {
+  const have = c.var.principal.role;
+  if (c.req.query("keep") === "true" && !allows(have, "steward")) {
+    const why = roleRefusal("steward", have);
+    c.header("WWW-Authenticate", `Bearer error="insufficient_scope", error_description="${why}"`);
+    return c.json({ detail: why }, 403);
+  }
+  await next();
+});
 
 export function spatialBiasRoutes() {
   const app = newRouter();
   const bind = (route: RouteConfig, handler: (c: Context<AppEnv>) => Promise<Response>) => {
     const { body: _body, ...request } = route.request ?? {};
-    app.openapi({ ...route, request, hide: true }, handler as never);
+    const middleware = [route.middleware ?? []].flat().concat(keepNeedsSteward);
+    app.openapi({ ...route, request, middleware, hide: true }, handler as never);
     const { middleware: _m, ...documented } = route;
     app.openAPIRegistry.registerPath(documented);
   };

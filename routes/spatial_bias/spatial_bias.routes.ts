@@ -21,12 +21,15 @@ const SAME = "The same computation as a stored task's (`/api/spatial-hitl/task/.
   "42, rng fast). Nothing is stored unless keep=true. The body may be as large as BODY_LIMIT_MB (256 MB by " +
   "default): it is parsed in a worker.";
 
-/** A toolkit route: a reviewer's (it audits and mitigates). */
+/** A toolkit route: a reviewer's (it audits and mitigates), a steward's with keep=true (it imports a dataset). */
 const toolkitRoute = <R extends Omit<Parameters<typeof securedRoute>[0], "role">>(r: R) =>
   securedRoute({
     tags: ["spatial-bias"],
     role: "reviewer",
     ...r,
+    description:
+      `${r.description} With keep=true it imports a dataset, which needs the steward role (a 403 ` +
+      "for a reviewer).",
     responses: {
       ...r.responses,
       409: detailResponse(

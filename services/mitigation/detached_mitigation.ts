@@ -5,7 +5,12 @@
  */
 import { type RunAnswer, withoutMaps } from "../spatial/run_chunks.ts";
 import type { SpatialDeps } from "../spatial/audit.ts";
-import type { Mitigation } from "./live_mitigation.ts";
+import {
+  liveMitigation,
+  type Mitigation,
+  type MitigationKind,
+  type MitigationTarget,
+} from "./live_mitigation.ts";
 
 /** A Mitigation whose run is nowhere: its answer's `run_id` is empty. */
 export function detachedMitigation(deps: SpatialDeps): Mitigation {
@@ -21,4 +26,15 @@ export function detachedMitigation(deps: SpatialDeps): Mitigation {
         Promise.resolve({ ...(includeMaps ? answer : withoutMaps(answer)), run_id: "" } as RunAnswer<T>),
     },
   };
+}
+
+/** `work` as a live run of the task `target.collectionName` when `live`, else detached: nothing stored. */
+export function liveOrDetached<T>(
+  deps: SpatialDeps,
+  target: MitigationTarget & { workLimitSeconds: number },
+  kind: MitigationKind,
+  live: boolean,
+  work: (m: Mitigation) => Promise<T>,
+): Promise<T> {
+  return live ? liveMitigation(deps, target, kind, work) : work(detachedMitigation(deps));
 }

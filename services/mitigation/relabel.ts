@@ -26,7 +26,7 @@ import {
   taskIndividuals,
   withHulls,
 } from "../spatial/audit.ts";
-import { detachedMitigation } from "./detached_mitigation.ts";
+import { liveOrDetached } from "./detached_mitigation.ts";
 import { PhaseClock } from "../spatial/phases.ts";
 import type { RunAnswer } from "../spatial/run_chunks.ts";
 import {
@@ -93,13 +93,8 @@ export function relabelIndividuals(
   live: boolean,
 ): Promise<RunAnswer<MitigationAnswer>> {
   const t0 = performance.now(), load = () => Promise.resolve(data);
-  return locateParams(
-    spatialField,
-    () =>
-      live
-        ? liveMitigation(deps, input, "relabel", (m) => relabelRun(m, input, t0, load))
-        : relabelRun(detachedMitigation(deps), input, t0, load),
-  );
+  const work = (m: Mitigation) => relabelRun(m, input, t0, load);
+  return locateParams(spatialField, () => liveOrDetached(deps, input, "relabel", live, work));
 }
 
 /** The work of a relabel as run `m` (whose deps end their pool tasks when it is cancelled) over `load`'s rows. */

@@ -28,7 +28,7 @@ import {
   taskIndividuals,
   withHulls,
 } from "../spatial/audit.ts";
-import { detachedMitigation } from "./detached_mitigation.ts";
+import { liveOrDetached } from "./detached_mitigation.ts";
 import { PhaseClock } from "../spatial/phases.ts";
 import type { RunAnswer } from "../spatial/run_chunks.ts";
 import {
@@ -74,13 +74,8 @@ export function thresholdIndividuals(
   live: boolean,
 ): Promise<RunAnswer<ThresholdAnswer>> {
   const t0 = performance.now(), load = () => Promise.resolve(data);
-  return locateParams(
-    spatialField,
-    () =>
-      live
-        ? liveMitigation(deps, input, "threshold", (m) => thresholdRun(m, input, t0, load))
-        : thresholdRun(detachedMitigation(deps), input, t0, load),
-  );
+  const work = (m: Mitigation) => thresholdRun(m, input, t0, load);
+  return locateParams(spatialField, () => liveOrDetached(deps, input, "threshold", live, work));
 }
 
 /** The work of a threshold mitigation as run `m` (see relabelRun); `input.split`: the split given, else made. */

@@ -1,7 +1,7 @@
 /**
- * A toolkit request's body read in a worker (core/spatial/toolkit_individuals.ts): its bytes are moved
- * there, not copied, and come back as typed columns in shared memory, so the event loop neither parses
- * 25 MB of JSON nor holds 200,000 objects.
+ * A toolkit request's body read in a worker (core/spatial/toolkit_individuals.ts): its chunks, as the
+ * request's stream gave them, are moved there, never joined or copied here, and come back as typed columns
+ * in shared memory, so the event loop neither copies nor parses 25 MB of JSON, nor holds 200,000 objects.
  */
 import type { ToolkitRead } from "../../core/spatial/toolkit_individuals.ts";
 import type { WorkerPool } from "../../workers/pool.ts";
@@ -19,13 +19,13 @@ export const TOOLKIT_SETS: Record<ToolkitKind, readonly string[]> = {
   threshold: ["predict_indiv_info", "fit_indiv_info"],
 };
 
-/** Parses and checks `bytes` (the body of a `kind` request) in a worker; the buffer is moved there. */
+/** Parses and checks `chunks` (the body of a `kind` request) in a worker; their buffers are moved there. */
 export function readToolkitBody(
   pool: WorkerPool,
-  bytes: Uint8Array,
+  chunks: Uint8Array[],
   kind: ToolkitKind,
 ): Promise<ToolkitRead> {
   const fields = [...TOOLKIT_SETS[kind]];
   const needProb = kind === "threshold" ? fields : [];
-  return pool.run("toolkit.read", { bytes, fields, needProb }, { transfer: true });
+  return pool.run("toolkit.read", { chunks, fields, needProb }, { transfer: true });
 }

@@ -1,5 +1,5 @@
 /**
- * The worker task "toolkit.read": a toolkit request's body (its bytes, moved here, not copied) parsed and
+ * The worker task "toolkit.read": a toolkit request's body (its chunks as they came, moved here, not copied) parsed and
  * read into typed columns in shared memory (core/spatial/toolkit_individuals.ts), so the event loop never
  * parses it; what comes back is the columns, their facts and the body's few other fields.
  */
@@ -8,6 +8,6 @@ import { sharedAlloc } from "../../core/memory.ts";
 
 /** Entries for workers/tasks.ts. */
 export const TOOLKIT_TASKS = {
-  "toolkit.read": (p: { bytes: Uint8Array; fields: string[]; needProb: string[] }) =>
-    readToolkitBody(p.bytes, p.fields, p.needProb, sharedAlloc),
+  "toolkit.read": (p: { chunks: Uint8Array[]; fields: string[]; needProb: string[] }) =>
+    readToolkitBody(p.chunks, p.fields, p.needProb, sharedAlloc),
 };
