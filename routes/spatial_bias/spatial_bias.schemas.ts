@@ -6,7 +6,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { toolkitIndividual } from "../../core/spatial/toolkit_individuals.ts";
-import { CollectionName } from "../datasets/datasets.schemas.ts";
+import { DatabaseName } from "../datasets/datasets.schemas.ts";
 import { RegionPolygon } from "../spatial/spatial.schemas.ts";
 
 const EXAMPLE_INDIVIDUALS = [
@@ -99,14 +99,45 @@ const thresholdRequest = <T extends z.ZodType>(item: T) =>
     ),
   }).strict();
 
+/** Every item of a list with these fields, not null (JSON Schema, for the rules over fields). */
+const everyOneHas = (...fields: string[]) => ({
+  items: {
+    required: fields,
+    properties: Object.fromEntries(fields.map((f) => [f, { not: { type: "null" } }])),
+  },
+});
+
+/**
+ * The rules over fields spatial_bias.rules.ts checks, for /openapi.json: y_true on every individual unless
+ * equal_opp is false; coordinates on every individual, or region_ids on every one (across `sets`). That an id
+ * indexes region_info is said in words: JSON Schema cannot compare a value with a list's length.
+ */
+const fieldRules = (...sets: string[]): Record<string, unknown> => ({
+  allOf: [
+    {
+      if: { not: { required: ["equal_opp"], properties: { equal_opp: { const: false } } } },
+      then: { properties: Object.fromEntries(sets.map((f) => [f, everyOneHas("y_true")])) },
+    },
+    {
+      anyOf: [
+        { properties: Object.fromEntries(sets.map((f) => [f, everyOneHas("lat", "lon")])) },
+        { properties: Object.fromEntries(sets.map((f) => [f, everyOneHas("region_ids")])) },
+      ],
+    },
+  ],
+});
+
 export const AuditRequest = auditRequest(ToolkitIndividual).openapi("ToolkitAuditRequest", {
   example: { indiv_info: EXAMPLE_INDIVIDUALS, n_worlds: 400, signif_level: 0.005, equal_opp: true },
+  ...fieldRules("indiv_info"),
 });
 export const RelabelRequest = relabelRequest(ToolkitIndividual).openapi("ToolkitRelabelRequest", {
   example: { indiv_info: EXAMPLE_INDIVIDUALS, budget_constr: 0.2, pr_constr: 0.1, work_limit: 30 },
+  ...fieldRules("indiv_info"),
 });
 export const ThresholdRequest = thresholdRequest(ToolkitScoredIndividual).openapi("ToolkitThresholdRequest", {
   example: { fit_indiv_info: EXAMPLE_PROB, predict_indiv_info: EXAMPLE_PROB, default_boundary: 0.5 },
+  ...fieldRules("fit_indiv_info", "predict_indiv_info"),
 });
 export type AuditRequest = z.infer<typeof AuditRequest>;
 export type RelabelRequest = z.infer<typeof RelabelRequest>;
@@ -125,8 +156,8 @@ export const KeepQuery = z.object({
       "task document) and the answer as that task's run, to continue in the console (write back, report, " +
       "undo); false (default): nothing is stored",
   }),
-  database_name: CollectionName.default("toolkit").openapi({
-    description: "the database a kept dataset goes into (keep=true only)",
+  database_name: DatabaseName.default("toolkit").openapi({
+    description: "the database a kept dataset goes into (keep=true only; not Tessera's own, TESSERA_DB)",
   }),
 });
 

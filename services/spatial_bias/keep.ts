@@ -7,6 +7,7 @@ import type { Individuals } from "../../core/spatial/types.ts";
 import type { SetFacts } from "../../core/spatial/toolkit_individuals.ts";
 import { packIds } from "../../core/spatial/doc_ids.ts";
 import { newId } from "../../store/ids.ts";
+import { checkImportTarget } from "../../core/ingest/import_target.ts";
 import type { Store } from "../../store/store.ts";
 import type { Config } from "../../config.ts";
 import type { Decider } from "../decisions/entry.ts";
@@ -46,6 +47,7 @@ export async function keepIndividuals(
   const { ind, sets } = input, name = keptName(input.kind);
   const ids = Array.from({ length: ind.n }, () => newId());
   const ref = { db: input.db, collection: name };
+  checkImportTarget(ref, deps.config.TESSERA_DB, { db: ["query", "database_name"], collection: ["query"] });
   await importRecords(deps.store, deps.config.TESSERA_DB, ref, rows(ind, sets, ids), {
     mode: "create",
     who: input.who,

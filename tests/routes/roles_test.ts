@@ -56,7 +56,7 @@ const NEEDS: Record<string, Role> = {
   "GET /jobs/{job_id}": "viewer",
   "GET /jobs/{job_id}/results": "viewer",
   "POST /approve/{job_id}/undo": "steward",
-  // the toolkit's stateless routes
+  // the toolkit's stateless routes; keep=true needs steward (tests/routes/spatial_bias_browser_test.ts)
   "POST /api/spatial-bias/audit": "reviewer",
   "POST /api/spatial-bias/mitigate/relabel": "reviewer",
   "POST /api/spatial-bias/mitigate/threshold": "reviewer",

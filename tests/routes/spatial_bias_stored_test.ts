@@ -17,7 +17,7 @@ function individuals(n = 240) {
   const centres = [[23.7, 37.9], [22.9, 40.6], [21.7, 38.2]];
   return Array.from({ length: n }, (_, i) => {
     const [lon, lat] = centres[i % 3];
-    const bias = [0.7, 0.4, 0.5][i % 3];
+    const bias = [0.85, 0.2, 0.5][i % 3];
     const y_pred = next() < bias ? 1 : 0;
     return {
       y_pred,

@@ -346,3 +346,17 @@ Deno.test("toolkit threshold: fitted on the fit set, the predict set's answer; d
     }
   });
 });
+
+Deno.test("toolkit keep: true or false; a kept dataset never goes into Tessera's own database", async () => {
+  await withApp(async (t) => {
+    const body = { indiv_info: twoRegions(), n_worlds: 10 };
+    assert.deepEqual(await refusal(t, "audit?keep=yes", body), ["query.keep|enum"]);
+    assert.deepEqual(await refusal(t, "audit?keep=true&database_name=tessera", body), [
+      "query.database_name|value_error",
+    ]);
+    assert.deepEqual(await refusal(t, "audit?keep=true&database_name=a.b", body), [
+      "query.database_name|string_pattern_mismatch",
+    ]);
+    assert.deepEqual(await (await t.app.request("/api/tasks/documents")).json(), []);
+  });
+});
