@@ -5,7 +5,7 @@ import { InvalidInputError } from "../../core/errors.ts";
 import type { Ring } from "../../core/spatial/types.ts";
 import type { AuditSettings } from "../../services/spatial/audit.ts";
 import type { RelabelSettings } from "../../services/mitigation/settings.ts";
-import { readToolkitBody, type ToolkitKind } from "../../services/spatial_bias/read_body.ts";
+import { readToolkitBody, TOOLKIT_SETS, type ToolkitKind } from "../../services/spatial_bias/read_body.ts";
 import {
   toolkitAudit,
   type ToolkitInput,
@@ -55,7 +55,10 @@ async function readInput<K extends ToolkitKind>(c: Context<AppEnv>, kind: K) {
     columns: checked.columns,
     sets: checked.sets,
     who: deciderOf(c),
-    request: checked.body, // the lists of individuals are stand-ins there: the run keeps the settings
+    // the run keeps the settings; the individuals are its dataset's rows
+    request: Object.fromEntries(
+      Object.entries(checked.body).filter(([k]) => !TOOLKIT_SETS[kind].includes(k)),
+    ),
     keep: keep === "true" ? database_name ?? "toolkit" : null,
   };
   return { ...checked, input };
