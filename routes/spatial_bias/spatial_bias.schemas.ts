@@ -186,17 +186,20 @@ const Kept = {
   }),
 };
 
+/** An audit answer as the examples show it (the maps cut short). */
+const EXAMPLE_AUDIT = {
+  sbi_score: 0.0123,
+  signif_thresh: 0.0311,
+  total_signif_regions: 1,
+  stats: [{ idx: 0, stat: 0.0342, is_signif: true }, { idx: 1, stat: 0.0011, is_signif: false }],
+  fair_map_html: "<!doctype html>…",
+  fair_map_image: "iVBORw0KGgo…",
+  distribution_map_html: "<!doctype html>…",
+  distribution_map_image: "iVBORw0KGgo…",
+};
+
 export const ToolkitAuditAnswer = ToolkitAudit.extend(Kept).openapi("ToolkitAuditAnswer", {
-  example: {
-    sbi_score: 0.0123,
-    signif_thresh: 0.0311,
-    total_signif_regions: 1,
-    stats: [{ idx: 0, stat: 0.0342, is_signif: true }, { idx: 1, stat: 0.0011, is_signif: false }],
-    fair_map_html: "<!doctype html>…",
-    fair_map_image: "iVBORw0KGgo…",
-    distribution_map_html: "<!doctype html>…",
-    distribution_map_image: "iVBORw0KGgo…",
-  },
+  example: EXAMPLE_AUDIT,
 });
 
 const Metrics = z.array(z.object({ name: z.string(), value: z.number() })).openapi({
@@ -219,7 +222,25 @@ const mitigation = {
   ...Kept,
 };
 
-export const ToolkitRelabelAnswer = z.looseObject(mitigation).openapi("ToolkitRelabelAnswer");
+/** A mitigation answer of the examples: one flip took region 0 out of the significant ones. */
+const EXAMPLE_MITIGATION = {
+  metrics_before: [{ name: "accuracy", value: 0.75 }, { name: "sbi_score", value: 0.0123 }],
+  metrics_after: [{ name: "accuracy", value: 0.7 }, { name: "sbi_score", value: 0.0041 }],
+  audit_before_mitigation: EXAMPLE_AUDIT,
+  audit_after_mitigation: {
+    ...EXAMPLE_AUDIT,
+    sbi_score: 0.0041,
+    total_signif_regions: 0,
+    stats: [{ idx: 0, stat: 0.0052, is_signif: false }, { idx: 1, stat: 0.0011, is_signif: false }],
+  },
+  mitigated_preds: [{ idx: 0, y_pred: 1 }, { idx: 1, y_pred: 0 }],
+  flips_map_html: "<!doctype html>…",
+  flips_map_image: "iVBORw0KGgo…",
+};
+
+export const ToolkitRelabelAnswer = z.looseObject(mitigation).openapi("ToolkitRelabelAnswer", {
+  example: EXAMPLE_MITIGATION,
+});
 
 export const ToolkitThresholdAnswer = z.looseObject({
   ...mitigation,
@@ -230,4 +251,14 @@ export const ToolkitThresholdAnswer = z.looseObject({
     threshold: z.number(),
     eq_to_thresh_flip_prob: z.number().openapi({ description: "-1: no tie to break" }),
   })),
-}).openapi("ToolkitThresholdAnswer");
+}).openapi("ToolkitThresholdAnswer", {
+  example: {
+    ...EXAMPLE_MITIGATION,
+    threshold_chart_before: "iVBORw0KGgo…",
+    threshold_chart_after: "iVBORw0KGgo…",
+    new_thresholds: [
+      { idx: 0, threshold: 0.62, eq_to_thresh_flip_prob: -1 },
+      { idx: 1, threshold: 0.5, eq_to_thresh_flip_prob: 0.25 },
+    ],
+  },
+});
