@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
 import { jsonRequest, storeTest } from "../support/stores.ts";
-import { TokenBuckets } from "../../routes/cleaning/rate_limit.ts";
+import { TokenBuckets } from "../../routes/http/token_buckets.ts";
 import { testApp } from "../support/app.ts";
 import { createApp } from "../../app.ts";
 import type { Store } from "../../store/store.ts";

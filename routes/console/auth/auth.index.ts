@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import type { ConsoleEnv } from "../shared/env.ts";
 import { signedIn } from "../shared/session.ts";
 import { home, signInPage, signInSubmit, signOutSubmit } from "./auth.handlers.tsx";
-import { authCallback, authStart } from "./provider.handlers.tsx";
+import { authCallback, authStart, startLimit } from "./provider.handlers.tsx";
 
 export function authRoutes(): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
@@ -15,7 +15,8 @@ export function authRoutes(): Hono<ConsoleEnv> {
   app.get("/console/", home);
   app.get("/console/sign-in", signInPage);
   app.post("/console/sign-in", signInSubmit);
-  app.get("/console/auth/start", authStart); // AUTH_MODE=oidc: the provider's sign-in
+  const starts = startLimit(); // per app, as each app has its own store
+  app.get("/console/auth/start", (c) => authStart(c, starts)); // AUTH_MODE=oidc: the provider's sign-in
   app.get("/console/auth/callback", authCallback);
   app.post("/console/sign-out", signedIn(), signOutSubmit);
   return app;

@@ -19,6 +19,8 @@ import {
   takeFlow,
 } from "../../../services/console/oidc_flow.ts";
 import { SignInPage } from "./views/sign_in_page.tsx";
+import { TokenBuckets } from "../../http/token_buckets.ts";
+import { clientAddress } from "../../auth/client_address.ts";
 import { MovingOnPage } from "./views/moving_on_page.tsx";
 import { signInStatus, signInView } from "./auth.handlers.tsx";
 
@@ -28,12 +30,24 @@ const FLOW_PATH = "/console/auth";
 
 const secure = (c: Context<ConsoleEnv>) => c.var.deps.config.publicUrl.startsWith("https:");
 
+/**
+ * Sign-ins started per address: a start needs no session and keeps a flow for FLOW_TTL_SECONDS, so a burst
+ * of them must not fill the store. 20 at once, then one every 6 s: far beyond a person signing in.
+ */
+export const startLimit = () => new TokenBuckets(20, 1 / 6);
+
 /** `GET /console/auth/start?next=&pending=`: to the provider's sign-in, or on to `next` when signed in. */
-export async function authStart(c: Context<ConsoleEnv>) {
+export async function authStart(c: Context<ConsoleEnv>, starts: TokenBuckets) {
   if (c.var.deps.config.AUTH_MODE !== "oidc") return notFoundPage(c);
   const next = safeNext(c.req.query("next"));
   const pending = c.req.query("pending") || undefined;
   if ((await lookupSession(c)).state === "active") return c.redirect(afterSignIn(next, pending), 303);
+  const wait = starts.take(clientAddress(c));
+  if (wait > 0) {
+    c.header("Retry-After", String(wait));
+    const error = `Too many sign-ins were started from this address; try again in ${wait} s.`;
+    return render(c, <SignInPage {...signInView(c, next, pending)} error={error} />, 429);
+  }
   try {
     const { secret, location } = await beginSignIn(sessionDeps(c), { next, pending });
     setCookie(c, FLOW_COOKIE, secret, {
