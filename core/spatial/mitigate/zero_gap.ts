@@ -93,9 +93,15 @@ function addOuter(
 
 /**
  * Flips that put every region at the overall rate within the budget, or null when the Newton steps do not
- * reach it by `deadline` (ms, performance.now()) or the flips it needs exceed the budget.
+ * reach it by `deadline` (ms, performance.now()) or the flips it needs exceed the budget; then `overBudget`,
+ * when given, receives the least-squares flips that exceeded it (the column generation starts from them).
  */
-export function solveZeroGap(pr: MitigationProblem, rows: ApproxRows, deadline: number): ZeroGapPoint | null {
+export function solveZeroGap(
+  pr: MitigationProblem,
+  rows: ApproxRows,
+  deadline: number,
+  overBudget?: { x: Float64Array | null },
+): ZeroGapPoint | null {
   const U = pr.unitSign.length, T = rows.kappa.length, n = T + 1;
   if (n > ZERO_GAP_MAX_ROWS || U === 0) return null;
   const { start, idx } = unitRows(pr, rows);
@@ -149,7 +155,10 @@ export function solveZeroGap(pr: MitigationProblem, rows: ApproxRows, deadline: 
     let used = 0;
     for (let u = 0; u < U; u++) used += Math.abs(z[u]);
     // the least-squares flips exceed the budget (well before the end, or at it): the simplex decides
-    if ((err <= 0.05 * err0 && used > 1.5 * pr.C) || (err <= 1e-8 && used > pr.C)) return null;
+    if ((err <= 0.05 * err0 && used > 1.5 * pr.C) || (err <= 1e-8 && used > pr.C)) {
+      if (overBudget) overBudget.x = z.slice();
+      return null;
+    }
     if (err <= 1e-8) {
       if ((converged = fixedD)) break;
       // D must be an integer: fix it at the nearest one and step on from here

@@ -26,6 +26,7 @@ import { solveSparse } from "../../../../core/spatial/mitigate/highs.ts";
 import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { GAP_TOLERANCE, relativeGap } from "../../../../core/spatial/mitigate/status.ts";
 import { larLikeProblem } from "../../../../bench/lar_like_problem.ts";
+import { solveZeroGap } from "../../../../core/spatial/mitigate/zero_gap.ts";
 import { regionsOf } from "./fixtures.ts";
 import { FOURTEEN, problems, TEN } from "./approx_fixtures.ts";
 
@@ -127,4 +128,19 @@ Deno.test("approx: on a scan design of 900 nested squares column generation matc
   assert.equal(r.status.code, 0, r.status.detail);
   assert.ok(Math.abs(r.objective! - whole.objective!) <= 1e-6 * Math.max(1, whole.objective!));
   assert.ok(r.columns < pr.unitSign.length / 2, `${r.columns} of ${pr.unitSign.length}`);
+});
+
+Deno.test("approx: where the budget binds, the least-squares start still reaches the whole model's optimum", async () => {
+  // budget 100 of 30,000: the least-squares flips exceed it, so their largest units start the first master
+  for (const equalOpp of [false, true]) {
+    const pr = larLikeProblem({ n: 30_000, regions: 900, seed: 7, equalOpp, budget: 100 });
+    const over: { x: Float64Array | null } = { x: null };
+    assert.equal(solveZeroGap(pr, approxRows(pr), performance.now() + 60_000, over), null);
+    assert.ok(over.x && over.x.reduce((s, v) => s + Math.abs(v), 0) > pr.C, "least squares over the budget");
+    const whole = await solveSparse(approxModel(pr), 60), r = await solveApprox(pr, 60);
+    assert.equal(whole.status.code, 0);
+    assert.equal(r.status.code, 0, r.status.detail);
+    assert.ok(Math.abs(r.objective! - whole.objective!) <= 1e-6 * Math.max(1, whole.objective!));
+    assert.ok(r.bound! <= whole.objective! + 1e-7 && relativeGap(r.objective!, r.bound!) <= GAP_TOLERANCE);
+  }
 });
