@@ -6,7 +6,8 @@
  * the compare-and-set that records its write-back done, or in its own when nothing is written back.
  */
 import type { Approval, JobQueue, JobRecord } from "./job_queue.ts";
-import { runWriteBack, type WriteBackPlan } from "./writeback.ts";
+import { runWriteBack } from "./writeback.ts";
+import type { WriteBackPlan } from "./writeback_plan.ts";
 import { ConflictError } from "../../core/errors.ts";
 import { approvalEntry } from "./decision_entries.ts";
 

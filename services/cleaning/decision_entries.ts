@@ -4,7 +4,7 @@
  */
 import { type Decider, type DecisionEntry, newEntry } from "../decisions/entry.ts";
 import type { Approval, JobRecord, Rejection } from "./job_queue.ts";
-import type { WriteBackPlan } from "./writeback.ts";
+import { targetField, type WriteBackPlan } from "./writeback_plan.ts";
 
 /** The report's numbers (cells_written, modified, restored…), as the log counts them. */
 function countsOf(report: Record<string, unknown>): Record<string, number> {
@@ -36,7 +36,7 @@ function fieldOf(job: JobRecord, plan: WriteBackPlan | null): string | null {
   if (!plan) return null;
   if (job.task === "detect") return plan.flagField;
   if (job.columns.length !== 1) return null;
-  return plan.target === "new_fields" ? `${job.columns[0]}${plan.suffix}` : job.columns[0];
+  return targetField(plan, job.columns[0]);
 }
 
 /** The approver as the log names them (a resumed write-back stays the first approver's decision). */

@@ -8,7 +8,7 @@
 import type { FieldUpdate, Filter, Store } from "../../store/store.ts";
 import type { JobRecord } from "./job_queue.ts";
 import { allResults, type ResultEntry } from "./job_results.ts";
-import { targetField, type WriteBackPlan, writtenFields } from "./writeback.ts";
+import { targetField, type WriteBackPlan, writtenFields } from "./writeback_plan.ts";
 import { findDataset, registryRef } from "../datasets/registry.ts";
 
 /** What an undo did: cells (a detection: rows) restored, documents left alone, documents gone. */

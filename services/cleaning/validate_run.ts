@@ -22,7 +22,7 @@ import type { Store } from "../../store/store.ts";
 import type { JobRecord, NewJob } from "./job_queue.ts";
 import { parseDate } from "./job_data.ts";
 import { own } from "../../core/data_keys.ts";
-import type { WriteBackPlan } from "./writeback.ts";
+import type { WriteBackPlan } from "./writeback_plan.ts";
 
 /** A job as a run request asks for it, its shape already checked. */
 export interface RunInput {

@@ -11,6 +11,7 @@ import type { Approval, JobQueue, JobRecord } from "./job_queue.ts";
 import { ConflictError } from "../../core/errors.ts";
 import { allResults } from "./job_results.ts";
 import { approvalEntry } from "./decision_entries.ts";
+import { targetField, type WriteBackPlan, writtenFields } from "./writeback_plan.ts";
 import { own, setOwn } from "../../core/data_keys.ts";
 import {
   type ColumnInfo,
@@ -20,26 +21,7 @@ import {
   touchDataset,
 } from "../datasets/registry.ts";
 
-export interface WriteBackPlan {
-  /** imputation: "same_fields" overwrites the gaps in place; "new_fields" writes `<column><suffix>`. */
-  target: "same_fields" | "new_fields";
-  suffix: string;
-  /** detection: the boolean field set on every row, and an optional field for the score. */
-  flagField: string;
-  scoreField: string | null;
-}
-
 const BATCH = 1000;
-
-/** The field an imputed value of `column` goes to under this plan. */
-export const targetField = (plan: WriteBackPlan, column: string) =>
-  plan.target === "new_fields" ? `${column}${plan.suffix}` : column;
-
-/** The fields a plan writes: the imputed columns' targets, or a detection's flag (and score). */
-export const writtenFields = (job: JobRecord, plan: WriteBackPlan): string[] =>
-  job.task === "impute"
-    ? job.columns.map((c) => targetField(plan, c))
-    : [plan.flagField, ...(plan.scoreField ? [plan.scoreField] : [])];
 
 /** Current values of `fields` for every document of the job's dataset (one streamed pass). */
 async function currentValues(
