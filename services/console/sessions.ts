@@ -181,7 +181,11 @@ export async function findSession(deps: SessionDeps, secret: string): Promise<Se
   const doc = (await deps.store.get(ref, await hashId(secret))) as SessionDoc | null;
   if (!doc) return { state: "none" };
   const now = clock(deps);
-  if (now < doc.expires_at - REFRESH_MARGIN_MS) {
+  // a session from before roles has none stored: AUTH_MODE=off's is a steward's; any other is renewed
+  // now, so its role comes from a token rather than the person having none until the token runs out
+  if (doc.role === undefined && deps.config.AUTH_MODE === "off") doc.role = "steward";
+  const roleless = doc.role === undefined;
+  if (now < doc.expires_at - REFRESH_MARGIN_MS && !roleless) {
     if (deps.config.AUTH_MODE === "off" && doc.expires_at - now < deps.config.REFRESH_TTL_SECONDS * 500) {
       // no token to refresh: the idle time starts again once half of it has gone
       const expires_at = now + deps.config.REFRESH_TTL_SECONDS * 1000;

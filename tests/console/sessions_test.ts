@@ -163,6 +163,25 @@ storeTest(
   { env: { AUTH_MODE: "off" } },
 );
 
+storeTest(
+  "console sessions: one from before roles is renewed at once and gets its role from the new token",
+  async ({ store, config }) => {
+    const { d } = await deps(config, store);
+    const { secret, session } = await signIn(d, { username: "alice", password: "wonderland" });
+    assert.equal(session.role, "steward"); // TESSERA_USERS gives alice no role: steward
+    // as a session stored before roles looks: no role field, and a token with minutes left
+    await store.updateFields(sessionsRef(config), [{ id: session.id, set: {}, unset: ["role"] }]);
+    const [doc] = await store.list(sessionsRef(config));
+    assert.equal(doc.role, undefined);
+    const found = await findSession(d, secret);
+    assert.equal(found.state, "active");
+    assert.equal(found.state === "active" && found.session.role, "steward");
+    const [renewed] = await store.list(sessionsRef(config));
+    assert.equal(renewed.role, "steward", "stored with the renewed token");
+  },
+  { auth: true },
+);
+
 Deno.test("sameToken: equal strings only", () => {
   assert.equal(sameToken("abc", "abc"), true);
   assert.equal(sameToken("abc", "abd"), false);
