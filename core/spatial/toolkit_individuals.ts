@@ -22,7 +22,7 @@ const individualShape = (needProb: boolean) =>
     y_true: bit.nullish(),
     lat: z.number().min(-90).max(90).nullish(),
     lon: z.number().min(-180).max(180).nullish(),
-    region_ids: z.array(z.number().int().min(0)).min(1).nullish(),
+    region_ids: z.array(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).min(1).nullish(),
     y_pred_prob: needProb ? z.number().min(0).max(1) : z.number().min(0).max(1).nullish(),
   }).strict();
 

@@ -88,7 +88,8 @@ function relabelSettings(
     approx: b.approx,
     budget: b.budget_constr,
     prTol: b.pr_constr,
-    workLimitSeconds: b.work_limit ?? LONGEST_WORK_LIMIT,
+    // null, or more than a stored route allows (a timer cannot wait 2^31 ms or more): the longest
+    workLimitSeconds: Math.min(b.work_limit ?? LONGEST_WORK_LIMIT, LONGEST_WORK_LIMIT),
   };
 }
 

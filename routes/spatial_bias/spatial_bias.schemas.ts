@@ -17,13 +17,26 @@ const EXAMPLE_INDIVIDUALS = [
 ];
 const EXAMPLE_PROB = EXAMPLE_INDIVIDUALS.map((d, i) => ({ ...d, y_pred_prob: [0.81, 0.32, 0.66, 0.41][i] }));
 
+/** lat and lon together or not at all, for /openapi.json (core's superRefine checks it). */
+const LAT_WITH_LON: Record<string, unknown> = {
+  anyOf: [
+    {
+      required: ["lat", "lon"],
+      properties: { lat: { not: { type: "null" } }, lon: { not: { type: "null" } } },
+    },
+    { properties: { lat: { type: "null" }, lon: { type: "null" } } },
+  ],
+};
+
 export const ToolkitIndividual = toolkitIndividual(false).openapi("ToolkitIndividual", {
   description: "one individual: y_pred required; lat and lon together or not at all; unknown keys refused",
   example: EXAMPLE_INDIVIDUALS[0],
+  ...LAT_WITH_LON,
 });
 export const ToolkitScoredIndividual = toolkitIndividual(true).openapi("ToolkitScoredIndividual", {
   description: "an individual of the threshold's sets: y_pred_prob required",
   example: EXAMPLE_PROB[0],
+  ...LAT_WITH_LON,
 });
 
 const individuals = <T extends z.ZodType>(item: T, what: string) =>
@@ -63,9 +76,9 @@ const mitigationSettings = {
   pr_constr: z.number().min(0).max(1).default(0.1).openapi({
     description: "relative tolerance of the positive rate (true-positive rate under equal_opp)",
   }),
-  work_limit: z.number().int().min(1).nullable().default(30).openapi({
+  work_limit: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable().default(30).openapi({
     description: "seconds of solver time (the toolkit's Gurobi work units were about a second each); null: " +
-      "Tessera's longest, 3600 s; reaching it answers the best solution found",
+      "Tessera's longest, 3600 s, which also bounds a larger value; reaching it answers the best solution found",
   }),
 };
 

@@ -6,6 +6,7 @@
  * (keep.ts): then the individuals become a dataset with a task, and the answer that task's run.
  */
 import type { LoadedColumns } from "../../core/spatial/loaded_columns.ts";
+import { DataMismatchError, locateParams } from "../../core/errors.ts";
 import type { SetFacts } from "../../core/spatial/toolkit_individuals.ts";
 import type { Decider } from "../decisions/entry.ts";
 import {
@@ -45,10 +46,11 @@ const REQUEST = "the request's individuals";
 /** Where the individuals are: the request's columns, or the kept dataset's (its ids, its task). */
 async function requestData(
   deps: SpatialDeps,
-  input: ToolkitInput,
+  input: ToolkitInput & { equalOpp: boolean },
   kind: ToolkitKind,
 ): Promise<{ data: TaskData; task: string | null }> {
   const { ind, mapping } = input.columns;
+  requireScope(input);
   const bare = { db: "", collection: "", generation: null };
   if (!input.keep) {
     const data = { ind, mapping, source: bare, dataset: { ref: bare, version: null }, columns: "request" };
@@ -65,6 +67,27 @@ async function requestData(
   return { data, task: kept.name };
 }
 
+/**
+ * Under equal opportunity only individuals with y_true = 1 are audited: a request without one in every set
+ * is refused (409) before anything is kept, as the audit would refuse it after.
+ */
+function requireScope(input: ToolkitInput & { equalOpp: boolean }): void {
+  const yTrue = input.columns.ind.yTrue;
+  if (!input.equalOpp || !yTrue) return;
+  for (const s of input.sets) {
+    if (!yTrue.subarray(s.offset, s.offset + s.n).includes(1)) {
+      throw new DataMismatchError(
+        `no individuals in scope in ${s.field} (with equal_opp=true only individuals with y_true = 1 are ` +
+          "audited)",
+        ["body", "equal_opp"],
+      );
+    }
+  }
+}
+
+/** Where a toolkit request carries a parameter core names: in its body, by the same name. */
+const inBody = (param: (string | number)[]) => ["body", ...param];
+
 /** What the answer says of where it was kept. */
 const keptAs = (input: ToolkitInput, task: string | null) =>
   task && input.keep ? { database_name: input.keep, task } : null;
@@ -77,13 +100,15 @@ export async function toolkitAudit(
   deps: SpatialDeps,
   input: ToolkitInput & AuditSettings,
 ): Promise<ToolkitAnswer<AuditAnswer>> {
-  const t0 = performance.now(), clock = new PhaseClock(), own = unprepared(deps);
-  const { data, task } = await requestData(own, input, "audit");
-  const answer = await auditData(own, data, input, `Spatial audit of ${task ?? REQUEST}`, clock, t0);
-  if (!task) return { ...answer, run_id: "", kept: null };
-  const run = { kind: "audit" as const, task, source: data.source, mapping: data.mapping };
-  const kept = await keepRun(own, { ...run, requestedBy: input.who.sub, request: input.request }, answer);
-  return { ...kept, kept: keptAs(input, task) };
+  return await locateParams(inBody, async () => {
+    const t0 = performance.now(), clock = new PhaseClock(), own = unprepared(deps);
+    const { data, task } = await requestData(own, input, "audit");
+    const answer = await auditData(own, data, input, `Spatial audit of ${task ?? REQUEST}`, clock, t0);
+    if (!task) return { ...answer, run_id: "", kept: null };
+    const run = { kind: "audit" as const, task, source: data.source, mapping: data.mapping };
+    const kept = await keepRun(own, { ...run, requestedBy: input.who.sub, request: input.request }, answer);
+    return { ...kept, kept: keptAs(input, task) };
+  });
 }
 
 /** The toolkit's `mitigate/relabel`: relabel of services/mitigation over the request's individuals. */
@@ -91,11 +116,13 @@ export async function toolkitRelabel(
   deps: SpatialDeps,
   input: ToolkitInput & RelabelSettings,
 ): Promise<ToolkitAnswer<MitigationAnswer>> {
-  const own = unprepared(deps);
-  const { data, task } = await requestData(own, input, "relabel");
-  const target = { ...input, collectionName: task ?? REQUEST, requestedBy: input.who.sub };
-  const answer = await relabelIndividuals(own, target, data, task !== null);
-  return { ...answer, kept: keptAs(input, task) };
+  return await locateParams(inBody, async () => {
+    const own = unprepared(deps);
+    const { data, task } = await requestData(own, input, "relabel");
+    const target = { ...input, collectionName: task ?? REQUEST, requestedBy: input.who.sub };
+    const answer = await relabelIndividuals(own, target, data, task !== null);
+    return { ...answer, kept: keptAs(input, task) };
+  });
 }
 
 /**
@@ -106,12 +133,14 @@ export async function toolkitThreshold(
   deps: SpatialDeps,
   input: ToolkitInput & ThresholdSettings,
 ): Promise<ToolkitAnswer<ThresholdAnswer>> {
-  const own = unprepared(deps);
-  const { data, task } = await requestData(own, input, "threshold");
-  const [predict, fit] = input.sets;
-  const range = (s: SetFacts) => Int32Array.from({ length: s.n }, (_, j) => s.offset + j);
-  const split = { train: range(fit), test: range(predict) };
-  const target = { ...input, split, collectionName: task ?? REQUEST, requestedBy: input.who.sub };
-  const answer = await thresholdIndividuals(own, target, data, task !== null);
-  return { ...answer, kept: keptAs(input, task) };
+  return await locateParams(inBody, async () => {
+    const own = unprepared(deps);
+    const { data, task } = await requestData(own, input, "threshold");
+    const [predict, fit] = input.sets;
+    const range = (s: SetFacts) => Int32Array.from({ length: s.n }, (_, j) => s.offset + j);
+    const split = { train: range(fit), test: range(predict) };
+    const target = { ...input, split, collectionName: task ?? REQUEST, requestedBy: input.who.sub };
+    const answer = await thresholdIndividuals(own, target, data, task !== null);
+    return { ...answer, kept: keptAs(input, task) };
+  });
 }

@@ -360,3 +360,42 @@ Deno.test("toolkit keep: true or false; a kept dataset never goes into Tessera's
     assert.deepEqual(await (await t.app.request("/api/tasks/documents")).json(), []);
   });
 });
+
+Deno.test("toolkit audit: equal_opp with no y_true = 1 in a set is a 409, and keep=true keeps nothing", async () => {
+  await withApp(async (t) => {
+    // found by `deno task fuzz`: this answered 500 (the audit's refusal came up from its worker unmapped)
+    const none = twoRegions((i) => ({ y_true: i === 3 ? 1 : 0 }));
+    const noPositive = twoRegions(() => ({ y_true: 0 }));
+    for (const path of ["audit", "audit?keep=true", "mitigate/relabel?keep=true"]) {
+      const r = await post(t, path, { indiv_info: noPositive, n_worlds: 10 });
+      assert.equal(r.status, 409, `${path}: ${JSON.stringify(r.body)}`);
+      assert.match(
+        JSON.stringify(r.body.detail),
+        /no individuals in scope in indiv_info \(with equal_opp=true only individuals with y_true = 1/,
+      );
+    }
+    assert.deepEqual(await (await t.app.request("/api/tasks/documents")).json(), [], "nothing kept");
+    // one y_true = 1 is a scope of one: it audits
+    assert.equal((await post(t, "audit", { indiv_info: none, n_worlds: 10 })).status, 200);
+    const scoredNone = twoRegions((i) => ({ y_true: 0, ...scored(i) }));
+    const withOne = twoRegions((i) => ({ y_true: i === 0 ? 1 : 0, ...scored(i) }));
+    const r = await post(t, "mitigate/threshold", {
+      fit_indiv_info: withOne,
+      predict_indiv_info: scoredNone,
+    });
+    assert.equal(r.status, 409);
+    assert.match(JSON.stringify(r.body.detail), /no individuals in scope in predict_indiv_info/);
+  });
+});
+
+Deno.test("toolkit relabel: a work_limit beyond a timer's reach is Tessera's longest, not an instant stop", async () => {
+  await withApp(async (t) => {
+    // found by `deno task fuzz`: 9007199254740991 s overflowed the timer, which fired at once (a 503)
+    const r = await post(t, "mitigate/relabel", {
+      indiv_info: twoRegions(),
+      n_worlds: 10,
+      work_limit: Number.MAX_SAFE_INTEGER,
+    });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  });
+});
