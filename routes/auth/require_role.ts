@@ -1,4 +1,5 @@
 /** The role check of every secured route: after requireAuth, a caller below the route's level gets a 403. */
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../http/env.ts";
 import { allows, type Role } from "../../core/auth/roles.ts";
@@ -9,14 +10,16 @@ export function roleRefusal(need: Role, have: Role | null): string {
   return `This needs the ${need} role; ${has}.`;
 }
 
-/** 403 (RFC 6750's insufficient_scope) unless the principal's role includes `need`. */
+/** The 403 of a caller below `need` (RFC 6750's insufficient_scope), naming both roles. */
+export function roleForbidden(c: Context<AppEnv>, need: Role) {
+  const why = roleRefusal(need, c.var.principal.role);
+  c.header("WWW-Authenticate", `Bearer error="insufficient_scope", error_description="${why}"`);
+  return c.json({ detail: why }, 403);
+}
+
+/** 403 unless the principal's role includes `need`. */
 export const requireRole = (need: Role) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    const have = c.var.principal.role;
-    if (!allows(have, need)) {
-      const why = roleRefusal(need, have);
-      c.header("WWW-Authenticate", `Bearer error="insufficient_scope", error_description="${why}"`);
-      return c.json({ detail: why }, 403);
-    }
+    if (!allows(c.var.principal.role, need)) return roleForbidden(c, need);
     await next();
   });

@@ -9,17 +9,14 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/env.ts";
 import { createMiddleware } from "hono/factory";
 import { allows } from "../../core/auth/roles.ts";
-import { roleRefusal } from "../auth/require_role.ts";
+import { roleForbidden } from "../auth/require_role.ts";
 import * as routes from "./spatial_bias.routes.ts";
 import * as handlers from "./spatial_bias.handlers.ts";
 
 /** keep=true imports a dataset: the steward's decision (403 for a reviewer, as requireRole answers). */
 const keepNeedsSteward = createMiddleware<AppEnv>(async (c, next) => {
-  const have = c.var.principal.role;
-  if (c.req.query("keep") === "true" && !allows(have, "steward")) {
-    const why = roleRefusal("steward", have);
-    c.header("WWW-Authenticate", `Bearer error="insufficient_scope", error_description="${why}"`);
-    return c.json({ detail: why }, 403);
+  if (c.req.query("keep") === "true" && !allows(c.var.principal.role, "steward")) {
+    return roleForbidden(c, "steward");
   }
   await next();
 });
