@@ -4,7 +4,7 @@
  * data directory on a free port.
  */
 import { join } from "node:path";
-import { drain, exists, freePort, kill, run } from "./processes.ts";
+import { exists, freePort, run, spawnServer, waitUntil } from "./processes.ts";
 
 const VERSION = "v1.24.2";
 const MODULE = `github.com/FerretDB/FerretDB@${VERSION}`;
@@ -25,8 +25,7 @@ export async function startFerretDB(): Promise<FerretDB> {
   const bin = await ensureBinary();
   const dir = await Deno.makeTempDir({ prefix: "tessera-ferretdb-" });
   const port = freePort();
-  const log = await Deno.open(join(dir, "ferretdb.log"), { write: true, create: true, append: true });
-  const child = new Deno.Command(bin, {
+  const server = await spawnServer("ferretdb", dir, bin, {
     args: [
       "--handler=sqlite",
       `--sqlite-url=file:${dir}/?_pragma=synchronous(off)`, // a throwaway database needs no fsync
@@ -35,28 +34,13 @@ export async function startFerretDB(): Promise<FerretDB> {
       "--telemetry=disable",
       `--listen-addr=127.0.0.1:${port}`,
     ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const drained = Promise.all([drain(child.stdout, log), drain(child.stderr, log)]);
-  let stopped: Promise<void> | undefined;
-  // Idempotent: a signal handler and a finally block may both ask.
-  const stop = () =>
-    stopped ??= (async () => {
-      await kill(child);
-      await drained;
-      log.close();
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
-    })();
-  try {
-    await waitForPort(port, child);
-  } catch (err) {
-    const tail = await Deno.readTextFile(join(dir, "ferretdb.log")).catch(() => "");
-    await stop();
-    throw new Error(`FerretDB did not start: ${(err as Error).message}\n${tail.slice(-2000)}`);
-  }
-  return { url: `mongodb://127.0.0.1:${port}/`, stop };
+  }, (child) =>
+    waitUntil(child, () => portOpen(port), {
+      timeoutMs: START_TIMEOUT_MS,
+      everyMs: 100,
+      what: `port ${port} open`,
+    }));
+  return { url: `mongodb://127.0.0.1:${port}/`, stop: server.stop };
 }
 
 /** Where the built binary lives, so it is built once per machine, not once per run. */
@@ -145,19 +129,12 @@ async function patchAtomicWrites(src: string): Promise<void> {
   );
 }
 
-/** Polls until the port accepts TCP connections, failing fast if the process dies first. */
-async function waitForPort(port: number, child: Deno.ChildProcess): Promise<void> {
-  const exited: { status?: Deno.CommandStatus } = {};
-  child.status.then((s) => exited.status = s);
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (exited.status) throw new Error(`exited with code ${exited.status.code}`);
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+/** Whether the port accepts a TCP connection now. */
+async function portOpen(port: number): Promise<boolean> {
+  try {
+    (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+    return true;
+  } catch {
+    return false;
   }
-  throw new Error(`port ${port} not open after ${START_TIMEOUT_MS / 1000} s`);
 }

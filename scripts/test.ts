@@ -9,6 +9,7 @@
 import { existsSync } from "node:fs";
 import { startFerretDB } from "./ferretdb.ts";
 import { startKeycloak } from "./keycloak.ts";
+import type { Server } from "./processes.ts";
 
 const SIGNALS: Deno.Signal[] = ["SIGINT", "SIGTERM"];
 
@@ -65,10 +66,6 @@ const isFolder = (path: string) => {
     return false;
   }
 };
-
-interface Server {
-  stop(): Promise<void>;
-}
 
 async function main(): Promise<number> {
   const servers: Server[] = [];
