@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
-import { launchBrowser, serveApp, USER } from "../support/browser.ts";
+import { launchBrowser, serveApp, userToken } from "../support/browser.ts";
 
 /** The page a foreign origin serves: fetches `api` with the token in its hash, writes what it got. */
 const CLIENT_PAGE = `<!doctype html>
@@ -57,17 +57,7 @@ Deno.test({
     const app = await serveApp({ CORS_ORIGINS: listed.origin });
     let browser: Browser | null = null;
     try {
-      const tokenRes = await fetch(`${app.url}/realms/tessera/protocol/openid-connect/token`, {
-        method: "POST",
-        body: new URLSearchParams({
-          grant_type: "password",
-          client_id: "tessera",
-          client_secret: "tessera-secret",
-          ...USER,
-        }),
-      });
-      assert.equal(tokenRes.status, 200);
-      const token = (await tokenRes.json()).access_token as string;
+      const token = await userToken(app);
       const api = `${app.url}/dataset`;
       browser = await launchBrowser();
 

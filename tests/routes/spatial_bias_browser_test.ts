@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
-import { launchBrowser, serveApp, USER } from "../support/browser.ts";
+import { launchBrowser, serveApp, userToken } from "../support/browser.ts";
 import { jsonBody } from "../support/app.ts";
 import { BASE_ENV, login, passwordForm, tokenRequest, withApp } from "./auth_fixtures.ts";
 
@@ -60,17 +60,7 @@ Deno.test({
     const app = await serveApp({ CORS_ORIGINS: origin });
     let browser: Browser | null = null;
     try {
-      const tokenRes = await fetch(`${app.url}/realms/tessera/protocol/openid-connect/token`, {
-        method: "POST",
-        body: new URLSearchParams({
-          grant_type: "password",
-          client_id: "tessera",
-          client_secret: "tessera-secret",
-          ...USER,
-        }),
-      });
-      assert.equal(tokenRes.status, 200);
-      const token = (await tokenRes.json()).access_token as string;
+      const token = await userToken(app);
       browser = await launchBrowser();
       const tab = await (await browser.newContext()).newPage();
       await tab.goto(`${origin}/#${encodeURIComponent(`${app.url}/api/spatial-bias/audit ${token}`)}`);

@@ -29,6 +29,21 @@ export interface ServedApp {
   close(): Promise<void>;
 }
 
+/** An access token of alice from a served app's local realm (password grant of the default client). */
+export async function userToken(app: ServedApp): Promise<string> {
+  const res = await fetch(`${app.url}/realms/tessera/protocol/openid-connect/token`, {
+    method: "POST",
+    body: new URLSearchParams({
+      grant_type: "password",
+      client_id: "tessera",
+      client_secret: "tessera-secret",
+      ...USER,
+    }),
+  });
+  if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
+  return (await res.json()).access_token as string;
+}
+
 /** Serves the whole app (AUTH_MODE=local, user alice) over a fresh store; env overrides the configuration. */
 export async function serveApp(env: Record<string, string> = {}): Promise<ServedApp> {
   const dir = await Deno.makeTempDir({ prefix: "tessera-browser-" });
