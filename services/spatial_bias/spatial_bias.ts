@@ -85,7 +85,10 @@ function requireScope(input: ToolkitInput & { equalOpp: boolean }): void {
   }
 }
 
-/** Where a toolkit request carries a parameter core names: in its body, by the same name. */
+/**
+ * Where a toolkit request carries a parameter core names: in its body, by the same name (the audit's; the
+ * mitigations locate theirs as a stored task's do).
+ */
 const inBody = (param: (string | number)[]) => ["body", ...param];
 
 /** What the answer says of where it was kept. */
@@ -116,13 +119,11 @@ export async function toolkitRelabel(
   deps: SpatialDeps,
   input: ToolkitInput & RelabelSettings,
 ): Promise<ToolkitAnswer<MitigationAnswer>> {
-  return await locateParams(inBody, async () => {
-    const own = unprepared(deps);
-    const { data, task } = await requestData(own, input, "relabel");
-    const target = { ...input, collectionName: task ?? REQUEST, requestedBy: input.who.sub };
-    const answer = await relabelIndividuals(own, target, data, task !== null);
-    return { ...answer, kept: keptAs(input, task) };
-  });
+  const own = unprepared(deps);
+  const { data, task } = await requestData(own, input, "relabel");
+  const target = { ...input, collectionName: task ?? REQUEST, requestedBy: input.who.sub };
+  const answer = await relabelIndividuals(own, target, data, task !== null);
+  return { ...answer, kept: keptAs(input, task) };
 }
 
 /**
@@ -133,14 +134,12 @@ export async function toolkitThreshold(
   deps: SpatialDeps,
   input: ToolkitInput & ThresholdSettings,
 ): Promise<ToolkitAnswer<ThresholdAnswer>> {
-  return await locateParams(inBody, async () => {
-    const own = unprepared(deps);
-    const { data, task } = await requestData(own, input, "threshold");
-    const [predict, fit] = input.sets;
-    const range = (s: SetFacts) => Int32Array.from({ length: s.n }, (_, j) => s.offset + j);
-    const split = { train: range(fit), test: range(predict) };
-    const target = { ...input, split, collectionName: task ?? REQUEST, requestedBy: input.who.sub };
-    const answer = await thresholdIndividuals(own, target, data, task !== null);
-    return { ...answer, kept: keptAs(input, task) };
-  });
+  const own = unprepared(deps);
+  const { data, task } = await requestData(own, input, "threshold");
+  const [predict, fit] = input.sets;
+  const range = (s: SetFacts) => Int32Array.from({ length: s.n }, (_, j) => s.offset + j);
+  const split = { train: range(fit), test: range(predict) };
+  const target = { ...input, split, collectionName: task ?? REQUEST, requestedBy: input.who.sub };
+  const answer = await thresholdIndividuals(own, target, data, task !== null);
+  return { ...answer, kept: keptAs(input, task) };
 }
