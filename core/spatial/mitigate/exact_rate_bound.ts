@@ -18,7 +18,7 @@ export interface RateBound {
 }
 
 /** Per region, the members that can flip up and down (each capped at the budget C and the region's cap). */
-function regionCapacities(pr: MitigationProblem): { up: Int32Array; down: Int32Array } {
+export function regionCapacities(pr: MitigationProblem): { up: Int32Array; down: Int32Array } {
   const R = pr.n.length, up = new Int32Array(R), down = new Int32Array(R);
   for (let u = 0; u < pr.unitSign.length; u++) {
     const into = pr.unitSign[u] > 0 ? up : down;

@@ -1,0 +1,65 @@
+/**
+ * PROMIS-Exact over overlapping regions where the budget binds (docs/spatial-fairness.md "Where the budget
+ * binds"): the separable bound B(P') lets every region reach its best count on its own, which a few
+ * thousand flips cannot do at once, so it can sit orders of magnitude below the optimum. Here the
+ * continuous relaxation is solved at a few D (exact_relaxation.ts); each solution's multipliers bound every
+ * D of the window (exact_dual_bound.ts), the next D solved being where the bound is still lowest; the
+ * relaxation with the lowest value, rounded, is the incumbent.
+ */
+import { budgetMultipliers, dualValues } from "./exact_dual_bound.ts";
+import { relaxAtD, type Relaxation, roundRelaxed } from "./exact_relaxation.ts";
+import type { MitigationProblem } from "./problem.ts";
+
+/** Steps of one relaxation: near convergence from a neighbour's point, a first estimate from none. */
+const STEPS = 100;
+
+/** What the relaxations found: the bound over every integer solution, and a rounded incumbent. */
+export interface BudgetStart {
+  bound: number;
+  start: Int32Array | null;
+  relaxations: number;
+}
+
+/**
+ * Relaxations at D chosen as above until `deadline` (performance.now() ms; at least one). The bound per D
+ * starts as B(P') (the multipliers y = 0) and only rises. `upper`: an incumbent's objective; a D whose bound
+ * already reaches it cannot hold the minimum, so later multiplier sets skip it.
+ */
+export function budgetStart(
+  pr: MitigationProblem,
+  t: Float64Array,
+  deadline: number,
+  upper = Infinity,
+): BudgetStart {
+  const W = pr.dMax - pr.dMin + 1, env = new Float64Array(W), values = new Float64Array(W);
+  dualValues(pr, t, { y: new Float64Array(pr.n.length), lambda: 0, mu: 0 }, env, deadline); // B(P') itself
+  const solved: Relaxation[] = [];
+  const lowest = () => {
+    let at = 0;
+    for (let j = 1; j < W; j++) if (env[j] < env[at]) at = j;
+    return at;
+  };
+  const nearest = (D: number) =>
+    solved.reduce<Relaxation | null>((b, r) => (!b || Math.abs(r.D - D) < Math.abs(b.D - D) ? r : b), null);
+  let best: Relaxation | null = null;
+  const seeds = [0.5, 0.15, 0.85].map((f) => Math.round(pr.dMin + f * (W - 1)));
+  for (let round = 0; round < 64; round++) {
+    if (round >= 1 && performance.now() > deadline) break;
+    const D = round < seeds.length ? seeds[round] : pr.dMin + lowest();
+    const from = nearest(D);
+    const r = relaxAtD(pr, D, deadline, STEPS, from?.k ?? null);
+    const at = solved.findIndex((s) => s.D === D);
+    at >= 0 ? (solved[at] = r) : solved.push(r);
+    if (!best || r.value < best.value) best = r;
+    dualValues(pr, t, budgetMultipliers(pr, r.y, D), values, deadline, (j) => env[j] < upper);
+    for (let j = 0; j < W; j++) if (values[j] > env[j]) env[j] = values[j];
+    // within 0.1 % of the best relaxation's value, more relaxations add little to the bound
+    if (env[lowest()] >= best.value * (1 - 1e-3)) break;
+  }
+  const bound = Math.max(0, env[lowest()]);
+  return {
+    bound: Number.isFinite(bound) ? bound : 0,
+    start: best ? roundRelaxed(pr, best.k, best.D) : null,
+    relaxations: solved.length,
+  };
+}

@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { xlogxTable } from "../../../../core/spatial/statistic.ts";
+import { budgetStart } from "../../../../core/spatial/mitigate/exact_budget.ts";
+import { budgetMultipliers, dualValues } from "../../../../core/spatial/mitigate/exact_dual_bound.ts";
+import { positivesAfter } from "../../../../core/spatial/mitigate/exact_objective.ts";
+import { rateBound } from "../../../../core/spatial/mitigate/exact_rate_bound.ts";
+import {
+  directionsOf,
+  projectFlips,
+  relaxAtD,
+  roundRelaxed,
+} from "../../../../core/spatial/mitigate/exact_relaxation.ts";
+import { setUp, statAfter, tiny } from "./exact_reference.ts";
+
+/** min over the window of g under multipliers m (Infinity where no D is reachable). */
+function windowMin(pr: ReturnType<typeof setUp>["pr"], m: Parameters<typeof dualValues>[2]): number {
+  const out = new Float64Array(pr.dMax - pr.dMin + 1);
+  dualValues(pr, xlogxTable(pr.N), m, out);
+  return Math.min(...out);
+}
+
+Deno.test("dualValues: any multipliers bound the brute-force optimum (weak duality)", () => {
+  fc.assert(
+    fc.property(
+      tiny,
+      fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: 4, maxLength: 4 }),
+      fc.double({ min: 0, max: 3, noNaN: true }),
+      fc.double({ min: -3, max: 3, noNaN: true }),
+      (c, ys, lambda, mu) => {
+        const { pr, opt } = setUp(c);
+        if (!Number.isFinite(opt)) return;
+        const y = Float64Array.from({ length: pr.n.length }, (_, i) => ys[i % ys.length]);
+        const g = windowMin(pr, { y, lambda, mu });
+        assert.ok(g <= opt + 1e-9 * Math.max(1, opt), `bound ${g}, optimum ${opt}`);
+      },
+    ),
+    { numRuns: 1500, seed: 11 },
+  );
+});
+
+Deno.test("dualValues with no multipliers is B(P'): its minimum is rateBound's", () => {
+  fc.assert(
+    fc.property(tiny, (c) => {
+      const { pr } = setUp(c);
+      const t = xlogxTable(pr.N), r = rateBound(pr, t);
+      const g = windowMin(pr, { y: new Float64Array(pr.n.length), lambda: 0, mu: 0 });
+      if (r.dBest === null) return;
+      assert.ok(Math.abs(Math.max(0, g) - r.bound) <= 1e-9 * Math.max(1, r.bound), `${g} vs ${r.bound}`);
+    }),
+    { numRuns: 500, seed: 12 },
+  );
+});
+
+Deno.test("projectFlips: within the box, the budget and D, and no farther than any feasible flips", () => {
+  fc.assert(
+    fc.property(
+      tiny,
+      fc.array(fc.double({ min: -4, max: 6, noNaN: true }), { minLength: 18, maxLength: 18 }),
+      (c, vs) => {
+        const { pr } = setUp(c);
+        const U = pr.unitSign.length, v = Float64Array.from({ length: U }, (_, u) => vs[u % vs.length]);
+        const D = Math.max(pr.dMin, Math.min(pr.dMax, 0)), out = new Float64Array(U);
+        projectFlips(pr, directionsOf(pr), v, D, out);
+        let used = 0, net = 0;
+        for (let u = 0; u < U; u++) {
+          assert.ok(out[u] >= -1e-9 && out[u] <= pr.unitCount[u] + 1e-9);
+          (used += out[u], net += pr.unitSign[u] * out[u]);
+        }
+        assert.ok(
+          used <= pr.C + 1e-6 && Math.abs(net - D) <= 1e-6,
+          `used ${used} of ${pr.C}, net ${net} for ${D}`,
+        );
+        // every integer point of the set is at least as far from v
+        const dist = (k: ArrayLike<number>) => Array.from(v).reduce((s, x, u) => s + (x - k[u]) ** 2, 0);
+        const k = new Int32Array(U), mine = dist(out);
+        for (;;) {
+          const { D: d, used: n } = positivesAfter(pr, k);
+          if (d === D && n <= pr.C) assert.ok(mine <= dist(k) + 1e-6, `${mine} > ${dist(k)}`);
+          let u = 0;
+          while (u < U && k[u] === pr.unitCount[u]) k[u++] = 0;
+          if (u === U) break;
+          k[u]++;
+        }
+      },
+    ),
+    { numRuns: 400, seed: 13 },
+  );
+});
+
+Deno.test("relaxAtD and roundRelaxed: flips that keep D and the budget, and a relaxation no worse than them", () => {
+  fc.assert(
+    fc.property(tiny, (c) => {
+      const { pr, labels, members } = setUp(c);
+      if (pr.dMin > pr.dMax) return;
+      const D = pr.dMin + Math.floor((pr.dMax - pr.dMin) / 2);
+      const r = relaxAtD(pr, D, Infinity, 300);
+      const k = roundRelaxed(pr, r.k, D), after = positivesAfter(pr, k);
+      if (after.D !== D) return; // a window edge the units cannot reach in whole flips
+      assert.ok(after.used <= pr.C, `used ${after.used} of ${pr.C}`);
+      const rounded = statAfter(pr, labels, members, k).value;
+      assert.ok(r.value <= rounded + 1e-6 * Math.max(1, rounded), `relaxed ${r.value}, rounded ${rounded}`);
+    }),
+    { numRuns: 300, seed: 14 },
+  );
+});
+
+Deno.test("budgetStart: its bound never passes the brute-force optimum, its flips fit", () => {
+  fc.assert(
+    fc.property(tiny, (c) => {
+      const { pr, labels, members, opt } = setUp(c);
+      if (!Number.isFinite(opt)) return;
+      const b = budgetStart(pr, xlogxTable(pr.N), performance.now() + 200);
+      assert.ok(b.bound <= opt + 1e-9 * Math.max(1, opt), `bound ${b.bound}, optimum ${opt}`);
+      if (b.start) {
+        const { D, used } = positivesAfter(pr, b.start);
+        assert.ok(used <= pr.C && D >= pr.dMin && D <= pr.dMax);
+        assert.ok(statAfter(pr, labels, members, b.start).value >= opt - 1e-9);
+      }
+    }),
+    { numRuns: 300, seed: 15 },
+  );
+});
+
+Deno.test("budgetMultipliers: λ ≥ 0, and g at its D no lower than with λ = μ = 0", () => {
+  fc.assert(
+    fc.property(tiny, (c) => {
+      const { pr } = setUp(c);
+      if (pr.dMin > pr.dMax) return;
+      const D = pr.dMin, r = relaxAtD(pr, D, Infinity, 200), m = budgetMultipliers(pr, r.y, D);
+      assert.ok(m.lambda >= 0);
+      const at = (lambda: number, mu: number) => {
+        const out = new Float64Array(pr.dMax - pr.dMin + 1);
+        dualValues(pr, xlogxTable(pr.N), { y: m.y, lambda, mu }, out);
+        return out[0];
+      };
+      assert.ok(at(m.lambda, m.mu) >= at(0, 0) - 1e-9 * Math.max(1, Math.abs(at(0, 0))));
+    }),
+    { numRuns: 300, seed: 16 },
+  );
+});
