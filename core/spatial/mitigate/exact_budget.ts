@@ -6,7 +6,7 @@
  * D of the window (exact_dual_bound.ts), the next D solved being where the bound is still lowest; the
  * relaxation with the lowest value, rounded, is the incumbent.
  */
-import { budgetMultipliers, dualValues } from "./exact_dual_bound.ts";
+import { dualValues } from "./exact_dual_bound.ts";
 import { relaxAtD, type Relaxation, roundRelaxed } from "./exact_relaxation.ts";
 import type { MitigationProblem } from "./problem.ts";
 
@@ -32,7 +32,7 @@ export function budgetStart(
   upper = Infinity,
 ): BudgetStart {
   const W = pr.dMax - pr.dMin + 1, env = new Float64Array(W), values = new Float64Array(W);
-  dualValues(pr, t, { y: new Float64Array(pr.n.length), lambda: 0, mu: 0 }, env, deadline); // B(P') itself
+  dualValues(pr, t, new Float64Array(pr.n.length), env, deadline); // B(P') itself
   const solved: Relaxation[] = [];
   const lowest = () => {
     let at = 0;
@@ -51,7 +51,7 @@ export function budgetStart(
     const at = solved.findIndex((s) => s.D === D);
     at >= 0 ? (solved[at] = r) : solved.push(r);
     if (!best || r.value < best.value) best = r;
-    dualValues(pr, t, budgetMultipliers(pr, r.y, D), values, deadline, (j) => env[j] < upper);
+    dualValues(pr, t, r.y, values, deadline, (j) => env[j] < upper);
     for (let j = 0; j < W; j++) if (values[j] > env[j]) env[j] = values[j];
     // within 0.1 % of the best relaxation's value, more relaxations add little to the bound
     if (env[lowest()] >= best.value * (1 - 1e-3)) break;

@@ -1,90 +1,68 @@
 /**
  * A Lagrangian lower bound of PROMIS-Exact over overlapping regions that sees the budget
- * (docs/spatial-fairness.md "Where the budget binds"). Any integer flips k with newP = P' give
- *   objective = Σ_i φ_i(z_i, P'),  z_i = p_i + Σ_{u∋i} s_u k_u,  Σ k ≤ C,  P' = P + Σ s_u k_u,
- * so for any multipliers y (per region), λ ≥ 0 (budget) and μ (newP) the objective is at least
- *   g(P') = Σ_i min_{z ∈ Z_i(P')} [φ_i(z, P') - y_i z] + Σ_i y_i p_i - λC + μ(P - P')
- *           + Σ_u count_u · min(0, s_u (Σ_{i∋u} y_i + μ) + λ),
- * Z_i(P') being the integers region i can reach (as exact_rate_bound.ts counts them), and the optimum is at
- * least min over the window of g (weak duality: every dropped term is ≥ 0 at a feasible point). With y = 0
- * and λ = μ = 0 this is exact_rate_bound.ts's B(P'); with y = φ'(z) at the continuous relaxation's optimum
- * of one D (exact_relaxation.ts) it reaches that relaxation's value there, and it lets every other D be
- * bounded by whichever multiplier set bounds it best.
+ * (docs/spatial-fairness.md "Where the budget binds"). Any integer flips k with newP = P + D give
+ *   objective = Σ_i φ_i(z_i, P'),  z_i = p_i + Σ_{u∋i} s_u k_u,
+ * and for any multipliers y (one per region) that equals
+ *   Σ_i [φ_i(z_i, P') - y_i z_i] + Σ_i y_i p_i + Σ_u s_u w_u k_u,   w_u = Σ_{i∋u} y_i,
+ * so it is at least
+ *   g(D) = Σ_i min_{z ∈ Z_i(P')} [φ_i(z, P') - y_i z] + Σ_i y_i p_i + min { Σ_u s_u w_u k_u : k ∈ K(D) },
+ * Z_i(P') being the integers region i can reach (as exact_rate_bound.ts counts them) and K(D) the real flips
+ * in each unit's box with Σ k ≤ C and Σ s k = D: the regions and the flips are taken apart, each at its
+ * best. The flips' part is a knapsack solved exactly by prefix sums (the cheapest flips of each direction
+ * first). With y = 0 this is exact_rate_bound.ts's B(P'); with y = φ'(z) at the continuous relaxation's
+ * optimum of one D (exact_relaxation.ts) it reaches that relaxation's value there, and nearby D lose little.
  */
 import { regionTerm } from "./exact_objective.ts";
 import { regionCapacities } from "./exact_rate_bound.ts";
 import type { MitigationProblem } from "./problem.ts";
-
-/** One multiplier set: y per region, and the budget's λ ≥ 0 and newP's μ. */
-export interface Multipliers {
-  y: Float64Array;
-  lambda: number;
-  mu: number;
-}
-
-/** Σ_u count_u · min(0, s_u (w_u + μ) + λ): the units' part of g (w_u = Σ_{i∋u} y_i). */
-function unitPart(pr: MitigationProblem, w: Float64Array, lambda: number, mu: number): number {
-  let s = 0;
-  for (let u = 0; u < w.length; u++) {
-    const c = pr.unitSign[u] * (w[u] + mu) + lambda;
-    if (c < 0) s += pr.unitCount[u] * c;
-  }
-  return s;
-}
 
 /** y with 0 for regions without a statistic (n = 0 or N): they have no term to carry a multiplier. */
 function activeY(pr: MitigationProblem, y: Float64Array): Float64Array {
   return y.map((v, i) => (pr.n[i] > 0 && pr.n[i] < pr.N ? v : 0));
 }
 
-/** w_u = Σ_{i∋u} y_i per unit. */
-function unitSums(pr: MitigationProblem, y: Float64Array): Float64Array {
-  const w = new Float64Array(pr.unitSign.length);
-  for (let u = 0; u < w.length; u++) {
-    let s = 0;
-    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s += y[pr.unitRegions[r]];
-    w[u] = s;
+/**
+ * The cheapest total cost of K flips of one direction, as a function of real K: the units sorted by their
+ * cost per flip, then prefix sums of counts and costs (convex and piecewise linear in K; Infinity past the
+ * direction's capacity).
+ */
+function cheapestFlips(pr: MitigationProblem, units: number[], cost: (u: number) => number) {
+  units.sort((a, b) => cost(a) - cost(b));
+  const m = units.length, count = new Float64Array(m + 1), total = new Float64Array(m + 1);
+  for (let j = 0; j < m; j++) {
+    count[j + 1] = count[j] + pr.unitCount[units[j]];
+    total[j + 1] = total[j] + pr.unitCount[units[j]] * cost(units[j]);
   }
-  return w;
-}
-
-/** The maximiser of a concave f on [a, b] by ternary search. */
-function argmaxConcave(f: (v: number) => number, a: number, b: number, steps = 60): number {
-  for (let k = 0; k < steps; k++) {
-    const m1 = a + (b - a) / 3, m2 = b - (b - a) / 3;
-    f(m1) < f(m2) ? (a = m1) : (b = m2);
-  }
-  return (a + b) / 2;
+  return (K: number): number => {
+    if (K > count[m] + 1e-9) return Infinity;
+    let lo = 0, hi = m; // the last j with count[j] ≤ K
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      count[mid] <= K ? (lo = mid) : (hi = mid - 1);
+    }
+    return lo === m ? total[m] : total[lo] + (K - count[lo]) * cost(units[lo]);
+  };
 }
 
 /**
- * λ ≥ 0 and μ that make g largest at newP = P + D for these y (the units' part minus λC plus μ(P - P') is
- * concave in both; the region part does not depend on them). Any values keep the bound valid.
+ * min { Σ_u s_u w_u k_u : 0 ≤ k_u ≤ count_u, Σ k ≤ C, Σ s k = D } for every D as a function: up flips
+ * K⁺ = (T + D)/2 and down flips K⁻ = (T - D)/2 for a total T in [|D|, C], the cost convex in T (each
+ * direction's cheapest-first cost is), so a ternary search over T finds it.
  */
-export function budgetMultipliers(pr: MitigationProblem, relaxed: Float64Array, D: number): Multipliers {
-  const y = activeY(pr, relaxed), w = unitSums(pr, y);
-  let span = 1;
-  for (const v of y) span += Math.abs(v);
-  // a_u = s_u (w_u + μ): up units in the order of w, down units in the order of -w, whatever μ
-  const all = Int32Array.from(w.keys()), key = (u: number) => pr.unitSign[u] * w[u];
-  const up = all.filter((u) => pr.unitSign[u] > 0).sort((p, q) => key(p) - key(q));
-  const down = all.filter((u) => pr.unitSign[u] < 0).sort((p, q) => key(p) - key(q));
-  // for one μ, the best λ exactly: the units' slope Σ_{a_u < -λ} count_u falls to C there
-  const bestLambda = (mu: number) => {
-    let i = 0, j = 0, cum = 0;
-    while (i < up.length || j < down.length) {
-      const au = i < up.length ? key(up[i]) + mu : Infinity,
-        ad = j < down.length ? key(down[j]) - mu : Infinity;
-      const u = au <= ad ? up[i++] : down[j++], a = Math.min(au, ad);
-      if (a >= 0) break;
-      if (cum + pr.unitCount[u] > pr.C) return -a;
-      cum += pr.unitCount[u];
+function flipsPart(pr: MitigationProblem, w: Float64Array): (D: number) => number {
+  const up: number[] = [], down: number[] = [];
+  for (let u = 0; u < w.length; u++) (pr.unitSign[u] > 0 ? up : down).push(u);
+  const upCost = cheapestFlips(pr, up, (u) => w[u]), downCost = cheapestFlips(pr, down, (u) => -w[u]);
+  return (D: number) => {
+    if (Math.abs(D) > pr.C) return Infinity;
+    const cost = (T: number) => upCost((T + D) / 2) + downCost((T - D) / 2);
+    let a = Math.abs(D), b = Math.max(a, pr.C);
+    for (let k = 0; k < 100 && b - a > 1e-9; k++) {
+      const m1 = a + (b - a) / 3, m2 = b - (b - a) / 3;
+      cost(m1) <= cost(m2) ? (b = m2) : (a = m1);
     }
-    return 0;
+    return Math.min(cost(a), cost((a + b) / 2), cost(b));
   };
-  const h = (lambda: number, mu: number) => unitPart(pr, w, lambda, mu) - lambda * pr.C - mu * D;
-  const mu = argmaxConcave((m) => h(bestLambda(m), m), -span, span);
-  return { y, lambda: bestLambda(mu), mu };
 }
 
 /** min over integers z of region i's reach at P' of φ_i(z, P') - y z (e = exp(y); convex: by the real root). */
@@ -109,29 +87,34 @@ function regionMin(
 }
 
 /**
- * g(P + D) for every D in [dMin, dMax] under one multiplier set, into `out` (index D - dMin), until
- * `deadline` (performance.now() ms): the D not reached by then, and those `wanted` turns down, get
- * -Infinity (no bound). A term that cannot be reached makes g infinite (no flips reach that newP).
+ * g(D) for every D in [dMin, dMax] under multipliers y, into `out` (index D - dMin), until `deadline`
+ * (performance.now() ms): the D not reached by then, and those `wanted` turns down, get -Infinity (no
+ * bound). A D no flips reach gets Infinity.
  */
 export function dualValues(
   pr: MitigationProblem,
   t: Float64Array,
-  m: Multipliers,
+  multipliers: Float64Array,
   out: Float64Array,
   deadline = Infinity,
   wanted: (j: number) => boolean = () => true,
 ): void {
   out.fill(-Infinity);
-  const { up, down } = regionCapacities(pr), R = pr.n.length, N = pr.N;
-  const y = activeY(pr, m.y), w = unitSums(pr, y), e = y.map((v) => Math.exp(Math.max(-50, Math.min(50, v))));
-  let constant = unitPart(pr, w, m.lambda, m.mu) - m.lambda * pr.C + m.mu * pr.P;
+  const { up, down } = regionCapacities(pr), R = pr.n.length, N = pr.N, U = pr.unitSign.length;
+  const y = activeY(pr, multipliers), e = y.map((v) => Math.exp(Math.max(-50, Math.min(50, v))));
+  const w = new Float64Array(U);
+  for (let u = 0; u < U; u++) {
+    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) w[u] += y[pr.unitRegions[r]];
+  }
+  const flips = flipsPart(pr, w);
+  let constant = 0;
   for (let i = 0; i < R; i++) constant += y[i] * pr.p[i];
   for (let D = pr.dMin; D <= pr.dMax; D++) {
     if (((D - pr.dMin) & 63) === 0 && performance.now() > deadline) return;
     if (!wanted(D - pr.dMin)) continue;
     const Pp = pr.P + D;
-    let s = constant - m.mu * Pp;
-    for (let i = 0; i < R; i++) {
+    let s = constant + flips(D);
+    for (let i = 0; i < R && s < Infinity; i++) {
       const n = pr.n[i];
       if (n === 0 || n === N) continue;
       s += regionMin(pr, t, i, y[i], e[i], Pp, pr.p[i] - down[i], pr.p[i] + up[i]);
