@@ -21,7 +21,7 @@ export interface Relaxation {
   iterations: number;
 }
 
-/** Units by direction: the up and the down units' indices, their counts, and room for their values. */
+/** The up and the down units' indices, their counts, and room for their values in a projection. */
 export interface Directions {
   up: Int32Array;
   down: Int32Array;
@@ -31,6 +31,7 @@ export interface Directions {
   downV: Float64Array;
 }
 
+/** The units split by direction once, so that each projection walks two dense arrays. */
 export function directionsOf(pr: MitigationProblem): Directions {
   const all = Int32Array.from(pr.unitSign.keys());
   const up = all.filter((u) => pr.unitSign[u] > 0), down = all.filter((u) => pr.unitSign[u] < 0);
@@ -182,13 +183,13 @@ export function relaxAtD(
     for (let u = 0; u < U; u++) (step[u] -= k[u], slope += grad[u] * step[u]);
     if (!(slope < -1e-12 * Math.max(1, Math.abs(f)))) break; // stationary: no descent left
     const ceiling = Math.max(...recent);
-    let t = 1, ft = Infinity;
-    for (let ls = 0; ls < 40; ls++, t /= 2) {
+    let ft = Infinity, accepted = false;
+    for (let ls = 0, t = 1; ls < 40 && !accepted; ls++, t /= 2) {
       for (let u = 0; u < U; u++) trial[u] = k[u] + t * step[u];
       ft = objective(pr, D, trial, z, gTrial);
-      if (ft <= ceiling + 1e-4 * t * slope) break;
+      accepted = ft <= ceiling + 1e-4 * t * slope;
     }
-    if (!(ft <= ceiling + 1e-4 * t * slope)) break;
+    if (!accepted) break;
     unitGradient(pr, gTrial, gradTrial);
     let sy = 0, ss = 0;
     for (let u = 0; u < U; u++) {
