@@ -17,7 +17,6 @@ const STEPS = 100;
 export interface BudgetStart {
   bound: number;
   start: Int32Array | null;
-  relaxations: number;
 }
 
 /**
@@ -60,6 +59,5 @@ export function budgetStart(
   return {
     bound: Number.isFinite(bound) ? bound : 0,
     start: best ? roundRelaxed(pr, best.k, best.D) : null,
-    relaxations: solved.length,
   };
 }
