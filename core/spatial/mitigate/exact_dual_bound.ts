@@ -47,12 +47,15 @@ function cheapestFlips(pr: MitigationProblem, units: number[], cost: (u: number)
 /**
  * min { Σ_u s_u w_u k_u : 0 ≤ k_u ≤ count_u, Σ k ≤ C, Σ s k = D } for every D as a function: up flips
  * K⁺ = (T + D)/2 and down flips K⁻ = (T - D)/2 for a total T in [|D|, C], the cost convex in T (each
- * direction's cheapest-first cost is), so a ternary search over T finds it.
+ * direction's cheapest-first cost is), so a ternary search over T finds it (less a margin for its tolerance,
+ * so that the bound stays a bound).
  */
 function flipsPart(pr: MitigationProblem, w: Float64Array): (D: number) => number {
   const up: number[] = [], down: number[] = [];
   for (let u = 0; u < w.length; u++) (pr.unitSign[u] > 0 ? up : down).push(u);
   const upCost = cheapestFlips(pr, up, (u) => w[u]), downCost = cheapestFlips(pr, down, (u) => -w[u]);
+  let steepest = 0;
+  for (const v of w) steepest = Math.max(steepest, Math.abs(v));
   return (D: number) => {
     if (Math.abs(D) > pr.C) return Infinity;
     const cost = (T: number) => upCost((T + D) / 2) + downCost((T - D) / 2);
@@ -61,7 +64,8 @@ function flipsPart(pr: MitigationProblem, w: Float64Array): (D: number) => numbe
       const m1 = a + (b - a) / 3, m2 = b - (b - a) / 3;
       cost(m1) <= cost(m2) ? (b = m2) : (a = m1);
     }
-    return Math.min(cost(a), cost((a + b) / 2), cost(b));
+    // the cost moves by at most max |w| a unit of T, and the search ends with b - a apart
+    return Math.min(cost(a), cost((a + b) / 2), cost(b)) - steepest * (b - a + 1e-12);
   };
 }
 
