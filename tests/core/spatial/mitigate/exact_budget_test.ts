@@ -11,9 +11,9 @@ import {
   relaxAtD,
   roundRelaxed,
 } from "../../../../core/spatial/mitigate/exact_relaxation.ts";
-import { setUp, statAfter, tiny } from "./exact_reference.ts";
+import { eachFlipVector, setUp, statAfter, tiny } from "./exact_reference.ts";
 
-/** min over the window of g under multipliers m (Infinity where no D is reachable). */
+/** min over the window of g under multipliers y (Infinity where no D is reachable). */
 function windowMin(pr: ReturnType<typeof setUp>["pr"], y: Float64Array): number {
   const out = new Float64Array(pr.dMax - pr.dMin + 1);
   dualValues(pr, xlogxTable(pr.N), y, out);
@@ -44,15 +44,11 @@ Deno.test("dualValues with no multipliers is B(P') at every D some flips reach, 
       const t = xlogxTable(pr.N), out = new Float64Array(pr.dMax - pr.dMin + 1);
       dualValues(pr, t, new Float64Array(pr.n.length), out);
       // which D whole flips within the budget reach, by enumeration
-      const reach = new Set<number>(), k = new Int32Array(pr.unitSign.length);
-      for (;;) {
+      const reach = new Set<number>();
+      eachFlipVector(pr, (k) => {
         const { D, used } = positivesAfter(pr, k);
         if (used <= pr.C) reach.add(D);
-        let u = 0;
-        while (u < k.length && k[u] === pr.unitCount[u]) k[u++] = 0;
-        if (u === k.length) break;
-        k[u]++;
-      }
+      });
       for (let D = pr.dMin; D <= pr.dMax; D++) {
         const g = out[D - pr.dMin], b = rateBound({ ...pr, dMin: D, dMax: D }, t).bound;
         if (!reach.has(D)) assert.equal(g, Infinity, `D ${D}`);
@@ -84,15 +80,11 @@ Deno.test("projectFlips: within the box, the budget and D, and no farther than a
         );
         // every integer point of the set is at least as far from v
         const dist = (k: ArrayLike<number>) => Array.from(v).reduce((s, x, u) => s + (x - k[u]) ** 2, 0);
-        const k = new Int32Array(U), mine = dist(out);
-        for (;;) {
+        const mine = dist(out);
+        eachFlipVector(pr, (k) => {
           const { D: d, used: n } = positivesAfter(pr, k);
           if (d === D && n <= pr.C) assert.ok(mine <= dist(k) + 1e-6, `${mine} > ${dist(k)}`);
-          let u = 0;
-          while (u < U && k[u] === pr.unitCount[u]) k[u++] = 0;
-          if (u === U) break;
-          k[u]++;
-        }
+        });
       },
     ),
     { numRuns: 400, seed: 13 },

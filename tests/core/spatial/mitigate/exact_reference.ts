@@ -35,15 +35,26 @@ export function statAfter(
   return { value: sum, newP: P };
 }
 
+/** Calls `visit` with every integer flip vector k_u ∈ [0, count_u] (one array, changed in place between calls). */
+export function eachFlipVector(pr: MitigationProblem, visit: (k: Int32Array) => void): void {
+  const U = pr.unitCount.length, k = new Int32Array(U);
+  for (;;) {
+    visit(k);
+    let u = 0; // next vector, mixed radix
+    while (u < U && k[u] === pr.unitCount[u]) k[u++] = 0;
+    if (u === U) return;
+    k[u]++;
+  }
+}
+
 /** The optimum over every integer flip vector k_u ∈ [0, count_u] within the budget and the window. */
 export function bruteForce(
   pr: MitigationProblem,
   labels: Uint8Array,
   members: number[][],
 ): number {
-  const U = pr.unitCount.length, k = new Int32Array(U);
   let best = Infinity;
-  for (;;) {
+  eachFlipVector(pr, (k) => {
     const used = k.reduce((a, b) => a + b, 0);
     if (used <= pr.C) {
       const { value, newP } = statAfter(pr, labels, members, k);
@@ -51,11 +62,8 @@ export function bruteForce(
         best = Math.min(best, value);
       }
     }
-    let u = 0; // next vector, mixed radix
-    while (u < U && k[u] === pr.unitCount[u]) k[u++] = 0;
-    if (u === U) return best;
-    k[u]++;
-  }
+  });
+  return best;
 }
 
 /** The solution's flips per unit (|δ_u|, integers). */
