@@ -17,6 +17,7 @@ import {
   withinCaps,
 } from "./approx_bound.ts";
 import { openHighs } from "./highs.ts";
+import { chainColumns, type Chains, chainsOf, chainVector, unchainDuals } from "./approx_chains.ts";
 import { rowBounds, slackColumns, unitColumns } from "./approx_model.ts";
 import { solveZeroGap } from "./zero_gap.ts";
 import type { MitigationProblem } from "./problem.ts";
@@ -27,11 +28,11 @@ const BATCH = 500;
 
 /**
  * Units of the least-squares flips (zero_gap.ts, when they exceed the budget) that start the first master,
- * largest first: where the budget binds they hold most of the optimum's columns, and the masters that
- * would find them a batch at a time are the slow ones (EO at budget 2,000 on the LAR-like case: 16-19 s
- * instead of 22-27 s; seed 7 optimal in 16 s instead of unsolved at 30 s).
+ * largest first: where the budget binds they hold most of the optimum's columns, which would otherwise
+ * arrive a batch a round. The interior point solves this first master (runMaster), so more seeds cost
+ * little: EO at budget 2,000 on the LAR-like case in 5.7 s with 6,000, 8.5 s with 2,500.
  */
-const SEED_UNITS = 2_500;
+const SEED_UNITS = 6_000;
 
 /**
  * Up to this many nonzeros in the units' columns the whole model goes to HiGHS at once (disjoint regions,
@@ -51,12 +52,17 @@ interface Master {
   T: number;
   /** Cap rows (after the region, budget and sum rows). */
   K: number;
+  /** The rows as differences along nested regions (approx_chains.ts). */
+  chains: Chains;
 }
 
 /** The master with every row and no unit: e⁺_i, e⁻_i per row, then D. */
 function openMaster(highs: Highs, pr: MitigationProblem, rows: ApproxRows, limit: number): Master {
-  const T = rows.kappa.length, cols = slackColumns(pr, rows, highs.infinity);
-  const bounds = rowBounds(pr, rows, highs.infinity), nCols = cols.cost.length, nRows = bounds.lower.length;
+  const T = rows.kappa.length, chains = chainsOf(rows);
+  const cols = chainColumns(slackColumns(pr, rows, highs.infinity), chains, T);
+  const raw = rowBounds(pr, rows, highs.infinity);
+  const bounds = { lower: chainVector(raw.lower, chains, T), upper: chainVector(raw.upper, chains, T) };
+  const nCols = cols.cost.length, nRows = bounds.lower.length;
   const model = highs.createModel({
     numCols: nCols,
     numRows: nRows,
@@ -76,12 +82,21 @@ function openMaster(highs: Highs, pr: MitigationProblem, rows: ApproxRows, limit
   });
   model.options.set({ output_flag: false, time_limit: Math.max(1e-3, limit) });
   const K = rows.capRow.length;
-  return { highs, model, colOf: new Int32Array(pr.unitSign.length).fill(-1), units: [], colD: 2 * T, T, K };
+  return {
+    highs,
+    model,
+    colOf: new Int32Array(pr.unitSign.length).fill(-1),
+    units: [],
+    colD: 2 * T,
+    T,
+    K,
+    chains,
+  };
 }
 
 /** Adds units' columns to the master (approx_model.ts unitColumns), after those it has. */
 function addUnits(m: Master, pr: MitigationProblem, rows: ApproxRows, add: Int32Array): void {
-  const cols = unitColumns(pr, rows, add);
+  const cols = chainColumns(unitColumns(pr, rows, add), m.chains, m.T);
   for (const u of add) (m.colOf[u] = m.colD + 1 + m.units.length, m.units.push(u));
   m.model.addCols({
     cost: cols.cost,
@@ -120,9 +135,28 @@ function largestUnits(x: Float64Array, k: number): Int32Array {
 function readMaster(m: Master, U: number): { x: Float64Array; duals: ApproxDuals } {
   const sol = m.model.getSolution(), x = new Float64Array(U);
   m.units.forEach((u, c) => (x[u] = sol.colValue[m.colD + 1 + c]));
-  const y = Float64Array.from(sol.rowDual.subarray(0, m.T));
+  const y = unchainDuals(Float64Array.from(sol.rowDual.subarray(0, m.T)), m.chains, m.T);
   const nu = Float64Array.from(sol.rowDual.subarray(m.T + 2, m.T + 2 + m.K));
   return { x, duals: { y, lambda: sol.rowDual[m.T], mu: sol.rowDual[m.T + 1], nu } };
+}
+
+/**
+ * Solves the master: by the dual simplex from its basis, or (`interior`: a first master seeded with
+ * thousands of units, which the simplex would take from a slack basis in thousands of pivots) by HiGHS's
+ * interior point with crossover to a basis for the rounds after; should that fail, by the simplex.
+ */
+function runMaster(m: Master, interior: boolean): number {
+  const S = m.highs.constants.modelStatus;
+  if (!interior) return m.model.run().modelStatus;
+  m.model.options.set({ solver: "ipm", run_crossover: "on" });
+  try {
+    const st = m.model.run().modelStatus;
+    if (st === S.optimal || st === S.timeLimit || st === S.interrupted) return st;
+  } finally {
+    m.model.options.set({ solver: "simplex" });
+  }
+  m.model.setLogicalBasis();
+  return m.model.run().modelStatus;
 }
 
 export interface ColumnsOutcome {
@@ -146,6 +180,7 @@ function generate(
   deadline: number,
   limitSeconds: number,
   report: (objective: number, bound: number) => void,
+  interiorFirst = false,
 ): ColumnsOutcome {
   const S = m.highs.constants.modelStatus, U = pr.unitSign.length;
   const dLo = m.model.getCols({ kind: "range", from: m.colD, to: m.colD }).lower[0];
@@ -156,7 +191,7 @@ function generate(
     if (left <= 0) break;
     m.model.zeroAllClocks(); // HiGHS's time_limit counts the instance's whole life otherwise
     m.model.options.set({ time_limit: left });
-    const st = m.model.run().modelStatus;
+    const st = runMaster(m, interiorFirst && rounds === 0);
     rounds++;
     if (st !== S.optimal) {
       if (st === S.timeLimit || st === S.interrupted) break;
@@ -303,16 +338,20 @@ export async function solveApproxByColumns(
       }
     }
     m = openMaster(highs, pr, rows, limitSeconds);
+    // a first master seeded with thousands of units goes to the interior point (runMaster)
+    let seed: Set<number> | null = null;
     if (rows.unitRows.length + 2 * U <= WHOLE_MODEL_NONZEROS) {
       addUnits(m, pr, rows, Int32Array.from(pr.unitSign, (_, u) => u));
-    } else if (warm && warm.length === U) {
-      // a neighbouring problem's units: most of this optimum's columns, in the first master already
-      const support = Int32Array.from(warm.keys()).filter((u) => u < U && warm[u] !== 0);
-      if (support.length) addUnits(m, pr, rows, support);
-    } else if (leastSquares.x) addUnits(m, pr, rows, largestUnits(leastSquares.x, SEED_UNITS));
+    } else {
+      // a neighbouring problem's units hold most of this optimum's columns, least squares' largest the rest
+      seed = new Set<number>();
+      if (warm && warm.length === U) warm.forEach((v, u) => v !== 0 && seed!.add(u));
+      if (leastSquares.x) { for (const u of largestUnits(leastSquares.x, SEED_UNITS)) seed.add(u); }
+      if (seed.size) addUnits(m, pr, rows, Int32Array.from(seed));
+    }
     let phase: "column generation" | "integer D" = "column generation";
     const report = (objective: number, bound: number) => onProgress({ phase, objective, bound });
-    const relaxed = generate(m, pr, rows, deadline, limitSeconds, report);
+    const relaxed = generate(m, pr, rows, deadline, limitSeconds, report, (seed?.size ?? 0) > 0);
     if (!relaxed.x) return done(relaxed.code, relaxed.detail, relaxed);
     let D = 0;
     for (let u = 0; u < U; u++) D += relaxed.x[u];

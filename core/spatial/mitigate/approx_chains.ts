@@ -1,0 +1,115 @@
+/**
+ * Nested regions written as differences (docs/spatial-fairness.md "How the approx model is solved"). A scan
+ * design nests its regions: 30 squares of growing side around each seed, so a unit sits in ~100 rows and
+ * its column is as long. Replacing each row i by row i − row pred(i), pred(i) the largest region inside
+ * region i, is an invertible row operation (pred points to strictly smaller regions, so L = I − P is
+ * unit triangular): the masters have the same solutions, but a unit keeps a coefficient only in the rows
+ * where it enters a chain (a few per seed around it), e± get two, and HiGHS's factors stay sparse.
+ */
+import type { ApproxRows } from "./approx_bound.ts";
+import type { Columns } from "./approx_model.ts";
+
+/** pred(i) per row (-1 for none) and the rows whose pred is i (CSR), for the transform and its transpose. */
+export interface Chains {
+  pred: Int32Array;
+  childStart: Int32Array;
+  child: Int32Array;
+}
+
+/** The rows of each unit as row → units (CSR). */
+function rowUnits(rows: ApproxRows, T: number): { start: Int32Array; units: Int32Array } {
+  const U = rows.unitRowStart.length - 1, start = new Int32Array(T + 1);
+  for (const i of rows.unitRows) start[i + 1]++;
+  for (let i = 0; i < T; i++) start[i + 1] += start[i];
+  const units = new Int32Array(start[T]), fill = start.slice(0, T);
+  for (let u = 0; u < U; u++) {
+    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) units[fill[rows.unitRows[k]]++] = u;
+  }
+  return { start, units };
+}
+
+/** Whether unit u lies in row i (its rows are ascending: a binary search). */
+function inRow(rows: ApproxRows, u: number, i: number): boolean {
+  let lo = rows.unitRowStart[u], hi = rows.unitRowStart[u + 1] - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1, r = rows.unitRows[mid];
+    if (r === i) return true;
+    r < i ? (lo = mid + 1) : (hi = mid - 1);
+  }
+  return false;
+}
+
+/**
+ * pred(i): the largest row whose units all lie in row i. Rows are taken largest first, and each is tried
+ * as pred of the rows holding its unit of fewest rows (every superset holds that unit), so each row's
+ * first success is its largest subset and a failing test stops at its first unit outside.
+ */
+export function chainsOf(rows: ApproxRows): Chains {
+  const T = rows.kappa.length, ru = rowUnits(rows, T), pred = new Int32Array(T).fill(-1);
+  const order = Int32Array.from({ length: T }, (_, i) => i).sort((a, b) => rows.alpha[b] - rows.alpha[a]);
+  const len = (u: number) => rows.unitRowStart[u + 1] - rows.unitRowStart[u];
+  for (const j of order) {
+    if (ru.start[j] === ru.start[j + 1]) continue;
+    let rare = ru.units[ru.start[j]];
+    for (let k = ru.start[j] + 1; k < ru.start[j + 1]; k++) {
+      if (len(ru.units[k]) < len(rare)) rare = ru.units[k];
+    }
+    for (let k = rows.unitRowStart[rare]; k < rows.unitRowStart[rare + 1]; k++) {
+      const i = rows.unitRows[k];
+      if (i === j || pred[i] >= 0 || !(rows.alpha[i] > rows.alpha[j])) continue;
+      let subset = true;
+      for (let q = ru.start[j]; q < ru.start[j + 1] && subset; q++) subset = inRow(rows, ru.units[q], i);
+      if (subset) pred[i] = j;
+    }
+  }
+  const childStart = new Int32Array(T + 1);
+  for (const p of pred) if (p >= 0) childStart[p + 1]++;
+  for (let i = 0; i < T; i++) childStart[i + 1] += childStart[i];
+  const child = new Int32Array(childStart[T]), fill = childStart.slice(0, T);
+  pred.forEach((p, i) => p >= 0 && (child[fill[p]++] = i));
+  return { pred, childStart, child };
+}
+
+/**
+ * L·a for each column (rows below T transformed, the others kept): (L a)_i = a_i − a_pred(i), nonzero
+ * only at the column's rows and their children.
+ */
+export function chainColumns(c: Columns, ch: Chains, T: number): Columns {
+  const n = c.cost.length, dense = new Float64Array(T), mark = new Int32Array(T).fill(-1);
+  const start = new Int32Array(n + 1), index: number[] = [], value: number[] = [];
+  const touched: number[] = [];
+  for (let col = 0; col < n; col++) {
+    touched.length = 0;
+    const rest: number[] = [];
+    for (let k = c.start[col]; k < c.start[col + 1]; k++) {
+      const i = c.index[k];
+      if (i >= T) rest.push(k);
+      else (dense[i] = c.value[k], mark[i] = col, touched.push(i));
+    }
+    const rowsOf = new Set<number>();
+    for (const i of touched) {
+      rowsOf.add(i);
+      for (let q = ch.childStart[i]; q < ch.childStart[i + 1]; q++) rowsOf.add(ch.child[q]);
+    }
+    for (const i of [...rowsOf].sort((a, b) => a - b)) {
+      const p = ch.pred[i];
+      const v = (mark[i] === col ? dense[i] : 0) - (p >= 0 && mark[p] === col ? dense[p] : 0);
+      if (v !== 0) (index.push(i), value.push(v));
+    }
+    for (const k of rest) (index.push(c.index[k]), value.push(c.value[k]));
+    start[col + 1] = index.length;
+  }
+  return { ...c, start, index: Int32Array.from(index), value: Float64Array.from(value) };
+}
+
+/** L·b for a vector over the rows (the rows' right-hand sides; entries from T on are kept). */
+export function chainVector(b: Float64Array, ch: Chains, T: number): Float64Array {
+  return b.map((v, i) => (i < T && ch.pred[i] >= 0 ? v - b[ch.pred[i]] : v));
+}
+
+/** Lᵀ·y': the original rows' multipliers from the transformed rows' (y_j = y'_j − Σ_{pred(i) = j} y'_i). */
+export function unchainDuals(yp: Float64Array, ch: Chains, T: number): Float64Array {
+  const y = yp.slice();
+  for (let i = 0; i < T; i++) if (ch.pred[i] >= 0) y[ch.pred[i]] -= yp[i];
+  return y;
+}
