@@ -57,8 +57,14 @@ interface Master {
 }
 
 /** The master with every row and no unit: e⁺_i, e⁻_i per row, then D. */
-function openMaster(highs: Highs, pr: MitigationProblem, rows: ApproxRows, limit: number): Master {
-  const T = rows.kappa.length, chains = chainsOf(rows);
+function openMaster(
+  highs: Highs,
+  pr: MitigationProblem,
+  rows: ApproxRows,
+  chains: Chains,
+  limit: number,
+): Master {
+  const T = rows.kappa.length;
   const cols = chainColumns(slackColumns(pr, rows, highs.infinity), chains, T);
   const raw = rowBounds(pr, rows, highs.infinity);
   const bounds = { lower: chainVector(raw.lower, chains, T), upper: chainVector(raw.upper, chains, T) };
@@ -329,7 +335,8 @@ export async function solveApproxByColumns(
     onProgress({ phase: "zero gap", objective: null, bound: null });
     // (least squares knows no caps: its flips count only where they keep them)
     const leastSquares: { x: Float64Array | null } = { x: null };
-    const zero = solveZeroGap(pr, rows, deadline, leastSquares);
+    const chains = chainsOf(rows);
+    const zero = solveZeroGap(pr, rows, deadline, leastSquares, chains);
     if (zero && withinCaps(rows, pr, zero.x)) {
       const objective = approxObjective(rows, zero.x), bound = 0, columns = 0, rounds = zero.steps;
       if (relativeGap(objective, bound) <= GAP_TOLERANCE) {
@@ -337,7 +344,7 @@ export async function solveApproxByColumns(
         return done(0, detail, { code: 0, detail, x: zero.x, objective, bound, rounds, columns });
       }
     }
-    m = openMaster(highs, pr, rows, limitSeconds);
+    m = openMaster(highs, pr, rows, chains, limitSeconds);
     // a first master seeded with thousands of units goes to the interior point (runMaster)
     let seed: Set<number> | null = null;
     if (rows.unitRows.length + 2 * U <= WHOLE_MODEL_NONZEROS) {

@@ -13,6 +13,7 @@
  * when its flips fit the budget; otherwise (or when the steps stall) the column generation solves it.
  */
 import type { ApproxRows } from "./approx_bound.ts";
+import { type Chains, chainsOf, chainVector } from "./approx_chains.ts";
 import { choleskyFactor, choleskyPattern, choleskySolve } from "./sparse_cholesky.ts";
 import type { MitigationProblem } from "./problem.ts";
 
@@ -32,17 +33,35 @@ export interface ZeroGapPoint {
   steps: number;
 }
 
-/** Each unit's rows in the Newton system: its rows of the model, then the sum row T. */
-function unitRows(pr: MitigationProblem, rows: ApproxRows): { start: Int32Array; idx: Int32Array } {
+/**
+ * Each unit's rows in the Newton system: its rows of the model as differences along nested regions
+ * (approx_chains.ts: a 1 only where the unit enters a chain, since pred(i) lies inside row i), then the sum
+ * row T.
+ */
+function unitRows(
+  pr: MitigationProblem,
+  rows: ApproxRows,
+  chains: Chains,
+): { start: Int32Array; idx: Int32Array } {
   const U = pr.unitSign.length, T = rows.kappa.length, start = new Int32Array(U + 1);
-  const idx = new Int32Array(rows.unitRows.length + U);
-  let at = 0;
+  const idx: number[] = [], mark = new Int32Array(T).fill(-1);
   for (let u = 0; u < U; u++) {
-    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) idx[at++] = rows.unitRows[k];
-    idx[at++] = T;
-    start[u + 1] = at;
+    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) mark[rows.unitRows[k]] = u;
+    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) {
+      const i = rows.unitRows[k], p = chains.pred[i];
+      if (p < 0 || mark[p] !== u) idx.push(i);
+    }
+    idx.push(T);
+    start[u + 1] = idx.length;
   }
-  return { start, idx };
+  return { start, idx: Int32Array.from(idx) };
+}
+
+/** The original rows' residuals from the differenced rows' (L⁻¹: each row adds its pred's, smaller first). */
+function unchainResiduals(g: Float64Array, chains: Chains, order: Int32Array): Float64Array {
+  const out = g.slice();
+  for (const i of order) if (chains.pred[i] >= 0) out[i] += out[chains.pred[i]];
+  return out;
 }
 
 /**
@@ -101,10 +120,14 @@ export function solveZeroGap(
   rows: ApproxRows,
   deadline: number,
   overBudget?: { x: Float64Array | null },
+  chains: Chains = chainsOf(rows),
 ): ZeroGapPoint | null {
   const U = pr.unitSign.length, T = rows.kappa.length, n = T + 1;
   if (n > ZERO_GAP_MAX_ROWS || U === 0) return null;
-  const { start, idx } = unitRows(pr, rows);
+  const { start, idx } = unitRows(pr, rows, chains);
+  const smallFirst = Int32Array.from({ length: T }, (_, i) => i).sort((a, b) =>
+    rows.alpha[a] - rows.alpha[b]
+  );
   const w = Float64Array.from(pr.unitCount), lo = new Float64Array(U), hi = new Float64Array(U);
   for (let u = 0; u < U; u++) pr.unitSign[u] > 0 ? (hi[u] = w[u]) : (lo[u] = -w[u]);
   let wD = 0, loD = pr.dMin, hiD = pr.dMax;
@@ -122,6 +145,8 @@ export function solveZeroGap(
   aD[T] = -1;
   const r = new Float64Array(n);
   r.set(rows.rhs);
+  // the rows as differences, as unitRows has them
+  (aD.set(chainVector(aD.subarray(0, T), chains, T)), r.set(chainVector(r.subarray(0, T), chains, T)));
   let y = new Float64Array(n), steps = 0, fixedD = false, converged = false;
   const c = new Float64Array(U), z = new Float64Array(U);
   // z(y), ψ(y) and the gradient r − Ã z(y)
@@ -143,7 +168,8 @@ export function solveZeroGap(
     return { psi: -psi, g, zD, cD };
   };
   // how far Ã z is from r: the approx objective of these flips (e± = |residual|) and the sum row's miss
-  const miss = (g: Float64Array) => {
+  const miss = (gChained: Float64Array) => {
+    const g = unchainResiduals(gChained, chains, smallFirst);
     let e = Math.abs(g[T]);
     for (let i = 0; i < T; i++) e += rows.kappa[i] * Math.abs(g[i]);
     return e;

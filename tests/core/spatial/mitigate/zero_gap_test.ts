@@ -16,6 +16,8 @@ import {
   choleskySolve,
 } from "../../../../core/spatial/mitigate/sparse_cholesky.ts";
 import { solveZeroGap } from "../../../../core/spatial/mitigate/zero_gap.ts";
+import { chainsOf } from "../../../../core/spatial/mitigate/approx_chains.ts";
+import { larLikeProblem } from "../../../../bench/lar_like_problem.ts";
 import { FOURTEEN, problems, TEN } from "./approx_fixtures.ts";
 
 /** H·x computed directly from the dense matrix: the check never uses the factor. */
@@ -110,4 +112,21 @@ Deno.test("zero gap: a point only where the whole model's optimum is 0, and then
     { numRuns: 150 },
   );
   assert.ok(found >= 20, `${found} zero-gap points in 150 instances`);
+});
+
+Deno.test("zero gap on nested squares: the rows as differences reach 0 within the budget", () => {
+  // 30,000 individuals in 900 squares (30 sides around each of 30 seeds): 704 of the 735 rows have a pred;
+  // (an objective near 0 is optimal by itself: the objective is a sum of absolute values)
+  const pr = larLikeProblem({ n: 30_000, regions: 900, seed: 7, equalOpp: true, budget: 0.2 });
+  const rows = approxRows(pr), chains = chainsOf(rows);
+  assert.ok(chains.pred.filter((p) => p >= 0).length > rows.kappa.length / 2);
+  for (const ch of [chains, { ...chains, pred: chains.pred.map(() => -1) }]) {
+    const z = solveZeroGap(pr, rows, Infinity, undefined, ch);
+    assert.ok(z, "no zero-gap point");
+    // the objective of the original rows, recomputed from the flips: every region at the overall rate
+    assert.ok(approxObjective(rows, z.x) <= 1e-7, `${approxObjective(rows, z.x)}`);
+    const used = z.x.reduce((s, v) => s + Math.abs(v), 0), D = z.x.reduce((s, v) => s + v, 0);
+    assert.ok(used <= pr.C + 1e-9 && Math.abs(D - Math.round(D)) <= 1e-7);
+    z.x.forEach((v, u) => assert.ok(v * pr.unitSign[u] >= -1e-12 && Math.abs(v) <= pr.unitCount[u] + 1e-9));
+  }
 });
