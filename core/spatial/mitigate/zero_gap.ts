@@ -26,6 +26,9 @@ export const ZERO_GAP_MAX_ROWS = 3_500;
 /** Newton steps before giving up. */
 const MAX_STEPS = 40;
 
+/** The first ridge, relative to H's diagonal, of a step after the miss stalled (then ×10 while it stalls). */
+const RIDGE = 1e-6;
+
 /** A zero-gap point: real flips per unit and D, with every region at the overall rate. */
 export interface ZeroGapPoint {
   x: Float64Array;
@@ -174,7 +177,7 @@ export function solveZeroGap(
     for (let i = 0; i < T; i++) e += rows.kappa[i] * Math.abs(g[i]);
     return e;
   };
-  let cur = evaluate(y), err0: number | undefined;
+  let cur = evaluate(y), err0: number | undefined, lastErr = NaN, ridge = 0;
   for (; steps < MAX_STEPS && performance.now() < deadline; steps++) {
     const err = miss(cur.g);
     err0 ??= err;
@@ -199,7 +202,12 @@ export function solveZeroGap(
       if (free !== inH[u]) (delta[groupOf[u]] += free ? w[u] : -w[u], inH[u] = free);
     }
     delta.forEach((dw, g) => dw && addOuter(H, off, idx, start[first[g]], start[first[g] + 1], dw));
-    const f = choleskyFactor(pattern, (i, j) => H[off[i] + j]);
+    // a row the factor finds dependent gets no step, so a miss left in it stays: when the miss stops
+    // moving, a ridge on H's diagonal (Levenberg–Marquardt) moves it, and fades once the steps go on
+    const stalled = Math.abs(err - lastErr) <= 1e-3 * lastErr;
+    ridge = stalled ? Math.max(10 * ridge, RIDGE) : ridge / 100 < RIDGE ? 0 : ridge / 100;
+    lastErr = err;
+    const f = choleskyFactor(pattern, (i, j) => H[off[i] + j] + (i === j ? ridge * (H[off[i] + i] + 1) : 0));
     let d = choleskySolve(f, cur.g);
     if (!fixedD && wD * cur.cD >= loD && wD * cur.cD <= hiD) {
       // D free: H + w_D a_D a_Dᵀ, by Sherman–Morrison
