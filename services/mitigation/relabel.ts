@@ -38,7 +38,7 @@ import {
 } from "./live_mitigation.ts";
 import { constraintFields, type RelabelSettings, solverInput } from "./settings.ts";
 import { type MitigationAnswer, solverFields } from "./answers.ts";
-import { flipsMaps, sharedMapSettings, written, writtenPredictions } from "./mitigation_steps.ts";
+import { flipsMaps, sharedMapSettings, writtenPredictions } from "./mitigation_steps.ts";
 
 /**
  * What relabels of one frontier share (frontier.ts): the before-audit the first computes, and the last
@@ -47,6 +47,26 @@ import { flipsMaps, sharedMapSettings, written, writtenPredictions } from "./mit
 export interface SharedBefore {
   before?: Promise<{ regions: Regions; settings: Omit<MapSettings, "title">; payload: AuditPayload }>;
   warm?: Float64Array | null;
+  /**
+   * The last point's predictions and its after-audit with its maps: a point whose solver keeps the same
+   * flips (a budget past the zero gap keeps its predecessor's) has the same predictions, so the same
+   * audit and maps, which it takes instead of drawing them again.
+   */
+  after?: { preds: Uint8Array; drawn: Promise<AfterDrawn> };
+}
+
+/** What a relabel draws from its predictions: the audit after, its maps, and the flips' maps. */
+interface AfterDrawn {
+  afterAudit: Awaited<ReturnType<typeof auditOf>>;
+  mapsAfter: Awaited<ReturnType<typeof auditMaps>>;
+  flips: Awaited<ReturnType<typeof flipsMaps>>;
+}
+
+/** Whether two prediction arrays are equal. */
+function samePredictions(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
@@ -164,25 +184,27 @@ async function relabelRun(
   live.phase("auditing after");
   const preds = writtenPredictions(writer, ind, null, r.mitigatedPreds);
   await nextTurn(); // the predictions' chunks are made in this turn; the audit after is posted in the next
-  const afterAudit = await auditOf(pool, ind, input, clock, {
-    yPred: r.mitigatedPreds,
-    prepared,
-    basePlan: prepared.plan,
-    worlds,
-  });
-  const after = { ...afterAudit, regions };
-  const [mapsAfter, flips] = await clock.time("maps", () =>
-    Promise.all([
-      written(
+  const draw = async (): Promise<AfterDrawn> => {
+    const afterAudit = await auditOf(pool, ind, input, clock, {
+      yPred: r.mitigatedPreds,
+      prepared,
+      basePlan: prepared.plan,
+      worlds,
+    });
+    const after = { ...afterAudit, regions };
+    const [mapsAfter, flips] = await clock.time("maps", () =>
+      Promise.all([
         auditMaps(pool, ind, after, r.mitigatedPreds, { ...settings, title: `After relabeling: ${name}` }),
-        writer,
-        "audit_after_mitigation.",
-      ),
-      written(
         flipsMaps(pool, ind, after, r.flipped, r.mitigatedPreds, { ...settings, title: `Flips: ${name}` }),
-        writer,
-      ),
-    ]));
+      ]));
+    return { afterAudit, mapsAfter, flips };
+  };
+  const last = input.shared?.after;
+  const drawn = last && samePredictions(last.preds, r.mitigatedPreds) ? last.drawn : draw();
+  if (input.shared) input.shared.after = { preds: r.mitigatedPreds, drawn };
+  const { afterAudit, mapsAfter, flips } = await drawn;
+  writer.writeMaps(mapsAfter, "audit_after_mitigation.");
+  writer.writeMaps(flips, "");
   return await keepMitigation(m, input, { kind: "relabel", mapping }, {
     ...solverFields(r, prepared.regions),
     ...constraintFields(input),

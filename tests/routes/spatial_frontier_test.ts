@@ -120,5 +120,10 @@ storeTest(
     assert.equal(run.solver_detail, "the warm start's flips fit and reach 0: optimal as they are");
     const first = await (await t.app.request(`/api/spatial-hitl/task/preds/runs/${a.run_id}`)).json();
     assert.notEqual(first.solver_detail, run.solver_detail); // the first point solved cold
+    // the same flips, so the same predictions: the audit after and its maps are the first point's, not drawn again
+    assert.ok(first.phases.maps > 0, JSON.stringify(first.phases));
+    assert.equal(run.phases.maps, 0);
+    assert.equal(run.audit_after_mitigation.sbi_score, first.audit_after_mitigation.sbi_score);
+    assert.deepEqual(run.mitigated_preds, first.mitigated_preds);
   },
 );
