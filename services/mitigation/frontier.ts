@@ -79,10 +79,12 @@ function pointOf(budget: number, a: RunAnswer<MitigationAnswer>, includeMaps: bo
 }
 
 /**
- * Relabels once per budget (ascending, de-duplicated), one after another: each point has the optimum a
- * request with that `budget_constr` would answer, its solver started from the previous point's flips
- * (`shared.warm`), kept as its own run. `request` is the validated frontier
- * body; each run keeps it as a relabel request (its `budgets` replaced by the point's `budget_constr`).
+ * Relabels once per budget (ascending, de-duplicated): each point has the optimum a request with that
+ * `budget_constr` would answer, its solver started from the previous point's flips (`shared.warm`) once
+ * that point is solved; the previous point's audit after, maps and saving run beside it. Each point is
+ * kept as its own run, in budget order. `request` is the validated frontier body; each run keeps it as a
+ * relabel request (its `budgets` replaced by the point's `budget_constr`). A failed point stops the
+ * points after it; those started before the failure was known finish, then the frontier answers the error.
  */
 export async function relabelFrontier(deps: SpatialDeps, input: FrontierInput): Promise<FrontierAnswer> {
   const t0 = performance.now();
@@ -90,24 +92,32 @@ export async function relabelFrontier(deps: SpatialDeps, input: FrontierInput): 
   const budgets = frontierBudgets(asked);
   const { budgets: _b, ...relabelRequest } = (request ?? {}) as Record<string, unknown>;
   const shared: SharedBefore = {};
-  const points: FrontierPoint[] = [];
-  let first: RunAnswer<MitigationAnswer> | null = null;
+  const runs: Promise<RunAnswer<MitigationAnswer>>[] = [];
+  let failed = false;
   for (const budget of budgets) {
-    const answer = await mitigateByRelabel(deps, {
+    const solved = Promise.withResolvers<void>();
+    const run = mitigateByRelabel(deps, {
       ...settings,
       budget,
       shared,
+      point: { solved: solved.resolve, previous: runs.at(-1) ?? null },
       request: { ...relabelRequest, budget_constr: budget },
     });
-    first ??= answer;
-    points.push(pointOf(budget, answer, settings.includeMaps === true));
+    runs.push(run);
+    await Promise.race([solved.promise, run.then(() => {}, () => (failed = true))]);
+    if (failed) break;
   }
-  const before = first!.audit_before_mitigation;
+  const settled = await Promise.allSettled(runs);
+  const failure = settled.find((s) => s.status === "rejected");
+  if (failure) throw failure.reason;
+  const answers = settled.map((s) => (s as PromiseFulfilledResult<RunAnswer<MitigationAnswer>>).value);
+  const points = answers.map((a, i) => pointOf(budgets[i], a, settings.includeMaps === true));
+  const before = answers[0].audit_before_mitigation;
   return {
     budgets,
     sbi_before: before.sbi_score,
     total_signif_regions_before: before.total_signif_regions,
-    accuracy_before: first!.metrics_before?.accuracy ?? null,
+    accuracy_before: answers[0].metrics_before?.accuracy ?? null,
     points,
     elapsed_ms: Math.round(performance.now() - t0),
   };

@@ -55,6 +55,16 @@ export interface SharedBefore {
   after?: { preds: Uint8Array; drawn: Promise<AfterDrawn> };
 }
 
+/** A frontier point's place in its sequence (frontier.ts). */
+export interface PointHooks {
+  /** Called once the point is solved (its flips in `warm`, its predictions in `after`): the next may start. */
+  solved: () => void;
+  /** The previous point's run: this one is kept after it, so the task notes the last budget last. */
+  previous: Promise<unknown> | null;
+}
+
+type RelabelInput = MitigationTarget & RelabelSettings & { shared?: SharedBefore; point?: PointHooks };
+
 /** What a relabel draws from its predictions: the audit after, its maps, and the flips' maps. */
 interface AfterDrawn {
   afterAudit: Awaited<ReturnType<typeof auditOf>>;
@@ -91,7 +101,7 @@ function flipOrderOf(requested: FlipOrder | undefined, ind: Individuals, mapping
  */
 export function mitigateByRelabel(
   deps: SpatialDeps,
-  input: MitigationTarget & RelabelSettings & { shared?: SharedBefore },
+  input: RelabelInput,
 ): Promise<RunAnswer<MitigationAnswer>> {
   const t0 = performance.now();
   // the columns may be a read other requests share (keptOrBuilt): a cancel of this run does not end it
@@ -120,7 +130,7 @@ export function relabelIndividuals(
 /** The work of a relabel as run `m` (whose deps end their pool tasks when it is cancelled) over `load`'s rows. */
 async function relabelRun(
   m: Mitigation,
-  input: MitigationTarget & RelabelSettings & { shared?: SharedBefore },
+  input: RelabelInput,
   t0: number,
   load: (clock: PhaseClock) => Promise<TaskData>,
 ): Promise<RunAnswer<MitigationAnswer>> {
@@ -202,9 +212,11 @@ async function relabelRun(
   const last = input.shared?.after;
   const drawn = last && samePredictions(last.preds, r.mitigatedPreds) ? last.drawn : draw();
   if (input.shared) input.shared.after = { preds: r.mitigatedPreds, drawn };
+  input.point?.solved();
   const { afterAudit, mapsAfter, flips } = await drawn;
   writer.writeMaps(mapsAfter, "audit_after_mitigation.");
   writer.writeMaps(flips, "");
+  await input.point?.previous?.then(() => {}, () => {});
   return await keepMitigation(m, input, { kind: "relabel", mapping }, {
     ...solverFields(r, prepared.regions),
     ...constraintFields(input),
