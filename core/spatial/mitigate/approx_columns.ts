@@ -23,8 +23,11 @@ import { solveZeroGap } from "./zero_gap.ts";
 import type { MitigationProblem } from "./problem.ts";
 import { GAP_TOLERANCE, type OnProgress, relativeGap, type SolverStatus, solverStatus } from "./status.ts";
 
-/** Units added per round: enough that few rounds are needed, few enough that a master stays small. */
-const BATCH = 500;
+/**
+ * Units added per round: enough that few rounds are needed, few enough that a master stays small (EO at
+ * budget 2,000 on the LAR-like case: 3.9 s with 1,500, 4.5 s with 500).
+ */
+const BATCH = 1_500;
 
 /**
  * Units of the least-squares flips (zero_gap.ts, when they exceed the budget) that start the first master,
