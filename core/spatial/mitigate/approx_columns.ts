@@ -24,8 +24,8 @@ import type { MitigationProblem } from "./problem.ts";
 import { GAP_TOLERANCE, type OnProgress, relativeGap, type SolverStatus, solverStatus } from "./status.ts";
 
 /**
- * Units added per round: enough that few rounds are needed, few enough that a master stays small (EO at
- * budget 2,000 on the LAR-like case: 3.9 s with 1,500, 4.5 s with 500).
+ * Units added per round: enough that few rounds are needed (after the interior-point first master about
+ * this many price out at once), few enough that a master stays small.
  */
 const BATCH = 1_500;
 
@@ -33,7 +33,7 @@ const BATCH = 1_500;
  * Units of the least-squares flips (zero_gap.ts, when they exceed the budget) that start the first master,
  * largest first: where the budget binds they hold most of the optimum's columns, which would otherwise
  * arrive a batch a round. The interior point solves this first master (runMaster), so more seeds cost
- * little: EO at budget 2,000 on the LAR-like case in 5.7 s with 6,000, 8.5 s with 2,500.
+ * little (BENCHMARKS.md has the figures).
  */
 const SEED_UNITS = 6_000;
 
