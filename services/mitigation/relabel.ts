@@ -41,8 +41,9 @@ import { type MitigationAnswer, solverFields } from "./answers.ts";
 import { flipsMaps, sharedMapSettings, writtenPredictions } from "./mitigation_steps.ts";
 
 /**
- * What relabels of one frontier share (frontier.ts): the before-audit the first computes, and the last
- * solved point's unit flips, which the next budget's solver starts from.
+ * What relabels of one frontier share (frontier.ts): the before-audit the first computes, the last
+ * solved point's unit flips, which the next budget's solver starts from, and what was drawn from its
+ * predictions.
  */
 export interface SharedBefore {
   before?: Promise<{ regions: Regions; settings: Omit<MapSettings, "title">; payload: AuditPayload }>;
