@@ -9,8 +9,10 @@
  *   maximise ψ(y) = rᵀy − Σ_v [z_v c_v − z_v²/(2 w_v)],  c = Ãᵀy,  z_v = clip(w_v c_v, lo_v, hi_v),
  * is concave and smooth with gradient r − Ã z(y); a semismooth Newton method (step H⁻¹ g with
  * H = Σ_{v free} w_v ã_v ã_vᵀ, a sparse Cholesky, Armijo line search) reaches Ã z = r in a few steps when
- * it is reachable. D is then fixed at the nearest integer and the steps go on. The answer counts only
- * when its flips fit the budget; otherwise (or when the steps stall) the column generation solves it.
+ * it is reachable (on the rows as differences along nested regions, approx_chains.ts, which keeps H
+ * sparse; a ridge on H where the miss stalls). D is then fixed at the nearest integer and the steps go
+ * on. The answer counts only when its flips fit the budget; otherwise (or when the steps stall) the
+ * column generation solves it.
  */
 import type { ApproxRows } from "./approx_bound.ts";
 import { type Chains, chainsOf, chainVector } from "./approx_chains.ts";
@@ -117,16 +119,18 @@ function addOuter(
  * Flips that put every region at the overall rate within the budget, or null when the Newton steps do not
  * reach it by `deadline` (ms, performance.now()) or the flips it needs exceed the budget; then `overBudget`,
  * when given, receives the least-squares flips that exceeded it (the column generation starts from them).
+ * `given`: the rows' chains when the caller has them (chainsOf(rows) otherwise).
  */
 export function solveZeroGap(
   pr: MitigationProblem,
   rows: ApproxRows,
   deadline: number,
   overBudget?: { x: Float64Array | null },
-  chains: Chains = chainsOf(rows),
+  given?: Chains,
 ): ZeroGapPoint | null {
   const U = pr.unitSign.length, T = rows.kappa.length, n = T + 1;
   if (n > ZERO_GAP_MAX_ROWS || U === 0) return null;
+  const chains = given ?? chainsOf(rows);
   const { start, idx } = unitRows(pr, rows, chains);
   const smallFirst = Int32Array.from({ length: T }, (_, i) => i).sort((a, b) =>
     rows.alpha[a] - rows.alpha[b]
