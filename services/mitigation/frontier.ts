@@ -1,11 +1,12 @@
 /**
  * The budget frontier of relabel (`mitigate/relabel/frontier`): one relabel per budget, ascending, each
  * through `mitigateByRelabel` and kept as its own run, all sharing the prepared dataset and the first
- * point's before-audit, each solver starting from the previous point's flips. Answers each point's
+ * point's before-audit, each solver starting from a smaller budget's flips. Answers each point's
  * figures and run_id.
  */
 import type { SpatialDeps } from "../spatial/audit.ts";
-import { mitigateByRelabel, type SharedBefore } from "./relabel.ts";
+import { mitigateByRelabel, type SharedBefore, type SolvedPoint } from "./relabel.ts";
+import { zeroFlipsFit } from "../../core/spatial/mitigate/same_flips.ts";
 import { type MitigationAnswer } from "./answers.ts";
 import { type MitigationTarget } from "./live_mitigation.ts";
 import { type RelabelSettings } from "./settings.ts";
@@ -78,36 +79,81 @@ function pointOf(budget: number, a: RunAnswer<MitigationAnswer>, includeMaps: bo
   };
 }
 
+/** Waits for `step` unless `run` fails first: its value, or null when the run failed. */
+function unlessFailed<T>(step: Promise<T>, run: Promise<unknown>): Promise<T | null> {
+  return Promise.race([step, run.then(() => step, () => null)]);
+}
+
+/**
+ * Solves that run at once. On two workers two budget-bound solves beside each other end sooner than one
+ * after the other, though each runs slower (BENCHMARKS.md); the previous point's flips save such a solve
+ * under a tenth, so side by side wins.
+ */
+const SOLVES_AT_ONCE = 2;
+
 /**
  * Relabels once per budget (ascending, de-duplicated): each point has the optimum a request with that
- * `budget_constr` would answer, its solver started from the previous point's flips (`shared.warm`) once
- * that point is solved; the previous point's audit after, maps and saving run beside it. Each point is
- * kept as its own run, in budget order. `request` is the validated frontier body; each run keeps it as a
- * relabel request (its `budgets` replaced by the point's `budget_constr`). A failed point stops the
- * points after it; those started before the failure was known finish, then the frontier answers the error.
+ * `budget_constr` would answer. The largest budget and the smallest two (one where the pool has a single
+ * worker) start first, cold. The other budgets that the largest's flips fit when those reach 0 (past the
+ * zero gap) take its answer at once (`point.same`: the solver would keep those flips as they are); the
+ * rest run ascending after the smallest two, two solves at once, each started once the point two before
+ * it in that sequence is solved, from its flips. What each starts from depends on the budgets alone, never
+ * on timing. The audits after, maps and saving run beside. Each point is kept as its own run, in budget
+ * order. `request` is the validated frontier body; each run keeps it as a relabel request (its `budgets`
+ * replaced by the point's `budget_constr`). A failed point stops the points not yet started; those started
+ * finish, then the frontier answers the error.
  */
 export async function relabelFrontier(deps: SpatialDeps, input: FrontierInput): Promise<FrontierAnswer> {
   const t0 = performance.now();
   const { budgets: asked, request, ...settings } = input;
-  const budgets = frontierBudgets(asked);
+  const budgets = frontierBudgets(asked), last = budgets.length - 1;
   const { budgets: _b, ...relabelRequest } = (request ?? {}) as Record<string, unknown>;
   const shared: SharedBefore = {};
   const runs: Promise<RunAnswer<MitigationAnswer>>[] = [];
-  let failed = false;
-  for (const budget of budgets) {
-    const solved = Promise.withResolvers<void>();
+  const kept = budgets.map(() => Promise.withResolvers<void>());
+  const started = budgets.map(() => Promise.withResolvers<void>());
+  const solved = budgets.map(() => Promise.withResolvers<SolvedPoint>());
+  let prior = -1; // each starts once the one before has started: the pool takes them in this order
+  const start = async (k: number, warm: Float64Array | null, same?: SolvedPoint) => {
+    if (prior >= 0 && await unlessFailed(started[prior].promise, runs[prior]) === null) return false;
     const run = mitigateByRelabel(deps, {
       ...settings,
-      budget,
+      budget: budgets[k],
       shared,
-      point: { solved: solved.resolve, previous: runs.at(-1) ?? null },
-      request: { ...relabelRequest, budget_constr: budget },
+      point: {
+        warm,
+        same,
+        started: started[k].resolve,
+        solved: solved[k].resolve,
+        previous: k > 0 ? kept[k - 1].promise : null,
+      },
+      request: { ...relabelRequest, budget_constr: budgets[k] },
     });
-    runs.push(run);
-    await Promise.race([solved.promise, run.then(() => {}, () => (failed = true))]);
-    if (failed) break;
+    run.then(() => kept[k].resolve(), () => kept[k].resolve());
+    runs[k] = run;
+    prior = k;
+    return true;
+  };
+  const solution = (k: number) => unlessFailed(solved[k].promise, runs[k]);
+  const lag = Math.max(1, Math.min(SOLVES_AT_ONCE, deps.pool.size));
+  // the largest budget first, and beside it the smallest `lag`, cold
+  const below = budgets.slice(0, -1).map((_, k) => k), chain = below.slice(0, lag);
+  let ok = await start(last, null);
+  for (const k of chain) ok &&= await start(k, null);
+  const top = ok && last > 0 ? await solution(last) : null;
+  if (top) {
+    // the points the largest's zero-gap flips fit take its answer at once; the others join the chain
+    for (const k of below.slice(lag)) {
+      if (!zeroFlipsFit(top.result, settings.approx, budgets[k], top.scopeSize)) chain.push(k);
+      else ok &&= await start(k, null, top);
+    }
+    for (let c = lag; ok && c < chain.length; c++) {
+      const from = await solution(chain[c - lag]);
+      ok = from !== null && await start(chain[c], from.result.unitDelta);
+    }
   }
-  const settled = await Promise.allSettled(runs);
+  kept.forEach((p, k) => runs[k] === undefined && p.resolve()); // points never started: none to wait for
+  const settled = await Promise.allSettled(runs.filter((r) => r !== undefined));
   const failure = settled.find((s) => s.status === "rejected");
   if (failure) throw failure.reason;
   const answers = settled.map((s) => (s as PromiseFulfilledResult<RunAnswer<MitigationAnswer>>).value);

@@ -12,6 +12,8 @@ import { DataMismatchError, locateParams } from "../../core/errors.ts";
 import { beside, nextTurn } from "../../core/turns.ts";
 import type { Individuals, Regions } from "../../core/spatial/types.ts";
 import { mitigateRelabel } from "./on_pool.ts";
+import type { RelabelResult } from "../../core/spatial/mitigate/relabel.ts";
+import { sameFlipsAt } from "../../core/spatial/mitigate/same_flips.ts";
 import { auditMaps, type MapSettings } from "../spatial/audit_maps.ts";
 import {
   auditOf,
@@ -41,26 +43,41 @@ import { type MitigationAnswer, solverFields } from "./answers.ts";
 import { flipsMaps, sharedMapSettings, writtenPredictions } from "./mitigation_steps.ts";
 
 /**
- * What relabels of one frontier share (frontier.ts): the before-audit the first computes, the last
- * solved point's unit flips, which the next budget's solver starts from, and what was drawn from its
- * predictions.
+ * What relabels of one frontier share (frontier.ts): the before-audit the first computes, and what was
+ * drawn from each solved point's predictions.
  */
 export interface SharedBefore {
   before?: Promise<{ regions: Regions; settings: Omit<MapSettings, "title">; payload: AuditPayload }>;
-  warm?: Float64Array | null;
   /**
-   * The last point's predictions and its after-audit with its maps: a point whose solver keeps the same
-   * flips (a budget past the zero gap keeps its predecessor's) has the same predictions, so the same
-   * audit and maps, which it takes instead of drawing them again.
+   * The solved points' predictions and their after-audits with maps: a point whose solver keeps the same
+   * flips as an earlier point (a budget past the zero gap keeps those it starts from) has the same
+   * predictions, so the same audit and maps, which it takes instead of drawing them again.
    */
-  after?: { preds: Uint8Array; drawn: Promise<AfterDrawn> };
+  after?: { preds: Uint8Array; drawn: Promise<AfterDrawn> }[];
+}
+
+/** What a solved frontier point tells the points after it (frontier.ts). */
+export interface SolvedPoint {
+  result: RelabelResult;
+  /** The individuals in scope, and the positives among them: the flip budget and window of any budget. */
+  scopeSize: number;
+  positives: number;
 }
 
 /** A frontier point's place in its sequence (frontier.ts). */
 export interface PointHooks {
-  /** Called once the point is solved (its flips in `warm`, its predictions in `after`): the next may start. */
-  solved: () => void;
-  /** The previous point's run: this one is kept after it, so the task notes the last budget last. */
+  /** The unit flips of another point, which this point's solver starts from. */
+  warm: Float64Array | null;
+  /**
+   * A larger budget's answer whose flips reach 0 and fit this budget (zeroFlipsFit): the solver would
+   * return them as they are, so the point takes that answer at its own budget instead of solving.
+   */
+  same?: SolvedPoint;
+  /** Called once the point's solver has started (its dataset prepared, the before-audit under way). */
+  started: () => void;
+  /** Called once the point is solved (its predictions in `shared.after`). */
+  solved: (point: SolvedPoint) => void;
+  /** The run of the next smaller budget: this one is kept after it, so the task notes the last budget last. */
   previous: Promise<unknown> | null;
 }
 
@@ -71,6 +88,13 @@ interface AfterDrawn {
   afterAudit: Awaited<ReturnType<typeof auditOf>>;
   mapsAfter: Awaited<ReturnType<typeof auditMaps>>;
   flips: Awaited<ReturnType<typeof flipsMaps>>;
+}
+
+/** The positive predictions among `scope`. */
+function positivesOf(yPred: Uint8Array, scope: Int32Array): number {
+  let P = 0;
+  for (const j of scope) P += yPred[j];
+  return P;
 }
 
 /** Whether two prediction arrays are equal. */
@@ -173,26 +197,35 @@ async function relabelRun(
     return before;
   };
   live.phase("solving");
-  const [{ regions, settings, payload }, r] = await beside(
+  const same = input.point?.same;
+  const both = beside(
     beforeWork,
     () =>
-      clock.time("solve", () =>
-        mitigateRelabel(pool, {
-          yPred: ind.yPred,
-          yTrue: ind.yTrue,
-          scope: prepared.scope,
-          regions: prepared.regions,
-          ...solverInput(input, prepared.regions),
-          flipOrder,
-          prob: flipOrder === "uncertainty" ? ind.prob : null,
-          seed: input.seed,
-          plan: prepared.plan,
-          warm: input.shared?.warm ?? null,
-        }, live.solver)),
+      clock.time(
+        "solve",
+        () =>
+          same
+            ? Promise.resolve(sameFlipsAt(same.result, input, same.scopeSize, same.positives))
+            : mitigateRelabel(pool, {
+              yPred: ind.yPred,
+              yTrue: ind.yTrue,
+              scope: prepared.scope,
+              regions: prepared.regions,
+              ...solverInput(input, prepared.regions),
+              flipOrder,
+              prob: flipOrder === "uncertainty" ? ind.prob : null,
+              seed: input.seed,
+              plan: prepared.plan,
+              warm: input.point?.warm ?? null,
+            }, live.solver),
+      ),
   );
-  if (input.shared) input.shared.warm = r.unitDelta;
+  input.point?.started();
+  const [{ regions, settings, payload }, r] = await both;
   live.solved(r.objective, r.bound);
   live.phase("auditing after");
+  // a frontier's points past the zero gap are answered together: each writes its predictions in a turn of its own
+  if (same) await nextTurn();
   const preds = writtenPredictions(writer, ind, null, r.mitigatedPreds);
   await nextTurn(); // the predictions' chunks are made in this turn; the audit after is posted in the next
   const draw = async (): Promise<AfterDrawn> => {
@@ -210,11 +243,16 @@ async function relabelRun(
       ]));
     return { afterAudit, mapsAfter, flips };
   };
-  const last = input.shared?.after;
-  const drawn = last && samePredictions(last.preds, r.mitigatedPreds) ? last.drawn : draw();
-  if (input.shared) input.shared.after = { preds: r.mitigatedPreds, drawn };
-  input.point?.solved();
+  const earlier = input.shared?.after?.find((a) => samePredictions(a.preds, r.mitigatedPreds));
+  const drawn = earlier?.drawn ?? draw();
+  if (input.shared && !earlier) (input.shared.after ??= []).push({ preds: r.mitigatedPreds, drawn });
+  input.point?.solved({
+    result: r,
+    scopeSize: prepared.scope.length,
+    positives: positivesOf(ind.yPred, prepared.scope),
+  });
   const { afterAudit, mapsAfter, flips } = await drawn;
+  if (earlier) await nextTurn(); // and writes the maps they share in a turn of its own
   writer.writeMaps(mapsAfter, "audit_after_mitigation.");
   writer.writeMaps(flips, "");
   await input.point?.previous?.then(() => {}, () => {});

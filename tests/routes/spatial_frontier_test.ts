@@ -106,24 +106,67 @@ storeTest("relabel frontier: budgets empty, over 20 or negative is a 422 naming 
   assert.equal(single.status, 422); // budget_constr is the frontier's to set
 });
 
+/** The kept runs of a frontier's points, in budget order. */
+async function pointRuns(t: T, body: { points: { run_id: string }[] }) {
+  return await Promise.all(
+    body.points.map(async (p) =>
+      await (await t.app.request(`/api/spatial-hitl/task/preds/runs/${p.run_id}`)).json()
+    ),
+  );
+}
+
+const WARM = "the warm start's flips fit and reach 0: optimal as they are";
+
+for (const poolSize of [1, 2]) {
+  const workers = poolSize === 1 ? "one worker" : "two workers";
+  storeTest(
+    `relabel frontier: budgets the largest budget's zero flips fit take its answer (${workers})`,
+    async (t) => {
+      await setUp(t);
+      const res = await t.app.request(
+        FRONTIER,
+        jsonBody("POST", { ...settings, budgets: [0.3, 0.35, 0.4, 0.5] }),
+      );
+      assert.equal(res.status, 200, await res.clone().text());
+      const runs = await pointRuns(t, await res.json());
+      // budget 6 closes the gap of 6 (the first test): every point reaches 0 with the same flips
+      for (const run of runs) {
+        assert.ok(run.objective < 1e-9, `${run.objective}`);
+        assert.deepEqual(run.mitigated_preds, runs[0].mitigated_preds);
+      }
+      // the largest and the smallest `lag` (one per worker; WORKERS=0 runs every task inline, on one) are
+      // solved cold; the others take the largest's answer, which fits them, without a solve
+      const lag = Math.min(2, t.pool.size);
+      assert.deepEqual(runs.map((r) => r.solver_detail === WARM), [false, lag === 1, true, false]);
+      assert.deepEqual(runs.map((r) => r.solver_seconds === 0), [false, lag === 1, true, false]);
+      // the same predictions are audited and drawn once, whichever point is solved first
+      assert.equal(
+        runs.filter((r) => r.phases.maps > 0).length,
+        1,
+        JSON.stringify(runs.map((r) => r.phases)),
+      );
+    },
+    { poolSize },
+  );
+}
+
 storeTest(
-  "relabel frontier: a point whose predecessor's flips reach 0 keeps them (warm start)",
+  "relabel frontier: where the budget binds the same request answers the same flips again",
   async (t) => {
     await setUp(t);
-    const res = await t.app.request(FRONTIER, jsonBody("POST", { ...settings, budgets: [0.3, 0.5] }));
-    assert.equal(res.status, 200, await res.clone().text());
-    const [a, b] = (await res.json()).points;
-    // budget 6 already closes the gap of 6 (see the first test): 10 flips can do no better than 0
-    assert.ok(a.objective < 1e-9 && b.objective < 1e-9, `${a.objective}, ${b.objective}`);
-    assert.equal(b.n_flips, a.n_flips);
-    const run = await (await t.app.request(`/api/spatial-hitl/task/preds/runs/${b.run_id}`)).json();
-    assert.equal(run.solver_detail, "the warm start's flips fit and reach 0: optimal as they are");
-    const first = await (await t.app.request(`/api/spatial-hitl/task/preds/runs/${a.run_id}`)).json();
-    assert.notEqual(first.solver_detail, run.solver_detail); // the first point solved cold
-    // the same flips, so the same predictions: the audit after and its maps are the first point's, not drawn again
-    assert.ok(first.phases.maps > 0, JSON.stringify(first.phases));
-    assert.equal(run.phases.maps, 0);
-    assert.equal(run.audit_after_mitigation.sbi_score, first.audit_after_mitigation.sbi_score);
-    assert.deepEqual(run.mitigated_preds, first.mitigated_preds);
+    const body = { ...settings, budgets: [0.05, 0.1, 0.15, 0.2, 0.25, 0.5] };
+    const first = await pointRuns(t, await (await t.app.request(FRONTIER, jsonBody("POST", body))).json());
+    const again = await pointRuns(t, await (await t.app.request(FRONTIER, jsonBody("POST", body))).json());
+    // the gap of 6 closes by C flips of 1 to 5 (C = 1..5) and entirely at 10: 2√5·|6 - C|/10 (first test)
+    const expected = [1, 2, 3, 4, 5, 10].map((c) => 2 * Math.sqrt(5) * Math.max(0, 6 - c) / 10);
+    for (const [i, run] of first.entries()) {
+      assert.ok(
+        Math.abs(run.objective - expected[i]) < 1e-6,
+        `${run.objective} at ${run.run.request.budget_constr}`,
+      );
+      assert.deepEqual(again[i].mitigated_preds, run.mitigated_preds);
+      assert.equal(again[i].objective, run.objective);
+    }
   },
+  { poolSize: 2 },
 );

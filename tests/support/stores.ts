@@ -11,6 +11,7 @@ import { MongoStore } from "../../store/mongo.ts";
 import type { Store } from "../../store/store.ts";
 import { setupAuth } from "../../routes/auth/auth.index.ts";
 import { servicePool } from "./pools.ts";
+import type { WorkerPool } from "../../workers/pool.ts";
 import { prunesSettled } from "../../services/spatial/run_pruning.ts";
 
 const MONGO_URL = Deno.env.get("TEST_MONGO_URL");
@@ -21,6 +22,8 @@ export interface StoreApp {
   config: Config;
   /** A database name for the test's datasets, unique to this run. */
   db: string;
+  /** The app's worker pool. */
+  pool: WorkerPool;
 }
 
 export interface StoreTestOptions {
@@ -30,6 +33,8 @@ export interface StoreTestOptions {
   auth?: boolean;
   /** Registers both tests ignored (a test that needs what this run lacks, such as workers). */
   ignore?: boolean;
+  /** The workers of the app's pool (default 1). */
+  poolSize?: number;
 }
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
@@ -47,7 +52,7 @@ async function build(store: Store, opts: StoreTestOptions, names: { tessera: str
     ? await setupAuth(config, store)
     : { verifier: null, routes: [], realm: null };
   // Workers start lazily: a pool nobody asks for costs nothing, and close() is still called.
-  const pool = servicePool(1);
+  const pool = servicePool(opts.poolSize ?? 1);
   const app = createApp({ config, store, pool, verifier, realm, extraRoutes: routes });
   return { app, store, config, db: names.db, pool };
 }

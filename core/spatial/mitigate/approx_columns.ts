@@ -20,7 +20,14 @@ import { chainsOf } from "./approx_chains.ts";
 import { addUnits, type Master, openMaster, readMaster, runMaster } from "./approx_master.ts";
 import { solveZeroGap } from "./zero_gap.ts";
 import type { MitigationProblem } from "./problem.ts";
-import { GAP_TOLERANCE, type OnProgress, relativeGap, type SolverStatus, solverStatus } from "./status.ts";
+import {
+  GAP_TOLERANCE,
+  type OnProgress,
+  relativeGap,
+  type SolverStatus,
+  solverStatus,
+  WARM_FIT,
+} from "./status.ts";
 
 /**
  * Units added per round: enough that few rounds are needed (after the interior-point first master about
@@ -214,7 +221,7 @@ export async function solveApproxByColumns(
   try {
     const start = fitting(pr, rows, warm);
     if (start && relativeGap(approxObjective(rows, start), 0) <= GAP_TOLERANCE) {
-      const detail = "the warm start's flips fit and reach 0: optimal as they are";
+      const detail = WARM_FIT;
       const objective = approxObjective(rows, start);
       return done(0, detail, {
         code: 0,

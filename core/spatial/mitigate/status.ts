@@ -32,6 +32,9 @@ export function solverStatus(code: SolverStatusCode, detail = ""): SolverStatus 
   return { code, message: SOLVER_STATUS[code], detail };
 }
 
+/** The detail of an approx answer that keeps a warm start's flips: they fit the budget and reach 0. */
+export const WARM_FIT = "the warm start's flips fit and reach 0: optimal as they are";
+
 /** True when the status carries a solution to apply (codes 0 and 1). */
 export function hasSolution(s: SolverStatus): boolean {
   return s.code === 0 || s.code === 1;
