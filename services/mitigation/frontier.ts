@@ -1,8 +1,8 @@
 /**
  * The budget frontier of relabel (`mitigate/relabel/frontier`): one relabel per budget, ascending, each
  * through `mitigateByRelabel` and kept as its own run, all sharing the prepared dataset and the first
- * point's before-audit, each solver starting from a smaller budget's flips. Answers each point's
- * figures and run_id.
+ * point's before-audit; the largest budget is solved first, and the others start from its flips or from a
+ * smaller budget's. Answers each point's figures and run_id.
  */
 import type { SpatialDeps } from "../spatial/audit.ts";
 import { mitigateByRelabel, type SharedBefore, type SolvedPoint } from "./relabel.ts";
