@@ -7,6 +7,7 @@
 import type { SpatialDeps } from "../spatial/audit.ts";
 import { mitigateByRelabel, type SharedBefore, type SolvedPoint } from "./relabel.ts";
 import { zeroFlipsFit } from "../../core/spatial/mitigate/same_flips.ts";
+import { nextTurn } from "../../core/turns.ts";
 import { type MitigationAnswer } from "./answers.ts";
 import { type MitigationTarget } from "./live_mitigation.ts";
 import { type RelabelSettings } from "./settings.ts";
@@ -116,6 +117,7 @@ export async function relabelFrontier(deps: SpatialDeps, input: FrontierInput): 
   let prior = -1; // each starts once the one before has started: the pool takes them in this order
   const start = async (k: number, warm: Float64Array | null, same?: SolvedPoint) => {
     if (prior >= 0 && await unlessFailed(started[prior].promise, runs[prior]) === null) return false;
+    await nextTurn(); // a point's start is a few milliseconds of work: one a turn, not all in one
     const run = mitigateByRelabel(deps, {
       ...settings,
       budget: budgets[k],
