@@ -170,3 +170,23 @@ storeTest(
   },
   { poolSize: 2 },
 );
+
+storeTest("relabel frontier: exact points are each the exact relabel of their budget", async (t) => {
+  await setUp(t);
+  const body = { ...settings, approx: false, budgets: [0.1, 0.3, 0.5] };
+  const res = await t.app.request(FRONTIER, jsonBody("POST", body));
+  assert.equal(res.status, 200, await res.clone().text());
+  const points = (await res.json()).points;
+  for (const p of points) {
+    const plain = await (await t.app.request(
+      "/api/spatial-hitl/task/preds/mitigate/relabel",
+      jsonBody("POST", { ...settings, approx: false, budget_constr: p.budget_constr, include_maps: false }),
+    )).json();
+    assert.equal(p.solver_status_code, 0);
+    assert.equal(p.objective, plain.objective);
+    assert.equal(p.n_flips, plain.n_flips);
+  }
+  // 3 flips each way put both regions at 5 of 10, the overall rate: every statistic 0 (budgets 6 and 10)
+  assert.ok(points[1].objective < 1e-9 && points[2].objective < 1e-9);
+  assert.ok(points[0].objective > 0.1); // 2 flips cannot
+}, { poolSize: 2 });
