@@ -186,7 +186,7 @@ function fitting(
  * (the optimum over D is convex, so one of the two is the integer optimum); the better is kept. The bound
  * is the relaxation's, or the smaller of the two fixed ones' when that is higher. Never throws.
  *
- * `warm`: the flips of a neighbouring problem (a frontier's previous budget). When they fit this one and
+ * `warm`: the flips of a neighbouring problem (a smaller budget of a frontier). When they fit this one and
  * already reach 0 they are optimal as they are; otherwise their units start in the first master.
  */
 export async function solveApproxByColumns(

@@ -58,7 +58,7 @@ export interface RelabelInput {
   frozen?: ArrayLike<number>;
   /** max_flips_per_region (≤ 1 a fraction of each region's members, > 1 a count), or null for none. */
   maxFlips?: number | null;
-  /** Approx only: a neighbouring relabel's `unitDelta` (a frontier's previous budget) to start from. */
+  /** Approx only: a neighbouring relabel's `unitDelta` (a smaller budget of a frontier) to start from. */
   warm?: Float64Array | null;
 }
 
