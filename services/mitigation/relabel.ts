@@ -90,13 +90,6 @@ interface AfterDrawn {
   flips: Awaited<ReturnType<typeof flipsMaps>>;
 }
 
-/** The positive predictions among `scope`. */
-function positivesOf(yPred: Uint8Array, scope: Int32Array): number {
-  let P = 0;
-  for (const j of scope) P += yPred[j];
-  return P;
-}
-
 /** Whether two prediction arrays are equal. */
 function samePredictions(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
@@ -246,11 +239,8 @@ async function relabelRun(
   const earlier = input.shared?.after?.find((a) => samePredictions(a.preds, r.mitigatedPreds));
   const drawn = earlier?.drawn ?? draw();
   if (input.shared && !earlier) (input.shared.after ??= []).push({ preds: r.mitigatedPreds, drawn });
-  input.point?.solved({
-    result: r,
-    scopeSize: prepared.scope.length,
-    positives: positivesOf(ind.yPred, prepared.scope),
-  });
+  // the plan of these predictions counts the scope and its positives
+  input.point?.solved({ result: r, scopeSize: prepared.plan.n, positives: prepared.plan.positives });
   const { afterAudit, mapsAfter, flips } = await drawn;
   if (earlier) await nextTurn(); // and writes the maps they share in a turn of its own
   writer.writeMaps(mapsAfter, "audit_after_mitigation.");
