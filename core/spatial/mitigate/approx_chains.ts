@@ -97,27 +97,25 @@ export function chainsOf(rows: ApproxRows): Chains {
  */
 export function chainColumns(c: Columns, ch: Chains, T: number): Columns {
   const n = c.cost.length, dense = new Float64Array(T), mark = new Int32Array(T).fill(-1);
+  const seen = new Int32Array(T).fill(-1), touched = new Int32Array(T);
   const start = new Int32Array(n + 1), index: number[] = [], value: number[] = [];
-  const touched: number[] = [];
   for (let col = 0; col < n; col++) {
-    touched.length = 0;
-    const rest: number[] = [];
+    let count = 0;
+    const see = (i: number) => seen[i] !== col && (seen[i] = col, touched[count++] = i);
     for (let k = c.start[col]; k < c.start[col + 1]; k++) {
       const i = c.index[k];
-      if (i >= T) rest.push(k);
-      else (dense[i] = c.value[k], mark[i] = col, touched.push(i));
+      if (i >= T) continue;
+      (dense[i] = c.value[k], mark[i] = col, see(i));
+      for (let q = ch.childStart[i]; q < ch.childStart[i + 1]; q++) see(ch.child[q]);
     }
-    const rowsOf = new Set<number>();
-    for (const i of touched) {
-      rowsOf.add(i);
-      for (let q = ch.childStart[i]; q < ch.childStart[i + 1]; q++) rowsOf.add(ch.child[q]);
-    }
-    for (const i of [...rowsOf].sort((a, b) => a - b)) {
+    for (const i of touched.subarray(0, count).sort()) {
       const p = ch.pred[i];
       const v = (mark[i] === col ? dense[i] : 0) - (p >= 0 && mark[p] === col ? dense[p] : 0);
       if (v !== 0) (index.push(i), value.push(v));
     }
-    for (const k of rest) (index.push(c.index[k]), value.push(c.value[k]));
+    for (let k = c.start[col]; k < c.start[col + 1]; k++) {
+      if (c.index[k] >= T) (index.push(c.index[k]), value.push(c.value[k]));
+    }
     start[col + 1] = index.length;
   }
   return { ...c, start, index: Int32Array.from(index), value: Float64Array.from(value) };
@@ -126,6 +124,16 @@ export function chainColumns(c: Columns, ch: Chains, T: number): Columns {
 /** L·b for a vector over the rows (the rows' right-hand sides; entries from T on are kept). */
 export function chainVector(b: Float64Array, ch: Chains, T: number): Float64Array {
   return b.map((v, i) => (i < T && ch.pred[i] >= 0 ? v - b[ch.pred[i]] : v));
+}
+
+/**
+ * L⁻¹·g: the original rows' values (residuals) from the differenced rows' (each row adds its pred's;
+ * `smallFirst`: the rows in an order that puts every pred before its rows, as ascending α does).
+ */
+export function unchainVector(g: Float64Array, ch: Chains, smallFirst: Int32Array): Float64Array {
+  const out = g.slice();
+  for (const i of smallFirst) if (ch.pred[i] >= 0) out[i] += out[ch.pred[i]];
+  return out;
 }
 
 /** Lᵀ·y': the original rows' multipliers from the transformed rows' (y_j = y'_j − Σ_{pred(i) = j} y'_i). */

@@ -69,9 +69,9 @@ export function openMaster(
   };
 }
 
-/** Adds units' columns to the master (approx_model.ts unitColumns), after those it has. */
+/** Adds units' columns to the master (approx_model.ts unitColumns, as differences), after those it has. */
 export function addUnits(m: Master, pr: MitigationProblem, rows: ApproxRows, add: Int32Array): void {
-  const cols = chainColumns(unitColumns(pr, rows, add), m.chains, m.T);
+  const cols = unitColumns(pr, rows, add, m.chains);
   for (const u of add) (m.colOf[u] = m.colD + 1 + m.units.length, m.units.push(u));
   m.model.addCols({
     cost: cols.cost,

@@ -6,6 +6,7 @@
  * rows T + 2 + k (max_flips_per_region, rows.capRow).
  */
 import type { ApproxRows } from "./approx_bound.ts";
+import type { Chains } from "./approx_chains.ts";
 import type { MitigationProblem } from "./problem.ts";
 
 /** Columns in CSC (rows ascending) with their costs and bounds. */
@@ -20,33 +21,43 @@ export interface Columns {
 
 /**
  * The flips x_u of `units`: +1 in each of the unit's rows (each once, ascending), its sign in the budget row,
- * 1 in the sum row; bounds by its label's direction, cost 0.
+ * 1 in the sum row; bounds by its label's direction, cost 0. With `chains`, the region rows are the
+ * differences along nested regions (approx_chains.ts): the unit keeps its 1 only in the rows where it
+ * enters a chain (its pred's members all lie in the row, so the difference is 1 or 0, never -1), the
+ * column chainColumns would make of it without building the long one first.
  */
-export function unitColumns(pr: MitigationProblem, rows: ApproxRows, units: ArrayLike<number>): Columns {
+export function unitColumns(
+  pr: MitigationProblem,
+  rows: ApproxRows,
+  units: ArrayLike<number>,
+  chains?: Chains,
+): Columns {
   const n = units.length, T = rows.kappa.length, start = new Int32Array(n + 1);
-  let nnz = 0;
-  const caps = (u: number, f: (k: number) => void) => {
-    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) {
-      if (rows.capOf[rows.unitRows[k]] >= 0) f(rows.capOf[rows.unitRows[k]]);
+  const mark = new Int32Array(chains ? T : 0).fill(-1);
+  // each entry of column c, in order, to `put` (called twice: to count, then to fill)
+  const visit = (c: number, put: (i: number, v: number) => void) => {
+    const u = units[c], from = rows.unitRowStart[u], to = rows.unitRowStart[u + 1];
+    if (chains) { for (let k = from; k < to; k++) mark[rows.unitRows[k]] = c; }
+    for (let k = from; k < to; k++) {
+      const i = rows.unitRows[k], p = chains ? chains.pred[i] : -1;
+      if (p < 0 || mark[p] !== c) put(i, 1);
+    }
+    (put(T, pr.unitSign[u]), put(T + 1, 1));
+    for (let k = from; k < to; k++) {
+      const cap = rows.capOf[rows.unitRows[k]];
+      if (cap >= 0) put(T + 2 + cap, pr.unitSign[u]);
     }
   };
-  for (let c = 0; c < n; c++) {
-    nnz += rows.unitRowStart[units[c] + 1] - rows.unitRowStart[units[c]] + 2;
-    caps(units[c], () => nnz++);
-  }
-  const index = new Int32Array(nnz), value = new Float64Array(nnz);
-  const lower = new Float64Array(n), upper = new Float64Array(n);
   let at = 0;
+  for (let c = 0; c < n; c++) (visit(c, () => at++), start[c + 1] = at);
+  const index = new Int32Array(at), value = new Float64Array(at);
+  mark.fill(-1);
+  at = 0;
+  for (let c = 0; c < n; c++) visit(c, (i, v) => (index[at] = i, value[at++] = v));
+  const lower = new Float64Array(n), upper = new Float64Array(n);
   for (let c = 0; c < n; c++) {
     const u = units[c];
     pr.unitSign[u] > 0 ? (upper[c] = pr.unitCount[u]) : (lower[c] = -pr.unitCount[u]);
-    for (let k = rows.unitRowStart[u]; k < rows.unitRowStart[u + 1]; k++) {
-      (index[at] = rows.unitRows[k], value[at++] = 1);
-    }
-    (index[at] = T, value[at++] = pr.unitSign[u]);
-    (index[at] = T + 1, value[at++] = 1);
-    caps(u, (k) => (index[at] = T + 2 + k, value[at++] = pr.unitSign[u]));
-    start[c + 1] = at;
   }
   return { cost: new Float64Array(n), lower, upper, start, index, value };
 }

@@ -1,6 +1,6 @@
 /**
  * Sparse Cholesky of a symmetric positive semidefinite matrix of a few thousand rows, for the Newton steps
- * of the zero-gap solve (zero_gap.ts): a minimum-degree order (exact degrees, adjacency as bitsets, which a
+ * of the zero-gap solve (zero_gap.ts) and of the interior point (interior_point.ts): a minimum-degree order (exact degrees, adjacency as bitsets, which a
  * few thousand nodes afford), the factor's pattern from that elimination, and a left-looking numeric
  * factorisation that reuses the pattern for every matrix with the same (or a smaller) set of entries.
  * A pivot that vanishes marks its row dependent on earlier ones; solves give it 0 (a consistent system
@@ -23,40 +23,80 @@ function popcount(v: number): number {
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-/**
- * Minimum-degree elimination of the graph with an edge wherever `nonzero(i, j)` (i > j): the node of
- * least degree goes next and its neighbours become a clique; what each node's neighbours are when it goes
- * is its column of L.
- */
+/** The graph of H's off-diagonal entries as bitset rows (n words each), for minimumDegree. */
+function emptyGraph(n: number): { words: number; adj: Uint32Array } {
+  const words = (n + 31) >>> 5;
+  return { words, adj: new Uint32Array(n * words) };
+}
+
+/** Adds the edge i–j (i ≠ j) to the graph. */
+function link(g: { words: number; adj: Uint32Array }, i: number, j: number): void {
+  (g.adj[i * g.words + (j >>> 5)] |= 1 << (j & 31), g.adj[j * g.words + (i >>> 5)] |= 1 << (i & 31));
+}
+
+/** The pattern of H with an entry wherever `nonzero(i, j)` (i > j), by minimumDegree. */
 export function choleskyPattern(n: number, nonzero: (i: number, j: number) => boolean): CholeskyPattern {
-  const words = (n + 31) >>> 5, adj = new Uint32Array(n * words), deg = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < i; j++) {
-      if (!nonzero(i, j)) continue;
-      (adj[i * words + (j >>> 5)] |= 1 << (j & 31), adj[j * words + (i >>> 5)] |= 1 << (i & 31));
-      (deg[i]++, deg[j]++);
+  const g = emptyGraph(n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) if (nonzero(i, j)) link(g, i, j);
+  return minimumDegree(n, g.adj);
+}
+
+/**
+ * The pattern of A Aᵀ for A in CSC over n rows (column `skip` left out): an edge between every two rows
+ * of a column, without asking about each of the n² pairs.
+ */
+export function choleskyPatternOfColumns(
+  n: number,
+  start: Int32Array,
+  index: Int32Array,
+  skip = -1,
+): CholeskyPattern {
+  const g = emptyGraph(n);
+  for (let j = 0; j + 1 < start.length; j++) {
+    if (j === skip) continue;
+    for (let p = start[j]; p < start[j + 1]; p++) {
+      for (let q = start[j]; q < p; q++) if (index[p] !== index[q]) link(g, index[p], index[q]);
     }
   }
-  const done = new Uint8Array(n), perm = new Int32Array(n), cols: Int32Array[] = [];
+  return minimumDegree(n, g.adj);
+}
+
+/**
+ * Minimum-degree elimination of the graph (bitset rows): the node of least degree goes next and its
+ * neighbours become a clique; what each node's neighbours are when it goes is its column of L.
+ */
+function minimumDegree(n: number, adj: Uint32Array): CholeskyPattern {
+  const words = (n + 31) >>> 5, deg = new Int32Array(n);
+  for (let i = 0; i < n; i++) for (let w = 0; w < words; w++) deg[i] += popcount(adj[i * words + w]);
+  const done = new Uint8Array(n), perm = new Int32Array(n), cols: Int32Array[] = [], live: number[] = [];
   for (let k = 0; k < n; k++) {
     let v = -1;
     for (let u = 0; u < n; u++) if (!done[u] && (v < 0 || deg[u] < deg[v])) v = u;
+    if (deg[v] === n - k - 1) {
+      // the nodes left form a clique: they go in ascending order (as the ties would take them), each
+      // with the ones after it as its column
+      const left = Int32Array.from({ length: n }, (_, u) => u).filter((u) => !done[u]);
+      left.forEach((u, at) => (perm[k + at] = u, cols.push(left.subarray(at + 1))));
+      break;
+    }
     (done[v] = 1, perm[k] = v);
     const nb: number[] = [], base = v * words;
+    live.length = 0;
     for (let w = 0; w < words; w++) {
+      if (adj[base + w]) live.push(w);
       for (let bits = adj[base + w]; bits; bits &= bits - 1) {
         nb.push((w << 5) + 31 - Math.clz32(bits & -bits));
       }
     }
     cols.push(Int32Array.from(nb));
+    // each neighbour gains v's other neighbours (only the words where v has any) and loses v and itself
     for (const u of nb) {
       const ub = u * words;
-      let d = 0;
-      for (let w = 0; w < words; w++) d += popcount(adj[ub + w] |= adj[base + w]);
-      const selfOn = (adj[ub + (u >>> 5)] >>> (u & 31)) & 1, vOn = (adj[ub + (v >>> 5)] >>> (v & 31)) & 1;
+      let added = 0;
+      for (const w of live) (added += popcount(adj[base + w] & ~adj[ub + w]), adj[ub + w] |= adj[base + w]);
       adj[ub + (u >>> 5)] &= ~(1 << (u & 31));
       adj[ub + (v >>> 5)] &= ~(1 << (v & 31));
-      deg[u] = d - selfOn - vOn;
+      deg[u] += added - 2;
     }
   }
   const inv = new Int32Array(n);
@@ -77,24 +117,56 @@ export interface CholeskyFactor {
 
 /**
  * Factors the matrix `entry(i, j)` (original rows, i ≥ j; entries outside the pattern must be 0) as
- * P H Pᵀ = L Lᵀ, left-looking: column j gathers its entries, subtracts the columns k < j with L[j,k] ≠ 0
- * (kept in a list per next row, as CSparse does), and scales by its pivot.
+ * P H Pᵀ = L Lᵀ (choleskyFactorLaid on the entries gathered into L's layout).
  */
 export function choleskyFactor(
   pattern: CholeskyPattern,
   entry: (i: number, j: number) => number,
 ): CholeskyFactor {
-  const { n, perm, start, rows } = pattern;
+  const { n, perm, start, rows } = pattern, laid = new Float64Array(n + rows.length);
+  for (let j = 0; j < n; j++) {
+    const pj = perm[j];
+    laid[j] = entry(pj, pj);
+    for (let p = start[j]; p < start[j + 1]; p++) {
+      const pi = perm[rows[p]];
+      laid[n + p] = pi > pj ? entry(pi, pj) : entry(pj, pi);
+    }
+  }
+  return choleskyFactorLaid(pattern, laid);
+}
+
+/**
+ * Where entry (i, j) of the matrix (original rows) sits in L's layout: `laid[k]` is the diagonal of L's
+ * column k, `laid[n + p]` the entry at pattern position p; -1 when the pattern has no such entry. A
+ * matrix assembled straight into this layout (the interior point's normal matrix, summed afresh every
+ * step) skips the gather of choleskyFactor.
+ */
+export function laidIndex(pattern: CholeskyPattern, inv: Int32Array, i: number, j: number): number {
+  let a = inv[i], b = inv[j];
+  if (a === b) return a;
+  if (a < b) [a, b] = [b, a];
+  let lo = pattern.start[b], hi = pattern.start[b + 1] - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1, r = pattern.rows[mid];
+    if (r === a) return pattern.n + mid;
+    r < a ? (lo = mid + 1) : (hi = mid - 1);
+  }
+  return -1;
+}
+
+/**
+ * Factors a matrix given in L's layout (laidIndex) as P H Pᵀ = L Lᵀ, left-looking: column j takes its
+ * entries, subtracts the columns k < j with L[j,k] ≠ 0 (kept in a list per next row, as CSparse does),
+ * and scales by its pivot.
+ */
+export function choleskyFactorLaid(pattern: CholeskyPattern, laid: Float64Array): CholeskyFactor {
+  const { n, start, rows } = pattern;
   const diag = new Float64Array(n), values = new Float64Array(rows.length), x = new Float64Array(n);
   const head = new Int32Array(n).fill(-1), next = new Int32Array(n), ptr = new Int32Array(n);
   for (let j = 0; j < n; j++) {
-    const pj = perm[j];
-    x[j] = entry(pj, pj);
+    x[j] = laid[j];
     const scale = Math.abs(x[j]);
-    for (let p = start[j]; p < start[j + 1]; p++) {
-      const pi = perm[rows[p]];
-      x[rows[p]] = pi > pj ? entry(pi, pj) : entry(pj, pi);
-    }
+    for (let p = start[j]; p < start[j + 1]; p++) x[rows[p]] = laid[n + p];
     for (let k = head[j]; k >= 0;) {
       const nextK = next[k], at = ptr[k], ljk = values[at];
       for (let p = at; p < start[k + 1]; p++) x[rows[p]] -= values[p] * ljk;

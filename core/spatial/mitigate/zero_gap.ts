@@ -15,7 +15,7 @@
  * column generation solves it.
  */
 import type { ApproxRows } from "./approx_bound.ts";
-import { type Chains, chainsOf, chainVector } from "./approx_chains.ts";
+import { type Chains, chainsOf, chainVector, unchainVector } from "./approx_chains.ts";
 import { choleskyFactor, choleskyPattern, choleskySolve } from "./sparse_cholesky.ts";
 import type { MitigationProblem } from "./problem.ts";
 
@@ -60,13 +60,6 @@ function unitRows(
     start[u + 1] = idx.length;
   }
   return { start, idx: Int32Array.from(idx) };
-}
-
-/** The original rows' residuals from the differenced rows' (L⁻¹: each row adds its pred's, smaller first). */
-function unchainResiduals(g: Float64Array, chains: Chains, order: Int32Array): Float64Array {
-  const out = g.slice();
-  for (const i of order) if (chains.pred[i] >= 0) out[i] += out[chains.pred[i]];
-  return out;
 }
 
 /**
@@ -176,7 +169,7 @@ export function solveZeroGap(
   };
   // how far Ã z is from r: the approx objective of these flips (e± = |residual|) and the sum row's miss
   const miss = (gChained: Float64Array) => {
-    const g = unchainResiduals(gChained, chains, smallFirst);
+    const g = unchainVector(gChained, chains, smallFirst);
     let e = Math.abs(g[T]);
     for (let i = 0; i < T; i++) e += rows.kappa[i] * Math.abs(g[i]);
     return e;

@@ -72,7 +72,7 @@ Deno.test("chains: pred is a strict subset of its row and no larger subset exist
   assert.ok(chained > 300, `${chained} rows had a pred`);
 });
 
-Deno.test("chains: the columns, right-hand sides and multipliers are L·A, L·b and Lᵀ·y", () => {
+Deno.test("chains: the columns (also built directly), right-hand sides and multipliers are L·A, L·b and Lᵀ·y", () => {
   fc.assert(
     fc.property(
       masks,
@@ -96,6 +96,12 @@ Deno.test("chains: the columns, right-hand sides and multipliers are L·A, L·b 
               assert.equal(b[i], want);
             }
           }
+        }
+        // the unit columns built as differences straight away are the transformed ones, entry for entry
+        const direct = unitColumns(pr, rows, units, ch),
+          via = chainColumns(unitColumns(pr, rows, units), ch, T);
+        for (const key of ["start", "index", "value", "lower", "upper"] as const) {
+          assert.deepEqual([...direct[key]], [...via[key]]);
         }
         const rhs = Float64Array.from({ length: nRows }, (_, i) => ys[i % 24] * 3);
         const Lb = chainVector(rhs, ch, T);
