@@ -4,7 +4,8 @@
  * thousand. HiGHS solves a restricted master (every row, the e± and D columns, the units added so far);
  * the master's duals price every unit (one pass over the units' regions); the most attractive ones join,
  * until none prices out. A unit's column stays once added (HiGHS keeps its basis between rounds). Every
- * round's duals give a proven bound (approx_bound.ts), so a time limit still answers with a gap.
+ * round's duals give a proven bound (approx_bound.ts), so a time limit still answers with a gap. Where the
+ * budget binds, the first master comes from Tessera's interior point (approx_interior.ts).
  */
 import type { Highs } from "highs";
 import {
@@ -16,9 +17,10 @@ import {
   withinCaps,
 } from "./approx_bound.ts";
 import { openHighs } from "./highs.ts";
-import { chainsOf } from "./approx_chains.ts";
+import { type Chains, chainsOf } from "./approx_chains.ts";
+import { approxInterior, seedMaster } from "./approx_interior.ts";
 import { addUnits, type Master, openMaster, readMaster, runMaster } from "./approx_master.ts";
-import { solveZeroGap } from "./zero_gap.ts";
+import { solveZeroGap, ZERO_GAP_MAX_ROWS } from "./zero_gap.ts";
 import type { MitigationProblem } from "./problem.ts";
 import {
   GAP_TOLERANCE,
@@ -37,9 +39,9 @@ const BATCH = 1_500;
 
 /**
  * Units of the least-squares flips (zero_gap.ts, when they exceed the budget) that start the first master,
- * largest first: where the budget binds they hold most of the optimum's columns, which would otherwise
- * arrive a batch a round. The interior point solves this first master (runMaster), so more seeds cost
- * little (BENCHMARKS.md has the figures).
+ * largest first, where Tessera's interior point cannot (interiorSeed): they hold many of the optimum's
+ * columns, which would otherwise arrive a batch a round. HiGHS's interior point solves this first master
+ * (runMaster), so more seeds cost little (BENCHMARKS.md has the figures).
  */
 const SEED_UNITS = 6_000;
 
@@ -65,6 +67,34 @@ function priced(pr: MitigationProblem, colOf: Int32Array, d: Float64Array): Int3
 function largestUnits(x: Float64Array, k: number): Int32Array {
   const support = Int32Array.from(x.keys()).filter((u) => x[u] !== 0);
   return support.sort((a, b) => Math.abs(x[b]) - Math.abs(x[a])).slice(0, k);
+}
+
+/**
+ * The first master from Tessera's interior point (approx_interior.ts), where its normal matrix fits: with
+ * a basis when HiGHS's crossover accepted the point, without one when it refused it (the master has the
+ * point's units, for HiGHS's interior point); null when the interior point did not converge. `steps`:
+ * its iterations.
+ */
+function interiorSeed(
+  m: Master,
+  pr: MitigationProblem,
+  rows: ApproxRows,
+  chains: Chains,
+  deadline: number,
+  extra: ArrayLike<number>,
+): { basis: boolean; steps: number } | null {
+  if (rows.kappa.length + 2 + rows.capRow.length > ZERO_GAP_MAX_ROWS) return null;
+  const ip = approxInterior(pr, rows, chains, deadline);
+  if (!ip) return null;
+  const before = m.units.length, steps = ip.point.iterations;
+  try {
+    seedMaster(m, pr, rows, ip, Array.from(extra));
+    return { basis: true, steps };
+  } catch {
+    if (m.units.length === before) return null;
+    m.model.setLogicalBasis();
+    return { basis: false, steps };
+  }
 }
 
 export interface ColumnsOutcome {
@@ -247,25 +277,35 @@ export async function solveApproxByColumns(
       }
     }
     m = openMaster(highs, pr, rows, chains, limitSeconds);
-    // a first master seeded with thousands of units goes to the interior point (runMaster)
-    let seed: Set<number> | null = null;
+    let phase: "column generation" | "integer D" = "column generation";
+    onProgress({ phase, objective: null, bound: null });
+    // a first master seeded with thousands of units and no basis goes to HiGHS's interior point (runMaster)
+    let interiorFirst = false, converged = "column generation converged";
     if (rows.unitRows.length + 2 * U <= WHOLE_MODEL_NONZEROS) {
       addUnits(m, pr, rows, Int32Array.from(pr.unitSign, (_, u) => u));
     } else {
-      // a neighbouring problem's units hold most of this optimum's columns, least squares' largest the rest
-      seed = new Set<number>();
-      if (warm && warm.length === U) warm.forEach((v, u) => v !== 0 && seed!.add(u));
-      if (leastSquares.x) { for (const u of largestUnits(leastSquares.x, SEED_UNITS)) seed.add(u); }
-      if (seed.size) addUnits(m, pr, rows, Int32Array.from(seed));
+      // a neighbouring problem's units hold many of this optimum's columns
+      const near = warm && warm.length === U ? Int32Array.from(warm.keys()).filter((u) => warm[u] !== 0) : [];
+      const seeded = interiorSeed(m, pr, rows, chains, deadline, near);
+      if (seeded) {
+        interiorFirst = !seeded.basis;
+        const how = seeded.basis ? "HiGHS's crossover from it" : "no crossover basis";
+        converged += `; first master from Tessera's interior point (${seeded.steps} steps, ${how})`;
+      } else {
+        // least squares' largest units hold many of the rest
+        const seed = new Set(near);
+        if (leastSquares.x) { for (const u of largestUnits(leastSquares.x, SEED_UNITS)) seed.add(u); }
+        if (seed.size) addUnits(m, pr, rows, Int32Array.from(seed));
+        interiorFirst = seed.size > 0;
+      }
     }
-    let phase: "column generation" | "integer D" = "column generation";
     const report = (objective: number, bound: number) => onProgress({ phase, objective, bound });
-    const relaxed = generate(m, pr, rows, deadline, limitSeconds, report, (seed?.size ?? 0) > 0);
+    const relaxed = generate(m, pr, rows, deadline, limitSeconds, report, interiorFirst);
     if (!relaxed.x) return done(relaxed.code, relaxed.detail, relaxed);
     let D = 0;
     for (let u = 0; u < U; u++) D += relaxed.x[u];
     if (Math.abs(D - Math.round(D)) <= 1e-7 || relaxed.code !== 0) {
-      return done(relaxed.code, relaxed.detail || "column generation converged", relaxed);
+      return done(relaxed.code, relaxed.detail || converged, relaxed);
     }
     let best: ColumnsOutcome | null = null, rounds = relaxed.rounds, cut = false;
     const fixedBounds: number[] = [];
@@ -294,7 +334,7 @@ export async function solveApproxByColumns(
     const ok = !cut && relativeGap(best.objective!, bound) <= GAP_TOLERANCE;
     return done(
       ok ? 0 : 1,
-      ok ? "column generation converged" : best.detail || "integer D not proven",
+      ok ? converged : best.detail || "integer D not proven",
       out,
       rounds,
     );

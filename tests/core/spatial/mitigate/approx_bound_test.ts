@@ -131,8 +131,9 @@ Deno.test("approx: on a scan design of 900 nested squares column generation matc
   assert.ok(r.columns > 0 && r.columns <= pr.unitSign.length, `${r.columns} of ${pr.unitSign.length}`);
 });
 
-Deno.test("approx: where the budget binds, the least-squares start still reaches the whole model's optimum", async () => {
-  // budget 100 of 30,000: the least-squares flips exceed it, so their largest units start the first master
+Deno.test("approx: where the budget binds, the interior point's first master reaches the whole model's optimum", async () => {
+  // budget 100 of 30,000: the least-squares flips exceed it, so the interior point's units start the first
+  // master, with a basis from HiGHS's crossover
   for (const equalOpp of [false, true]) {
     const pr = larLikeProblem({ n: 30_000, regions: 900, seed: 7, equalOpp, budget: 100 });
     const over: { x: Float64Array | null } = { x: null };
@@ -143,5 +144,25 @@ Deno.test("approx: where the budget binds, the least-squares start still reaches
     assert.equal(r.status.code, 0, r.status.detail);
     assert.ok(Math.abs(r.objective! - whole.objective!) <= 1e-6 * Math.max(1, whole.objective!));
     assert.ok(r.bound! <= whole.objective! + 1e-7 && relativeGap(r.objective!, r.bound!) <= GAP_TOLERANCE);
+    // SP's 6,567 units hold 314k nonzeros, past the whole-model size; EO's 4,044 (188k) go to HiGHS whole
+    if (!equalOpp) {
+      assert.match(
+        r.status.detail,
+        /first master from Tessera's interior point \(\d+ steps, HiGHS's crossover from it\)/,
+      );
+    }
   }
+});
+
+Deno.test("approx: with newP fixed (no interior to D's window) the least-squares start reaches the optimum", async () => {
+  // pr_constr 0: D = 0, so the interior point has no box to start inside; least squares' units seed instead
+  // (statistical parity: past the whole-model size, so column generation)
+  const pr = larLikeProblem({ n: 30_000, regions: 900, seed: 7, equalOpp: false, budget: 100, prTol: 0 });
+  assert.equal(pr.dMin, 0);
+  assert.equal(pr.dMax, 0);
+  const whole = await solveSparse(approxModel(pr), 60), r = await solveApprox(pr, 60);
+  assert.equal(whole.status.code, 0);
+  assert.equal(r.status.code, 0, r.status.detail);
+  assert.ok(Math.abs(r.objective! - whole.objective!) <= 1e-6 * Math.max(1, whole.objective!));
+  assert.doesNotMatch(r.status.detail, /interior point/);
 });
