@@ -16,9 +16,15 @@ export interface Chains {
   child: Int32Array;
 }
 
+/** The units of each row (CSR): the transpose of the units' rows. */
+export interface RowUnits {
+  start: Int32Array;
+  units: Int32Array;
+}
+
 /** The rows of each unit as row → units (CSR). */
-function rowUnits(rows: ApproxRows, T: number): { start: Int32Array; units: Int32Array } {
-  const U = rows.unitRowStart.length - 1, start = new Int32Array(T + 1);
+export function rowUnits(rows: ApproxRows): RowUnits {
+  const T = rows.kappa.length, U = rows.unitRowStart.length - 1, start = new Int32Array(T + 1);
   for (const i of rows.unitRows) start[i + 1]++;
   for (let i = 0; i < T; i++) start[i + 1] += start[i];
   const units = new Int32Array(start[T]), fill = start.slice(0, T);
@@ -44,7 +50,7 @@ const PROBES = 8;
 
 /** The `PROBES` units of row j in fewest rows, fewest first (a partial insertion sort). */
 function rarest(
-  ru: { start: Int32Array; units: Int32Array },
+  ru: RowUnits,
   len: (u: number) => number,
   j: number,
 ): number[] {
@@ -65,8 +71,8 @@ function rarest(
  * first success is its largest subset. A candidate must hold the row's rarest units before the whole
  * row is checked against its units (marked once per check).
  */
-export function chainsOf(rows: ApproxRows): Chains {
-  const T = rows.kappa.length, ru = rowUnits(rows, T), pred = new Int32Array(T).fill(-1);
+export function chainsOf(rows: ApproxRows, ru: RowUnits = rowUnits(rows)): Chains {
+  const T = rows.kappa.length, pred = new Int32Array(T).fill(-1);
   const order = Int32Array.from({ length: T }, (_, i) => i).sort((a, b) => rows.alpha[b] - rows.alpha[a]);
   const len = (u: number) => rows.unitRowStart[u + 1] - rows.unitRowStart[u];
   const mark = new Int32Array(rows.unitRowStart.length - 1).fill(-1);

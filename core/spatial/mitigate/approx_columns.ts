@@ -17,10 +17,10 @@ import {
   withinCaps,
 } from "./approx_bound.ts";
 import { openHighs } from "./highs.ts";
-import { type Chains, chainsOf } from "./approx_chains.ts";
+import { type Chains, chainsOf, rowUnits } from "./approx_chains.ts";
 import { approxInterior, seedMaster } from "./approx_interior.ts";
 import { addUnits, type Master, openMaster, readMaster, runMaster } from "./approx_master.ts";
-import { solveZeroGap, ZERO_GAP_MAX_ROWS } from "./zero_gap.ts";
+import { solveZeroGap, ZERO_GAP_MAX_ROWS, zeroGapOutOfReach } from "./zero_gap.ts";
 import type { MitigationProblem } from "./problem.ts";
 import {
   GAP_TOLERANCE,
@@ -267,8 +267,11 @@ export async function solveApproxByColumns(
     onProgress({ phase: "zero gap", objective: null, bound: null });
     // (least squares knows no caps: its flips count only where they keep them)
     const leastSquares: { x: Float64Array | null } = { x: null };
-    const chains = chainsOf(rows);
-    const zero = solveZeroGap(pr, rows, deadline, leastSquares, chains);
+    const ru = rowUnits(rows), chains = chainsOf(rows, ru);
+    // (skipped where disjoint regions alone need more flips than the budget)
+    const zero = zeroGapOutOfReach(pr, rows, ru)
+      ? null
+      : solveZeroGap(pr, rows, deadline, leastSquares, chains);
     if (zero && withinCaps(rows, pr, zero.x)) {
       const objective = approxObjective(rows, zero.x), bound = 0, columns = 0, rounds = zero.steps;
       if (relativeGap(objective, bound) <= GAP_TOLERANCE) {

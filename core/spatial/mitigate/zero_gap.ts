@@ -15,7 +15,14 @@
  * column generation solves it.
  */
 import type { ApproxRows } from "./approx_bound.ts";
-import { type Chains, chainsOf, chainVector, unchainVector } from "./approx_chains.ts";
+import {
+  type Chains,
+  chainsOf,
+  chainVector,
+  type RowUnits,
+  rowUnits,
+  unchainVector,
+} from "./approx_chains.ts";
 import { choleskyFactor, choleskyPattern, choleskySolve } from "./sparse_cholesky.ts";
 import type { MitigationProblem } from "./problem.ts";
 
@@ -106,6 +113,38 @@ function addOuter(
     const base = off[idx[p]];
     for (let q = from; q <= p; q++) H[base + idx[q]] += w;
   }
+}
+
+/**
+ * Whether no flips within the budget can put every region at the overall rate, by a necessary condition:
+ * rows with no unit in common (taken greedily, the largest miss at D = 0 first) each need their own
+ * |b_i + α_i D| flips, so when those add up to more than C for every D in the window, the least squares
+ * could only find flips over the budget. Their sum is convex in D, least at the α-weighted median of the
+ * points −b_i/α_i (clamped to the window). False says nothing. `ru`: the rows' units, when the caller has them.
+ */
+export function zeroGapOutOfReach(
+  pr: MitigationProblem,
+  rows: ApproxRows,
+  { start, units }: RowUnits = rowUnits(rows),
+): boolean {
+  const T = rows.kappa.length, U = pr.unitSign.length;
+  const taken = new Uint8Array(U), family: number[] = [];
+  const order = Int32Array.from({ length: T }, (_, i) => i).sort((a, b) =>
+    Math.abs(rows.rhs[b]) - Math.abs(rows.rhs[a])
+  );
+  for (const i of order) {
+    let free = true;
+    for (let k = start[i]; k < start[i + 1] && free; k++) free = taken[units[k]] === 0;
+    if (!free) continue;
+    family.push(i);
+    for (let k = start[i]; k < start[i + 1]; k++) taken[units[k]] = 1;
+  }
+  const at = family.map((i) => -rows.rhs[i] / rows.alpha[i]), byPoint = family.map((_, k) => k);
+  byPoint.sort((a, b) => at[a] - at[b]);
+  let half = family.reduce((s, i) => s + rows.alpha[i], 0) / 2, median = 0;
+  for (const k of byPoint) if ((half -= rows.alpha[family[k]]) <= 0) (median = at[k], half = Infinity);
+  const D = Math.min(Math.max(median, Math.max(pr.dMin, -pr.C)), Math.min(pr.dMax, pr.C));
+  return family.reduce((s, i) => s + Math.abs(rows.rhs[i] + rows.alpha[i] * D), 0) > pr.C;
 }
 
 /**

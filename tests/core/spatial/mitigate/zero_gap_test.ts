@@ -15,10 +15,11 @@ import {
   choleskyPattern,
   choleskySolve,
 } from "../../../../core/spatial/mitigate/sparse_cholesky.ts";
-import { solveZeroGap } from "../../../../core/spatial/mitigate/zero_gap.ts";
+import { solveZeroGap, zeroGapOutOfReach } from "../../../../core/spatial/mitigate/zero_gap.ts";
 import { chainsOf } from "../../../../core/spatial/mitigate/approx_chains.ts";
 import { larLikeProblem } from "../../../../bench/lar_like_problem.ts";
 import { FOURTEEN, problems, TEN } from "./approx_fixtures.ts";
+import { regionsOf } from "./fixtures.ts";
 
 /** H·x computed directly from the dense matrix: the check never uses the factor. */
 function residual(H: Float64Array, n: number, x: Float64Array, b: Float64Array): number {
@@ -112,6 +113,35 @@ Deno.test("zero gap: a point only where the whole model's optimum is 0, and then
     { numRuns: 150 },
   );
   assert.ok(found >= 20, `${found} zero-gap points in 150 instances`);
+});
+
+Deno.test("zero gap out of reach by hand: two disjoint regions that need four flips between them", () => {
+  // A = {0..3} all 1, B = {4..7} all 0, P = 4 of 8: A misses |−2 + D/2|, B |2 + D/2|, at least 4 together
+  const labels = Uint8Array.from([1, 1, 1, 1, 0, 0, 0, 0]), regions = regionsOf([[0, 1, 2, 3], [4, 5, 6, 7]]);
+  const three = buildProblem(labels, regions, { budget: 3, prTol: 1 });
+  const four = buildProblem(labels, regions, { budget: 4, prTol: 1 });
+  assert.equal(three.C, 3);
+  assert.equal(zeroGapOutOfReach(three, approxRows(three)), true);
+  assert.equal(zeroGapOutOfReach(four, approxRows(four)), false);
+  // and with four flips the least squares does reach 0 (two down in A, two up in B)
+  const z = solveZeroGap(four, approxRows(four), performance.now() + 10_000);
+  assert.ok(z);
+  assertZeroGap(four, z.x, z.D);
+});
+
+Deno.test("zero gap out of reach: only where the whole model's optimum is above 0 (HiGHS)", async () => {
+  let fired = 0;
+  await fc.assert(
+    fc.asyncProperty(problems, async (pr) => {
+      fc.pre(pr.dMin <= pr.dMax);
+      if (!zeroGapOutOfReach(pr, approxRows(pr))) return;
+      fired++;
+      const whole = await solveSparse(approxModel(pr), 10);
+      assert.ok(whole.objective! > 1e-7, `out of reach, but HiGHS reaches ${whole.objective}`);
+    }),
+    { numRuns: 300, seed: 35 },
+  );
+  assert.ok(fired >= 20, `${fired} of 300 instances out of reach`);
 });
 
 Deno.test("zero gap on nested squares: the rows as differences reach 0 within the budget", () => {
