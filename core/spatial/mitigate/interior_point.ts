@@ -4,7 +4,9 @@
  * step solves the normal equations A Θ Aᵀ Δy = r with the sparse Cholesky (sparse_cholesky.ts), the
  * matrix summed straight into the factor's layout; one dense column (D of PROMIS-Approx) stays out of it
  * and is added by Sherman–Morrison. PROMIS-Approx uses it to find the columns and the duals of an optimum
- * (approx_interior.ts), to the accuracy a crossover needs, not to certify one.
+ * (approx_interior.ts), to the accuracy a crossover needs, not to certify one. Where the dense column
+ * dominates rows the other columns leave nearly empty, Sherman–Morrison loses the solve's digits and the
+ * steps break down: the answer is then null, and PROMIS-Approx seeds its master another way.
  */
 import {
   type CholeskyFactor,
@@ -25,7 +27,8 @@ export interface BoxLP {
   index: Int32Array;
   value: Float64Array;
   dense: number;
-  /** A starting v, strictly inside its bounds (else the middle of each box, 1 where unbounded). */
+  /** A starting v, strictly inside its bounds (else the middle of each box, 1 where unbounded); every box
+   * has an inside (upper > 0). */
   from?: Float64Array;
 }
 
@@ -47,14 +50,28 @@ interface Normal {
   laid: Float64Array;
 }
 
-/** The pattern of A Θ Aᵀ without the dense column, and the scatter positions of every column's pairs. */
-function normalLayout(lp: BoxLP): Normal {
+/**
+ * Most row pairs the columns may hold (their scatter positions take 4 bytes each) and most multiply-adds a
+ * factorisation may take (Σ of its columns' squared counts): beyond, a step would cost more than the
+ * interior point can save (the LAR-like case: 1.9 million pairs, 32 million multiply-adds).
+ */
+const MAX_PAIRS = 16_000_000, MAX_FACTOR_WORK = 150_000_000;
+
+/**
+ * The pattern of A Θ Aᵀ without the dense column, and the scatter positions of every column's pairs; null
+ * past MAX_PAIRS or MAX_FACTOR_WORK.
+ */
+function normalLayout(lp: BoxLP): Normal | null {
   const { rows: m, start, index, dense } = lp, n = lp.cost.length;
   let pairs = 0;
   for (let j = 0; j < n; j++) {
     if (j !== dense) pairs += ((start[j + 1] - start[j]) * (start[j + 1] - start[j] + 1)) / 2;
   }
+  if (pairs > MAX_PAIRS) return null;
   const pattern = choleskyPatternOfColumns(m, start, index, dense);
+  let work = 0;
+  for (let k = 0; k < m; k++) work += (pattern.start[k + 1] - pattern.start[k]) ** 2;
+  if (work > MAX_FACTOR_WORK) return null;
   const inv = new Int32Array(m);
   pattern.perm.forEach((r, k) => (inv[r] = k));
   const pos = new Int32Array(pairs);
@@ -329,10 +346,12 @@ function stepDirection(lp: BoxLP, nl: Normal, it: Iterate, m: ReturnType<typeof 
 /**
  * Mehrotra's predictor-corrector from startingPoint until the relative gap is within `stopGap` (primal
  * and dual residuals within 1e-6 relative); null when it does not get there within the iterations or
- * the deadline, or the numbers break down. Never throws.
+ * the deadline, when the numbers break down, or when its factor would not stay sparse (normalLayout).
+ * Never throws.
  */
 export function interiorPoint(lp: BoxLP, o: InteriorOptions): InteriorPoint | null {
   const nl = normalLayout(lp), it = startingPoint(lp);
+  if (!nl) return null;
   for (let k = 0; k < o.maxIterations && performance.now() < o.deadline; k++) {
     const m = measure(lp, it);
     if (!Number.isFinite(m.gap + m.mu)) return null;

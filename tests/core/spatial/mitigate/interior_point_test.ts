@@ -120,6 +120,31 @@ Deno.test("interior point: no convergence within the iterations or the deadline 
   assert.equal(interiorPoint(lp, { ...forever, deadline: 0 }), null);
 });
 
+/** min Σ v over m rows v_0 + v_{i+1} = 1: column 0 in every row, optimum 1 at v_0 = 1 (by hand). */
+function shared(m: number, dense: number): BoxLP {
+  const all: [number, number][] = Array.from({ length: m }, (_, i) => [i, 1]);
+  const own = Array.from({ length: m }, (_, i): [number, number][] => [[i, 1]]);
+  return {
+    rows: m,
+    cost: new Float64Array(m + 1).fill(1),
+    upper: new Float64Array(m + 1).fill(Infinity),
+    rhs: new Float64Array(m).fill(1),
+    ...csc([all, ...own]),
+    dense,
+  };
+}
+
+Deno.test("interior point: a normal matrix whose factor would be dense answers null at once", () => {
+  // 1,000 rows and one column in all of them: A Aᵀ is full, its factor ~m³/3 = 3.3e8 multiply-adds
+  const t0 = performance.now();
+  assert.equal(interiorPoint(shared(1_000, -1), forever), null);
+  assert.ok(performance.now() - t0 < 5_000);
+  // that column kept out of the factor (Sherman–Morrison), on 30 rows: v_0 = 1, the others 0
+  const p = interiorPoint(shared(30, 0), forever);
+  assert.ok(p);
+  assert.ok(Math.abs(p.v[0] - 1) <= 1e-7 && p.v.every((v, j) => j === 0 || v <= 1e-7));
+});
+
 Deno.test("Cholesky: the pattern from columns is A Aᵀ's, and a matrix laid out in it factors to A Aᵀ", () => {
   fc.assert(
     fc.property(lps, (lp) => {
