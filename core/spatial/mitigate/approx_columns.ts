@@ -281,7 +281,6 @@ export async function solveApproxByColumns(
     }
     m = openMaster(highs, pr, rows, chains, limitSeconds);
     let phase: "column generation" | "integer D" = "column generation";
-    onProgress({ phase, objective: null, bound: null });
     // a first master seeded with thousands of units and no basis goes to HiGHS's interior point (runMaster)
     let interiorFirst = false, converged = "column generation converged";
     if (rows.unitRows.length + 2 * U <= WHOLE_MODEL_NONZEROS) {
@@ -289,6 +288,8 @@ export async function solveApproxByColumns(
     } else {
       // a neighbouring problem's units hold many of this optimum's columns
       const near = warm && warm.length === U ? Int32Array.from(warm.keys()).filter((u) => warm[u] !== 0) : [];
+      // (the interior point takes a second or more before the first master reports)
+      onProgress({ phase, objective: null, bound: null });
       const seeded = interiorSeed(m, pr, rows, chains, deadline, near);
       if (seeded) {
         interiorFirst = !seeded.basis;
