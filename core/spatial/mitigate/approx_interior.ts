@@ -43,7 +43,7 @@ export function approxBox(pr: MitigationProblem, rows: ApproxRows, chains: Chain
   const T = rows.kappa.length, U = pr.unitSign.length, all = Int32Array.from({ length: U }, (_, u) => u);
   const cols = joinColumns(
     chainColumns(slackColumns(pr, rows, Infinity), chains, T),
-    unitColumns(pr, rows, all, chains),
+    unitColumns(pr, rows, all, chains.pred),
   );
   const bounds = rowBounds(pr, rows, Infinity), m = bounds.lower.length;
   const slackRow = Int32Array.from(bounds.lower.keys()).filter((i) => bounds.lower[i] === -Infinity);

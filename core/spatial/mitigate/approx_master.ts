@@ -71,7 +71,7 @@ export function openMaster(
 
 /** Adds units' columns to the master (approx_model.ts unitColumns, as differences), after those it has. */
 export function addUnits(m: Master, pr: MitigationProblem, rows: ApproxRows, add: Int32Array): void {
-  const cols = unitColumns(pr, rows, add, m.chains);
+  const cols = unitColumns(pr, rows, add, m.chains.pred);
   for (const u of add) (m.colOf[u] = m.colD + 1 + m.units.length, m.units.push(u));
   m.model.addCols({
     cost: cols.cost,

@@ -6,7 +6,6 @@
  * rows T + 2 + k (max_flips_per_region, rows.capRow).
  */
 import type { ApproxRows } from "./approx_bound.ts";
-import type { Chains } from "./approx_chains.ts";
 import type { MitigationProblem } from "./problem.ts";
 
 /** Columns in CSC (rows ascending) with their costs and bounds. */
@@ -21,25 +20,25 @@ export interface Columns {
 
 /**
  * The flips x_u of `units`: +1 in each of the unit's rows (each once, ascending), its sign in the budget row,
- * 1 in the sum row; bounds by its label's direction, cost 0. With `chains`, the region rows are the
- * differences along nested regions (approx_chains.ts): the unit keeps its 1 only in the rows where it
- * enters a chain (its pred's members all lie in the row, so the difference is 1 or 0, never -1), the
- * column chainColumns would make of it without building the long one first.
+ * 1 in the sum row; bounds by its label's direction, cost 0. With `pred` (the chains' pred of each row), the
+ * region rows are the differences along nested regions (approx_chains.ts): the unit keeps its 1 only in the
+ * rows where it enters a chain (its pred's members all lie in the row, so the difference is 1 or 0, never
+ * -1), the column chainColumns would make of it without building the long one first.
  */
 export function unitColumns(
   pr: MitigationProblem,
   rows: ApproxRows,
   units: ArrayLike<number>,
-  chains?: Chains,
+  pred?: Int32Array,
 ): Columns {
   const n = units.length, T = rows.kappa.length, start = new Int32Array(n + 1);
-  const mark = new Int32Array(chains ? T : 0).fill(-1);
+  const mark = new Int32Array(pred ? T : 0).fill(-1);
   // each entry of column c, in order, to `put` (called twice: to count, then to fill)
   const visit = (c: number, put: (i: number, v: number) => void) => {
     const u = units[c], from = rows.unitRowStart[u], to = rows.unitRowStart[u + 1];
-    if (chains) { for (let k = from; k < to; k++) mark[rows.unitRows[k]] = c; }
+    if (pred) { for (let k = from; k < to; k++) mark[rows.unitRows[k]] = c; }
     for (let k = from; k < to; k++) {
-      const i = rows.unitRows[k], p = chains ? chains.pred[i] : -1;
+      const i = rows.unitRows[k], p = pred ? pred[i] : -1;
       if (p < 0 || mark[p] !== c) put(i, 1);
     }
     (put(T, pr.unitSign[u]), put(T + 1, 1));

@@ -98,7 +98,7 @@ Deno.test("chains: the columns (also built directly), right-hand sides and multi
           }
         }
         // the unit columns built as differences straight away are the transformed ones, entry for entry
-        const direct = unitColumns(pr, rows, units, ch),
+        const direct = unitColumns(pr, rows, units, ch.pred),
           via = chainColumns(unitColumns(pr, rows, units), ch, T);
         for (const key of ["start", "index", "value", "lower", "upper"] as const) {
           assert.deepEqual([...direct[key]], [...via[key]]);
