@@ -120,7 +120,8 @@ function addOuter(
  * rows with no unit in common (taken greedily, the largest miss at D = 0 first) each need their own
  * |b_i + α_i D| flips, so when those add up to more than C for every D in the window, the least squares
  * could only find flips over the budget. Their sum is convex in D, least at the α-weighted median of the
- * points −b_i/α_i (clamped to the window). False says nothing. `ru`: the rows' units, when the caller has them.
+ * points −b_i/α_i (clamped to the window). False says nothing. `ru`: the rows' units, when the caller has
+ * them.
  */
 export function zeroGapOutOfReach(
   pr: MitigationProblem,
