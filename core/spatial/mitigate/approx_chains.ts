@@ -14,6 +14,8 @@ export interface Chains {
   pred: Int32Array;
   childStart: Int32Array;
   child: Int32Array;
+  /** The rows by ascending α: every pred before its rows, the order L⁻¹ goes in (unchainVector). */
+  smallFirst: Int32Array;
 }
 
 /** The units of each row (CSR): the transpose of the units' rows. */
@@ -94,7 +96,7 @@ export function chainsOf(rows: ApproxRows, ru: RowUnits = rowUnits(rows)): Chain
   for (let i = 0; i < T; i++) childStart[i + 1] += childStart[i];
   const child = new Int32Array(childStart[T]), fill = childStart.slice(0, T);
   pred.forEach((p, i) => p >= 0 && (child[fill[p]++] = i));
-  return { pred, childStart, child };
+  return { pred, childStart, child, smallFirst: order.slice().reverse() };
 }
 
 /**
@@ -132,13 +134,10 @@ export function chainVector(b: Float64Array, ch: Chains, T: number): Float64Arra
   return b.map((v, i) => (i < T && ch.pred[i] >= 0 ? v - b[ch.pred[i]] : v));
 }
 
-/**
- * L⁻¹·g: the original rows' values (residuals) from the differenced rows' (each row adds its pred's;
- * `smallFirst`: the rows in an order that puts every pred before its rows, as ascending α does).
- */
-export function unchainVector(g: Float64Array, ch: Chains, smallFirst: Int32Array): Float64Array {
+/** L⁻¹·g: the original rows' values (residuals) from the differenced rows' (each row adds its pred's). */
+export function unchainVector(g: Float64Array, ch: Chains): Float64Array {
   const out = g.slice();
-  for (const i of smallFirst) if (ch.pred[i] >= 0) out[i] += out[ch.pred[i]];
+  for (const i of ch.smallFirst) if (ch.pred[i] >= 0) out[i] += out[ch.pred[i]];
   return out;
 }
 

@@ -86,10 +86,7 @@ function startAt(box: ApproxBox, rows: ApproxRows, chains: Chains, pr: Mitigatio
     for (let p = lp.start[j]; p < lp.start[j + 1]; p++) act[lp.index[p]] += lp.value[p] * v[j];
   }
   const miss = lp.rhs.map((b, i) => b - act[i]);
-  const smallFirst = Int32Array.from({ length: T }, (_, i) => i).sort((a, b) =>
-    rows.alpha[a] - rows.alpha[b]
-  );
-  const missOf = unchainVector(miss.subarray(0, T), chains, smallFirst);
+  const missOf = unchainVector(miss.subarray(0, T), chains);
   for (let i = 0; i < T; i++) {
     (v[2 * i] = Math.max(-missOf[i], 0) + 1, v[2 * i + 1] = Math.max(missOf[i], 0) + 1);
   }

@@ -165,9 +165,6 @@ export function solveZeroGap(
   if (n > ZERO_GAP_MAX_ROWS || U === 0) return null;
   const chains = given ?? chainsOf(rows);
   const { start, idx } = unitRows(pr, rows, chains);
-  const smallFirst = Int32Array.from({ length: T }, (_, i) => i).sort((a, b) =>
-    rows.alpha[a] - rows.alpha[b]
-  );
   const w = Float64Array.from(pr.unitCount), lo = new Float64Array(U), hi = new Float64Array(U);
   for (let u = 0; u < U; u++) pr.unitSign[u] > 0 ? (hi[u] = w[u]) : (lo[u] = -w[u]);
   let wD = 0, loD = pr.dMin, hiD = pr.dMax;
@@ -209,7 +206,7 @@ export function solveZeroGap(
   };
   // how far Ã z is from r: the approx objective of these flips (e± = |residual|) and the sum row's miss
   const miss = (gChained: Float64Array) => {
-    const g = unchainVector(gChained, chains, smallFirst);
+    const g = unchainVector(gChained, chains);
     let e = Math.abs(g[T]);
     for (let i = 0; i < T; i++) e += rows.kappa[i] * Math.abs(g[i]);
     return e;
