@@ -69,7 +69,11 @@ function flipsPart(pr: MitigationProblem, w: Float64Array): (D: number) => numbe
   };
 }
 
-/** min over integers z of region i's reach at P' of φ_i(z, P') - y z (e = exp(y); convex: by the real root). */
+/**
+ * min over integers z of region i's reach at P' of φ_i(z, P') - y z (e = exp(y)): convex in z, so the
+ * integers beside the real root of φ'(z) = y, then a descent to whichever neighbour is lower, so that a root
+ * the floating point misplaces (a very negative y) still ends at the minimum and the bound stays a bound.
+ */
 function regionMin(
   pr: MitigationProblem,
   t: Float64Array,
@@ -83,11 +87,16 @@ function regionMin(
   const n = pr.n[i], M = pr.N - n;
   const lo = Math.max(reachLo, Pp - M, 0), hi = Math.min(reachHi, Pp, n);
   if (lo > hi) return Infinity;
-  // φ'(z) = y ⇔ (1 - e) z² + (M - P' + e(n + P')) z - e n P' = 0, e = exp(y): its root in [0, min(n, P')]
-  const b = M - Pp + e * (n + Pp), c = e * n * Pp;
-  const root = c > 0 ? (2 * c) / (b + Math.sqrt(Math.max(0, b * b + 4 * (1 - e) * c))) : 0;
-  const z1 = Math.min(hi, Math.max(lo, Math.floor(root))), z2 = Math.min(hi, z1 + 1);
-  return Math.min(regionTerm(pr, t, i, z1, Pp) - y * z1, regionTerm(pr, t, i, z2, Pp) - y * z2);
+  // φ'(z) = y ⇔ (1 - e) z² + b z - c = 0, b = M - P' + e(n + P'), c = e n P': its root in [0, min(n, P')],
+  // in the form that does not cancel for b's sign
+  const b = M - Pp + e * (n + Pp), c = e * n * Pp, s = Math.sqrt(Math.max(0, b * b + 4 * (1 - e) * c));
+  const root = c <= 0 ? 0 : b >= 0 ? (2 * c) / (b + s) : (s - b) / (2 * (1 - e));
+  const f = (z: number) => regionTerm(pr, t, i, z, Pp) - y * z;
+  let z = Math.min(hi, Math.max(lo, Number.isFinite(root) ? Math.floor(root) : lo)), v = f(z);
+  if (z < hi && f(z + 1) < v) v = f(++z);
+  const dz = z > lo && f(z - 1) < v ? -1 : 1;
+  for (let w = f(z + dz); z + dz >= lo && z + dz <= hi && w < v; w = f(z + dz)) (v = w, z += dz);
+  return v;
 }
 
 /**
