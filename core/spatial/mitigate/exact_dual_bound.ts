@@ -99,6 +99,29 @@ function regionMin(
   return v;
 }
 
+/** g(D) under multipliers y as a function of D (Infinity where no flips reach D). */
+function dualAt(pr: MitigationProblem, t: Float64Array, multipliers: Float64Array): (D: number) => number {
+  const { up, down } = regionCapacities(pr), R = pr.n.length, N = pr.N, U = pr.unitSign.length;
+  const y = activeY(pr, multipliers), e = y.map((v) => Math.exp(Math.max(-50, Math.min(50, v))));
+  const w = new Float64Array(U);
+  for (let u = 0; u < U; u++) {
+    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) w[u] += y[pr.unitRegions[r]];
+  }
+  const flips = flipsPart(pr, w);
+  let constant = 0;
+  for (let i = 0; i < R; i++) constant += y[i] * pr.p[i];
+  return (D: number) => {
+    const Pp = pr.P + D;
+    let s = constant + flips(D);
+    for (let i = 0; i < R && s < Infinity; i++) {
+      const n = pr.n[i];
+      if (n === 0 || n === N) continue;
+      s += regionMin(pr, t, i, y[i], e[i], Pp, pr.p[i] - down[i], pr.p[i] + up[i]);
+    }
+    return s;
+  };
+}
+
 /**
  * g(D) for every D in [dMin, dMax] under multipliers y, into `out` (index D - dMin), until `deadline`
  * (performance.now() ms): the D not reached by then, and those `wanted` turns down, get -Infinity (no
@@ -113,25 +136,36 @@ export function dualValues(
   wanted: (j: number) => boolean = () => true,
 ): void {
   out.fill(-Infinity);
-  const { up, down } = regionCapacities(pr), R = pr.n.length, N = pr.N, U = pr.unitSign.length;
-  const y = activeY(pr, multipliers), e = y.map((v) => Math.exp(Math.max(-50, Math.min(50, v))));
-  const w = new Float64Array(U);
-  for (let u = 0; u < U; u++) {
-    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) w[u] += y[pr.unitRegions[r]];
-  }
-  const flips = flipsPart(pr, w);
-  let constant = 0;
-  for (let i = 0; i < R; i++) constant += y[i] * pr.p[i];
+  const g = dualAt(pr, t, multipliers);
   for (let D = pr.dMin; D <= pr.dMax; D++) {
     if (((D - pr.dMin) & 63) === 0 && performance.now() > deadline) return;
-    if (!wanted(D - pr.dMin)) continue;
-    const Pp = pr.P + D;
-    let s = constant + flips(D);
-    for (let i = 0; i < R && s < Infinity; i++) {
-      const n = pr.n[i];
-      if (n === 0 || n === N) continue;
-      s += regionMin(pr, t, i, y[i], e[i], Pp, pr.p[i] - down[i], pr.p[i] + up[i]);
+    if (wanted(D - pr.dMin)) out[D - pr.dMin] = g(D);
+  }
+}
+
+/** A run of D this long where multipliers solved at one D no longer raise the bound ends their reach. */
+const REACH_END = 200;
+
+/**
+ * Raises `env` (index D - dMin; only upward) by g(D) under multipliers y solved at D0, walking out from D0
+ * each way until REACH_END D in a row gain nothing or `deadline` passes: multipliers fitted to one D bound
+ * its neighbours and lose to B(P') a few hundred D away, so the rest of the window is not worth their cost.
+ */
+export function raiseAround(
+  pr: MitigationProblem,
+  t: Float64Array,
+  multipliers: Float64Array,
+  D0: number,
+  env: Float64Array,
+  deadline = Infinity,
+): void {
+  const g = dualAt(pr, t, multipliers);
+  for (const dir of [1, -1]) {
+    let idle = 0;
+    for (let D = dir > 0 ? D0 : D0 - 1; D >= pr.dMin && D <= pr.dMax && idle < REACH_END; D += dir) {
+      if ((D & 31) === 0 && performance.now() > deadline) return;
+      const v = g(D), j = D - pr.dMin;
+      v > env[j] ? (env[j] = v, idle = 0) : idle++;
     }
-    out[D - pr.dMin] = s;
   }
 }

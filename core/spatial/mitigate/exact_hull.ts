@@ -1,0 +1,175 @@
+/**
+ * PROMIS-Exact's relaxation over the integers' convex hull at one D (docs/spatial-fairness.md "The hull
+ * bound"). A region's count is an integer, so its term may be replaced by any convex function that stays
+ * at or below φ_i(·, P') on the integers: here the piecewise linear one through the region's best integer
+ * count, with pieces [0, 1], [1, 2] and [2, reach] away from it on each side, each at the discrete slope
+ * φ(b + 1) − φ(b) of its first integer b (convexity keeps every integer on or above it). Over real flips that
+ * is a linear program of the approx model's shape (few rows, many unit columns), solved by Tessera's
+ * interior point (interior_point.ts) on the rows as differences along nested regions. Its value sees both
+ * what B(P') sees (each region's integer rounding) and what the smooth relaxation sees (the budget), and its
+ * row duals are the multipliers of a Lagrangian bound for every D (exact_dual_bound.ts).
+ */
+import { type ApproxRows, approxRows } from "./approx_bound.ts";
+import { chainColumns, type Chains, chainsOf, chainVector, unchainDuals } from "./approx_chains.ts";
+import { type Columns, joinColumns, unitColumns } from "./approx_model.ts";
+import { raiseAround } from "./exact_dual_bound.ts";
+import { regionTerm } from "./exact_objective.ts";
+import { regionCapacities } from "./exact_rate_bound.ts";
+import { type BoxLP, interiorPoint } from "./interior_point.ts";
+import type { MitigationProblem } from "./problem.ts";
+
+/** The interior point's stop: the duals only need to be good multipliers, the bound is dualValues'. */
+const STOP_GAP = 1e-3, MAX_STEPS = 100;
+
+/**
+ * Pieces on each side of a row's best count: 1, 1, then the rest at the third's slope (below φ beyond it).
+ * All of them took the interior point 73 steps on the LAR-like case, three 64; the multipliers of either
+ * lift the bound far above B(P') where the budget binds.
+ */
+const PIECES = 3;
+
+/** The relaxation's answer at D: its value (approximate) and each region's multiplier. */
+export interface HullPoint {
+  D: number;
+  value: number;
+  y: Float64Array;
+}
+
+/** The regions of each approx row (twins share a row, the same count and the same term). */
+function rowRegions(pr: MitigationProblem, rows: ApproxRows): number[][] {
+  const out: number[][] = Array.from({ length: rows.kappa.length }, () => []);
+  for (let i = 0; i < pr.n.length; i++) if (rows.rowOf[i] >= 0) out[rows.rowOf[i]].push(i);
+  return out;
+}
+
+/**
+ * Each row's pieces in the rows' own coordinates (−1 in the row for a rise of its count, +1 for a fall),
+ * the rows' best counts and Σ of their terms there; null when some row has no count it can reach at P'.
+ */
+function pieces(pr: MitigationProblem, t: Float64Array, rows: ApproxRows, regions: number[][], Pp: number) {
+  const T = rows.kappa.length, { up, down } = regionCapacities(pr), N = pr.N;
+  const cost: number[] = [], upper: number[] = [], index: number[] = [], value: number[] = [];
+  const base = new Float64Array(T);
+  let constant = 0;
+  for (let r = 0; r < T; r++) {
+    const rs = regions[r], i = rs[0], n = pr.n[i], p = pr.p[i];
+    const c = (x: number) => rs.reduce((s, j) => s + regionTerm(pr, t, j, x, Pp), 0);
+    const lo = Math.max(p - down[i], Pp - (N - n), 0), hi = Math.min(p + up[i], Pp, n);
+    if (lo > hi) return null;
+    const a = Math.min(hi, Math.max(lo, Math.floor((n * Pp) / N))), b = Math.min(hi, a + 1);
+    const x0 = c(b) < c(a) ? b : a;
+    (base[r] = x0, constant += c(x0));
+    for (const dir of [1, -1]) {
+      const first = cost.length;
+      const room = dir > 0 ? hi - x0 : x0 - lo;
+      for (let d = 0; d < room;) {
+        const last = cost.length - first >= PIECES - 1;
+        const next = last ? room : Math.min(room, d === 0 ? 1 : 2 * d);
+        (cost.push(c(x0 + dir * (d + 1)) - c(x0 + dir * d)), upper.push(next - d));
+        (index.push(r), value.push(-dir));
+        d = next;
+      }
+    }
+  }
+  const n = cost.length, start = Int32Array.from({ length: n + 1 }, (_, j) => j);
+  const cols: Columns = {
+    cost: Float64Array.from(cost),
+    lower: new Float64Array(n),
+    upper: Float64Array.from(upper),
+    start,
+    index: Int32Array.from(index),
+    value: Float64Array.from(value),
+  };
+  return { cols, base, constant };
+}
+
+/**
+ * The hull relaxation at D by `deadline` (performance.now() ms), or null (no count reachable at this D, or
+ * the interior point did not converge). Rows: the approx rows as differences, the budget row with a slack,
+ * the sum row at D, the cap rows with slacks.
+ */
+export function hullAtD(
+  pr: MitigationProblem,
+  t: Float64Array,
+  rows: ApproxRows,
+  chains: Chains,
+  D: number,
+  deadline: number,
+): HullPoint | null {
+  const T = rows.kappa.length, U = pr.unitSign.length, K = rows.capRow.length, m = T + 2 + K;
+  const regions = rowRegions(pr, rows), pc = pieces(pr, t, rows, regions, pr.P + D);
+  if (!pc) return null;
+  const units = unitColumns(pr, rows, Int32Array.from({ length: U }, (_, u) => u), chains.pred);
+  const slackRows = [T, ...Array.from({ length: K }, (_, k) => T + 2 + k)];
+  const slacks: Columns = {
+    cost: new Float64Array(slackRows.length),
+    lower: new Float64Array(slackRows.length),
+    upper: new Float64Array(slackRows.length).fill(Infinity),
+    start: Int32Array.from({ length: slackRows.length + 1 }, (_, j) => j),
+    index: Int32Array.from(slackRows),
+    value: new Float64Array(slackRows.length).fill(1),
+  };
+  const cols = joinColumns(joinColumns(chainColumns(pc.cols, chains, T), units), slacks);
+  const rhs = new Float64Array(m), fromP = new Float64Array(T);
+  for (let r = 0; r < T; r++) fromP[r] = pc.base[r] - pr.p[regions[r][0]];
+  rhs.set(chainVector(fromP, chains, T));
+  (rhs[T] = pr.C, rhs[T + 1] = D);
+  for (let k = 0; k < K; k++) rhs[T + 2 + k] = rows.cap[k];
+  // every column from a lower bound of 0: the down units' flips x_u ∈ [−count, 0] shifted
+  const n = cols.cost.length, upper = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    upper[j] = cols.upper[j] - cols.lower[j];
+    if (cols.lower[j] === 0) continue;
+    for (let p = cols.start[j]; p < cols.start[j + 1]; p++) {
+      rhs[cols.index[p]] -= cols.value[p] * cols.lower[j];
+    }
+  }
+  const { cost, start, index, value: coef } = cols;
+  const lp: BoxLP = { rows: m, cost, upper, rhs, start, index, value: coef, dense: -1 };
+  const point = interiorPoint(lp, { stopGap: STOP_GAP, maxIterations: MAX_STEPS, deadline });
+  if (!point) return null;
+  let value = pc.constant;
+  for (let j = 0; j < n; j++) value += cols.cost[j] * point.v[j];
+  // a region's multiplier is the price of one more of its positives: minus its row's dual, shared by twins
+  const yRows = unchainDuals(point.y, chains, T), y = new Float64Array(pr.n.length);
+  for (let r = 0; r < T; r++) for (const i of regions[r]) y[i] = -yRows[r] / regions[r].length;
+  return { D, value, y };
+}
+
+/**
+ * How far from the lowest D, towards one where the budget binds less, a hull is solved: multipliers fitted
+ * at a window's edge, where the budget binds hardest, bound only a few dozen D around it, while those of a
+ * D further in bound the edge too (LAR-like SP 0.05: from D -8,880 they lift every D down to -9,880).
+ */
+const TOWARDS = 1_000;
+
+/**
+ * The bound over the window after hull relaxations, each solved up to TOWARDS from the D of lowest bound in
+ * the direction of `towards` (a D where the budget binds less: where least squares fits it, or approx's) and
+ * raising the bound of the D around it (raiseAround); then at that lowest D itself. They end when both were
+ * solved and it is still the lowest (nothing lifts it further), when the lowest bound reaches `upper` (an
+ * incumbent's objective) or at `deadline`. `env`: the bound per D (index D - dMin), B(P') to begin with or
+ * already lifted by other multipliers; raised in place.
+ */
+export function hullWindow(
+  pr: MitigationProblem,
+  t: Float64Array,
+  env: Float64Array,
+  towards: number,
+  deadline: number,
+  upper = Infinity,
+): number {
+  const rows = approxRows(pr), chains = chainsOf(rows), solved = new Set<number>();
+  const lowest = () => pr.dMin + env.reduce((at, v, j) => (v < env[at] ? j : at), 0);
+  for (let D = lowest(); env[D - pr.dMin] < upper && performance.now() < deadline; D = lowest()) {
+    const shifted = D + Math.sign(towards - D) * Math.min(TOWARDS, Math.ceil(Math.abs(towards - D) / 2));
+    // the shifted solve did not lift this D: solve at it, and once that is done too, nothing lifts it
+    const at = solved.has(shifted) ? D : shifted;
+    if (solved.has(at)) break;
+    solved.add(at);
+    const h = hullAtD(pr, t, rows, chains, at, deadline);
+    if (!h) break;
+    raiseAround(pr, t, h.y, h.D, env, deadline);
+  }
+  return Math.max(0, env[lowest() - pr.dMin]);
+}

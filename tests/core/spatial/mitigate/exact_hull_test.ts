@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { xlogxTable } from "../../../../core/spatial/statistic.ts";
+import { approxRows } from "../../../../core/spatial/mitigate/approx_bound.ts";
+import { chainsOf } from "../../../../core/spatial/mitigate/approx_chains.ts";
+import { dualValues, raiseAround } from "../../../../core/spatial/mitigate/exact_dual_bound.ts";
+import { hullAtD, hullWindow } from "../../../../core/spatial/mitigate/exact_hull.ts";
+import { rateBound } from "../../../../core/spatial/mitigate/exact_rate_bound.ts";
+import { eachFlipVector, setUp, statAfter, tiny } from "./exact_reference.ts";
+
+/** The brute-force optimum at each D of the window (index D - dMin; Infinity where no flips reach D). */
+function optimumPerD(c: Parameters<typeof setUp>[0]) {
+  const { pr, labels, members, opt } = setUp(c);
+  const best = new Float64Array(pr.dMax - pr.dMin + 1).fill(Infinity);
+  eachFlipVector(pr, (k) => {
+    if (k.reduce((a, b) => a + b, 0) > pr.C) return;
+    const { value, newP } = statAfter(pr, labels, members, k), j = newP - pr.P - pr.dMin;
+    if (j >= 0 && j < best.length) best[j] = Math.min(best[j], value);
+  });
+  return { pr, opt, best };
+}
+
+Deno.test("hullAtD: between B(P') and the brute-force optimum at its D", () => {
+  let solved = 0;
+  fc.assert(
+    fc.property(tiny, (c) => {
+      const { pr, best } = optimumPerD(c), t = xlogxTable(pr.N);
+      const rows = approxRows(pr), chains = chainsOf(rows);
+      for (let D = pr.dMin; D <= pr.dMax; D++) {
+        const opt = best[D - pr.dMin];
+        if (!Number.isFinite(opt) || rows.kappa.length === 0) continue;
+        const h = hullAtD(pr, t, rows, chains, D, Infinity);
+        if (!h) continue;
+        solved++;
+        const b = rateBound({ ...pr, dMin: D, dMax: D }, t).bound, tol = 2e-3 * Math.max(1, opt);
+        // a relaxation of the integers' problem at D (stopped at a relative gap of 1e-3), at least B(P')
+        assert.ok(
+          h.value >= b - tol && h.value <= opt + tol,
+          `D ${D}: hull ${h.value}, B ${b}, optimum ${opt}`,
+        );
+      }
+    }),
+    { numRuns: 300, seed: 41 },
+  );
+  assert.ok(solved >= 300, `the interior point answered ${solved} times`);
+});
+
+Deno.test("raiseAround: only raises, to g(D) of the same multipliers", () => {
+  fc.assert(
+    fc.property(
+      tiny,
+      fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: 4, maxLength: 4 }),
+      (c, ys) => {
+        const { pr } = setUp(c), t = xlogxTable(pr.N), W = pr.dMax - pr.dMin + 1;
+        const y = Float64Array.from({ length: pr.n.length }, (_, i) => ys[i % ys.length]);
+        const g = new Float64Array(W), env = rateBound(pr, t).perD, before = env.slice();
+        dualValues(pr, t, y, g);
+        raiseAround(pr, t, y, pr.dMin + (W >> 1), env);
+        for (let j = 0; j < W; j++) {
+          assert.ok(env[j] >= before[j], `D ${pr.dMin + j} fell`);
+          if (env[j] > before[j]) assert.equal(env[j], g[j]);
+        }
+      },
+    ),
+    { numRuns: 500, seed: 42 },
+  );
+});
+
+Deno.test("hullWindow: its bound lies between min B(P') and the brute-force optimum", () => {
+  fc.assert(
+    fc.property(tiny, fc.nat(), (c, f) => {
+      const { pr, opt } = optimumPerD(c), t = xlogxTable(pr.N);
+      if (!Number.isFinite(opt)) return;
+      const rate = rateBound(pr, t), towards = pr.dMin + (f % (pr.dMax - pr.dMin + 1));
+      const bound = hullWindow(pr, t, rate.perD, towards, Infinity);
+      assert.ok(bound >= rate.bound - 1e-12, `bound ${bound} below B ${rate.bound}`);
+      assert.ok(bound <= opt + 1e-9 * Math.max(1, opt), `bound ${bound}, optimum ${opt}`);
+    }),
+    { numRuns: 300, seed: 43 },
+  );
+});
