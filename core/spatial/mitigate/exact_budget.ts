@@ -13,25 +13,32 @@ import type { MitigationProblem } from "./problem.ts";
 /** Steps of one relaxation: near convergence from a neighbour's point, a first estimate from none. */
 const STEPS = 100;
 
+/** Rounds in a row without a rise of the lowest bound after which the relaxations give way. */
+const STALL = 2;
+
 /** What the relaxations found: the bound over every integer solution, and a rounded incumbent. */
 export interface BudgetStart {
   bound: number;
   start: Int32Array | null;
+  /** True when the relaxations stopped for no longer raising the lowest bound (STALL), not for the time. */
+  stalled: boolean;
 }
 
 /**
  * Relaxations at D chosen as above until `deadline` (performance.now() ms; at least one). The bound per D
  * starts as B(P') (the multipliers y = 0) and only rises. `upper`: an incumbent's objective; a D whose bound
- * already reaches it cannot hold the minimum, so later multiplier sets skip it.
+ * already reaches it cannot hold the minimum, so later multiplier sets skip it. `given`: the bound per D
+ * (index D - dMin) to start from and raise in place (B(P') when absent).
  */
 export function budgetStart(
   pr: MitigationProblem,
   t: Float64Array,
   deadline: number,
   upper = Infinity,
+  given?: Float64Array,
 ): BudgetStart {
-  const W = pr.dMax - pr.dMin + 1, env = new Float64Array(W), values = new Float64Array(W);
-  dualValues(pr, t, new Float64Array(pr.n.length), env, deadline); // B(P') itself
+  const W = pr.dMax - pr.dMin + 1, values = new Float64Array(W), env = given ?? new Float64Array(W);
+  if (!given) dualValues(pr, t, new Float64Array(pr.n.length), env, deadline); // B(P') itself
   const solved: Relaxation[] = [];
   const lowest = () => {
     let at = 0;
@@ -40,7 +47,7 @@ export function budgetStart(
   };
   const nearest = (D: number) =>
     solved.reduce<Relaxation | null>((b, r) => (!b || Math.abs(r.D - D) < Math.abs(b.D - D) ? r : b), null);
-  let best: Relaxation | null = null;
+  let best: Relaxation | null = null, stalled = false, last = -Infinity, idle = 0;
   const seeds = [0.5, 0.15, 0.85].map((f) => Math.round(pr.dMin + f * (W - 1)));
   for (let round = 0; round < 64; round++) {
     if (round >= 1 && performance.now() > deadline) break;
@@ -54,10 +61,16 @@ export function budgetStart(
     for (let j = 0; j < W; j++) if (values[j] > env[j]) env[j] = values[j];
     // within 0.1 % of the best relaxation's value, more relaxations add little to the bound
     if (env[lowest()] >= best.value * (1 - 1e-3)) break;
+    // past the seeds, STALL rounds in a row that leave the lowest bound where it was: these multipliers
+    // do not reach it (their relaxations are far from converged there)
+    idle = env[lowest()] > last ? 0 : idle + 1;
+    last = Math.max(last, env[lowest()]);
+    if ((stalled = round >= seeds.length && idle >= STALL)) break;
   }
   const bound = Math.max(0, env[lowest()]);
   return {
     bound: Number.isFinite(bound) ? bound : 0,
     start: best ? roundRelaxed(pr, best.k, best.D) : null,
+    stalled,
   };
 }

@@ -10,13 +10,14 @@
 import { approxRows, withinCaps } from "./approx_bound.ts";
 import { solveApprox } from "./approx.ts";
 import { budgetStart } from "./exact_budget.ts";
+import { hullWindow } from "./exact_hull.ts";
 import { improveFlips } from "./exact_local.ts";
 import { capsKept, exactObjective, positivesAfter } from "./exact_objective.ts";
 import { rateBound } from "./exact_rate_bound.ts";
 import { unitFlipCounts } from "./flips.ts";
 import type { MitigationProblem } from "./problem.ts";
 import { hasSolution, type OnProgress } from "./status.ts";
-import { solveZeroGap } from "./zero_gap.ts";
+import { solveZeroGap, zeroGapOutOfReach } from "./zero_gap.ts";
 
 /** The candidate flips of lowest objective among those that keep the budget, the window and the caps. */
 function bestOf(
@@ -35,6 +36,40 @@ function bestOf(
   return { k: best, value };
 }
 
+/** The zero-gap least-squares flips at D, rounded, or null when they do not fit the budget or the caps. */
+function zeroGapStart(pr: MitigationProblem, D: number, deadline: number): Int32Array | null {
+  const fixed = { ...pr, dMin: D, dMax: D };
+  const rows = approxRows(fixed), zero = solveZeroGap(fixed, rows, deadline);
+  // least squares knows no caps (max_flips_per_region): its flips serve only where they keep them
+  return zero && withinCaps(rows, fixed, zero.x) ? unitFlipCounts(fixed, zero.x) : null;
+}
+
+/** Stretches the window is cut into, each offering its D of lowest B(P') to least squares. */
+const STRETCHES = 16;
+
+/**
+ * A D other than dBest where the zero-gap least squares fits the budget, tried at the lowest B(P') of each
+ * of STRETCHES equal stretches of the window, lowest first; null when none fits by `deadline`. Where the
+ * budget binds at dBest (a window's edge needs most of it for D alone) it may not bind further in.
+ */
+function fittingD(pr: MitigationProblem, perD: Float64Array, dBest: number, deadline: number): number | null {
+  if (zeroGapOutOfReach(pr, approxRows(pr))) return null;
+  const W = perD.length, lows: number[] = [];
+  for (let s = 0; s < STRETCHES; s++) {
+    let at = -1;
+    for (let j = Math.floor((s * W) / STRETCHES); j < Math.floor(((s + 1) * W) / STRETCHES); j++) {
+      if (at < 0 || perD[j] < perD[at]) at = j;
+    }
+    if (at >= 0 && perD[at] < Infinity && pr.dMin + at !== dBest) lows.push(at);
+  }
+  lows.sort((a, b) => perD[a] - perD[b]);
+  for (const j of lows) {
+    if (performance.now() > deadline) break;
+    if (zeroGapStart(pr, pr.dMin + j, deadline)) return pr.dMin + j;
+  }
+  return null;
+}
+
 /** The search's start: flips (null if none was found), the bound over every integer solution, seconds. */
 export interface ExactStart {
   start: Int32Array | null;
@@ -44,7 +79,7 @@ export interface ExactStart {
 
 /**
  * Shares of the work limit, each an end counted from t0: the zero-gap or approx solve; where the budget
- * binds, then the relaxations (exact_budget.ts); the local search.
+ * binds, then the relaxations (exact_budget.ts, exact_hull.ts); the local search.
  */
 const SEED_SHARE = 0.5, RELAX_SHARE = 0.7, LOCAL_SHARE = 0.9;
 
@@ -61,22 +96,28 @@ export async function exactStart(
   let bound = rate.bound;
   if (dBest === null) return { start: null, bound, seconds: seconds() };
   onProgress?.({ phase: "exact search", objective: null, bound });
-  let start: Int32Array | null = null;
-  const fixed = { ...pr, dMin: dBest, dMax: dBest };
-  const rows = approxRows(fixed), zero = solveZeroGap(fixed, rows, t0 + SEED_SHARE * limit);
-  // least squares knows no caps (max_flips_per_region): its flips serve only where they keep them
-  if (zero && withinCaps(rows, fixed, zero.x)) start = unitFlipCounts(fixed, zero.x);
-  else {
+  let start = zeroGapStart(pr, dBest, t0 + SEED_SHARE * limit);
+  if (!start) {
     // the budget binds: approx gives one incumbent; then relaxations bound what B(P') cannot, and give another
     const left = Math.max(1e-3, SEED_SHARE * workLimitSeconds - seconds());
     const approx = await solveApprox(pr, left, onProgress);
-    const candidates: (Int32Array | null)[] = [];
-    if (approx.unitDelta && hasSolution(approx.status)) candidates.push(unitFlipCounts(pr, approx.unitDelta));
-    if (t0 + RELAX_SHARE * limit - performance.now() >= 1000) {
-      const upper = bestOf(pr, t, candidates).value;
-      const relaxed = budgetStart(pr, t, t0 + RELAX_SHARE * limit, upper);
-      bound = Math.max(bound, relaxed.bound);
-      candidates.push(relaxed.start);
+    const approxK = approx.unitDelta && hasSolution(approx.status)
+      ? unitFlipCounts(pr, approx.unitDelta)
+      : null;
+    const candidates = [approxK], end = t0 + RELAX_SHARE * limit;
+    if (end - performance.now() >= 1000) {
+      const upper = bestOf(pr, t, candidates).value, env = rate.perD;
+      // least squares fits at another D: the budget binds only towards an edge of the window, where the
+      // smooth relaxations' multipliers lift nothing; hull relaxations go from that edge towards the D
+      let towards = fittingD(pr, env, dBest, end);
+      if (towards === null) {
+        // the budget binds everywhere: smooth relaxations where the bound is lowest, and once they stop
+        // lifting it, hull relaxations from approx's D outwards for the rest of the time
+        const relaxed = budgetStart(pr, t, end, upper, env);
+        (bound = Math.max(bound, relaxed.bound), candidates.push(relaxed.start));
+        if (relaxed.stalled) towards = approxK ? positivesAfter(pr, approxK).D : 0;
+      }
+      if (towards !== null) bound = Math.max(bound, hullWindow(pr, t, env, towards, end, upper));
       onProgress?.({ phase: "exact search", objective: null, bound });
     }
     start = bestOf(pr, t, candidates).k;

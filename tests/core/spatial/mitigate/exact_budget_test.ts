@@ -150,3 +150,19 @@ Deno.test("budgetStart: its bound never passes the brute-force optimum, its flip
     { numRuns: 300, seed: 15 },
   );
 });
+
+Deno.test("budgetStart from a given bound per D: raises it in place, its bound is its least", () => {
+  fc.assert(
+    fc.property(tiny, (c) => {
+      const { pr, opt } = setUp(c);
+      if (!Number.isFinite(opt)) return;
+      const t = xlogxTable(pr.N), env = rateBound(pr, t).perD, before = env.slice();
+      const b = budgetStart(pr, t, performance.now() + 200, Infinity, env);
+      env.forEach((v, j) => assert.ok(v >= before[j], `D ${pr.dMin + j} fell`));
+      assert.ok(Math.abs(b.bound - Math.max(0, Math.min(...env))) <= 1e-12);
+      assert.ok(b.bound <= opt + 1e-9 * Math.max(1, opt), `bound ${b.bound}, optimum ${opt}`);
+      assert.equal(typeof b.stalled, "boolean");
+    }),
+    { numRuns: 300, seed: 16 },
+  );
+});

@@ -13,6 +13,7 @@ import { buildProblem, type MitigationProblem } from "../../../../core/spatial/m
 import { solveProblem } from "../../../../core/spatial/mitigate/relabel.ts";
 import { solveApprox } from "../../../../core/spatial/mitigate/approx.ts";
 import { unitFlipCounts } from "../../../../core/spatial/mitigate/flips.ts";
+import { larLikeProblem } from "../../../../bench/lar_like_problem.ts";
 import { regionsOf } from "./fixtures.ts";
 import { near, setUp, statAfter, tiny } from "./exact_reference.ts";
 
@@ -129,4 +130,18 @@ Deno.test("exact where the budget binds (20,000 individuals, 100 flips): the rel
   const integer = rateBound(pr, xlogxTable(pr.N)).bound;
   assert.ok(r.bound! <= r.objective!, `bound ${r.bound}, objective ${r.objective}`);
   assert.ok(r.bound! >= 0.95 * r.objective! && r.bound! > 100 * integer, `bound ${r.bound}, B ${integer}`);
+});
+
+Deno.test("exact where the budget binds only towards an edge (LAR-like, 30,000, budget 0.05): hull bound above min B(P')", async () => {
+  // B(P') is least at the window's edge (D = -1,467 of ±1,467), where 1,500 flips cannot also put every
+  // region at its count; least squares fits further in, and hull relaxations lift the edge's bound. On
+  // this machine: min B 6.4996, bound 6.9009, objective 8.0008.
+  const pr = larLikeProblem({ n: 30_000, regions: 900, budget: 0.05, equalOpp: false, seed: 3 });
+  const integer = rateBound(pr, xlogxTable(pr.N));
+  assert.equal(integer.dBest, pr.dMin);
+  const r = await solveProblem(pr, false, 8);
+  assert.equal(r.status.code, 1, r.status.detail);
+  assert.ok(feasible(pr, Int32Array.from(r.unitDelta!, Math.abs)));
+  assert.ok(r.bound! <= r.objective!, `bound ${r.bound}, objective ${r.objective}`);
+  assert.ok(r.bound! >= 1.03 * integer.bound, `bound ${r.bound}, min B ${integer.bound}`);
 });
