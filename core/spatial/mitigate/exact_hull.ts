@@ -28,11 +28,12 @@ const STOP_GAP = 1e-3, MAX_STEPS = 100;
  */
 const PIECES = 3;
 
-/** The relaxation's answer at D: its value (approximate) and each region's multiplier. */
+/** The relaxation's answer at D: its value (approximate), each region's multiplier, real flips per unit. */
 export interface HullPoint {
   D: number;
   value: number;
   y: Float64Array;
+  k: Float64Array;
 }
 
 /** The regions of each approx row (twins share a row, the same count and the same term). */
@@ -133,7 +134,15 @@ export function hullAtD(
   // a region's multiplier is the price of one more of its positives: minus its row's dual, shared by twins
   const yRows = unchainDuals(point.y, chains, T), y = new Float64Array(pr.n.length);
   for (let r = 0; r < T; r++) for (const i of regions[r]) y[i] = -yRows[r] / regions[r].length;
-  return { D, value, y };
+  const k = new Float64Array(U), first = pc.cols.cost.length;
+  for (let u = 0; u < U; u++) k[u] = Math.abs(point.v[first + u] + cols.lower[first + u]);
+  return { D, value, y, k };
+}
+
+/** The bound over the window after the hull relaxations, and the one of lowest value (null if none). */
+export interface HullWindow {
+  bound: number;
+  best: HullPoint | null;
 }
 
 /**
@@ -158,8 +167,9 @@ export function hullWindow(
   towards: number,
   deadline: number,
   upper = Infinity,
-): number {
+): HullWindow {
   const rows = approxRows(pr), chains = chainsOf(rows), solved = new Set<number>();
+  let best: HullPoint | null = null;
   const lowest = () => pr.dMin + env.reduce((at, v, j) => (v < env[at] ? j : at), 0);
   for (let D = lowest(); env[D - pr.dMin] < upper && performance.now() < deadline; D = lowest()) {
     const shifted = D + Math.sign(towards - D) * Math.min(TOWARDS, Math.ceil(Math.abs(towards - D) / 2));
@@ -169,7 +179,8 @@ export function hullWindow(
     solved.add(at);
     const h = hullAtD(pr, t, rows, chains, at, deadline);
     if (!h) break;
+    if (!best || h.value < best.value) best = h;
     raiseAround(pr, t, h.y, h.D, env, deadline);
   }
-  return Math.max(0, env[lowest() - pr.dMin]);
+  return { bound: Math.max(0, env[lowest() - pr.dMin]), best };
 }

@@ -11,6 +11,7 @@ import { approxRows, withinCaps } from "./approx_bound.ts";
 import { solveApprox } from "./approx.ts";
 import { budgetStart } from "./exact_budget.ts";
 import { hullWindow } from "./exact_hull.ts";
+import { roundRelaxed } from "./exact_relaxation.ts";
 import { improveFlips } from "./exact_local.ts";
 import { capsKept, exactObjective, positivesAfter } from "./exact_objective.ts";
 import { rateBound } from "./exact_rate_bound.ts";
@@ -117,7 +118,11 @@ export async function exactStart(
         (bound = Math.max(bound, relaxed.bound), candidates.push(relaxed.start));
         if (relaxed.stalled) towards = approxK ? positivesAfter(pr, approxK).D : 0;
       }
-      if (towards !== null) bound = Math.max(bound, hullWindow(pr, t, env, towards, end, upper));
+      if (towards !== null) {
+        const hull = hullWindow(pr, t, env, towards, end, upper);
+        bound = Math.max(bound, hull.bound);
+        if (hull.best) candidates.push(roundRelaxed(pr, hull.best.k, hull.best.D));
+      }
       onProgress?.({ phase: "exact search", objective: null, bound });
     }
     start = bestOf(pr, t, candidates).k;
