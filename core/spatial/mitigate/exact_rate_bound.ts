@@ -15,8 +15,8 @@ import type { MitigationProblem } from "./problem.ts";
 export interface RateBound {
   bound: number;
   dBest: number | null;
-  /** B(P + D) at index D - dMin (Infinity where no count is reachable). */
-  perD: Float64Array;
+  /** B(P + D) at index D - dMin for every D (Infinity where no count is reachable); the same array each call. */
+  perD: () => Float64Array;
 }
 
 /** Per region, the members that can flip up and down (each capped at the budget C and the region's cap). */
@@ -36,25 +36,34 @@ export function regionCapacities(pr: MitigationProblem): { up: Int32Array; down:
 }
 
 /**
- * min over D in [dMin, dMax] of B(P + D) (t: statistic.ts xlogxTable(N)), and B at every D. Each term is the
- * region's smallest value over its integers at one P' (regionBound with lo = hi = P': the two integers beside
- * n_i·P'/N, clamped to its reach), so the whole window costs (dMax - dMin + 1) × R such pairs.
+ * min over D in [dMin, dMax] of B(P + D) (t: statistic.ts xlogxTable(N)), and where it is reached. Each term is
+ * the region's smallest value over its integers at one P' (regionBound with lo = hi = P': the two integers
+ * beside n_i·P'/N, clamped to its reach), so the whole window costs (dMax - dMin + 1) × R such pairs; a D's
+ * sum stops once it reaches the least so far (terms are never negative), and `perD` finishes those sums
+ * when a caller wants B at every D.
  */
 export function rateBound(pr: MitigationProblem, t: Float64Array): RateBound {
-  const { up, down } = regionCapacities(pr), R = pr.n.length, N = pr.N;
-  const perD = new Float64Array(pr.dMax - pr.dMin + 1);
+  const { up, down } = regionCapacities(pr), R = pr.n.length, N = pr.N, W = pr.dMax - pr.dMin + 1;
+  const sums = new Float64Array(W), reached = new Int32Array(W);
+  // region i's term at D, added to D's sum
+  const add = (j: number, i: number) => {
+    const n = pr.n[i], Pp = pr.P + pr.dMin + j;
+    if (n > 0 && n < N) sums[j] += regionBound(t, n, N, pr.p[i], pr.p[i] - down[i], pr.p[i] + up[i], Pp, Pp);
+  };
   let bound = Infinity, dBest: number | null = null;
-  for (let D = pr.dMin; D <= pr.dMax; D++) {
-    const Pp = pr.P + D;
-    let sum = 0;
-    for (let i = 0; i < R && sum < Infinity; i++) {
-      const n = pr.n[i];
-      if (n === 0 || n === N) continue;
-      sum += regionBound(t, n, N, pr.p[i], pr.p[i] - down[i], pr.p[i] + up[i], Pp, Pp);
-    }
-    perD[D - pr.dMin] = sum;
-    if (sum < bound) (bound = sum, dBest = D);
+  for (let j = 0; j < W; j++) {
+    let i = 0;
+    for (; i < R && sums[j] < bound; i++) add(j, i);
+    reached[j] = i;
+    if (sums[j] < bound) (bound = sums[j], dBest = pr.dMin + j);
   }
+  let whole: Float64Array | null = null;
+  const perD = () => {
+    for (let j = 0; !whole && j < W; j++) {
+      for (let i = reached[j]; i < R && sums[j] < Infinity; i++) add(j, i);
+    }
+    return (whole = sums);
+  };
   // every term is clamped at 0, so 0 bounds it too (the tables leave 1e-15 below)
   return { bound: dBest === null ? Infinity : Math.max(0, bound), dBest, perD };
 }

@@ -107,7 +107,7 @@ export async function exactStart(
       : null;
     const candidates = [approxK], end = t0 + RELAX_SHARE * limit;
     if (end - performance.now() >= 1000) {
-      const upper = bestOf(pr, t, candidates).value, env = rate.perD;
+      const upper = bestOf(pr, t, candidates).value, env = rate.perD();
       // least squares fits at another D: the budget binds only towards an edge of the window, where the
       // smooth relaxations' multipliers lift nothing; hull relaxations go from that edge towards the D
       let towards = fittingD(pr, env, dBest, end);

@@ -156,7 +156,7 @@ Deno.test("budgetStart from a given bound per D: raises it in place, its bound i
     fc.property(tiny, (c) => {
       const { pr, opt } = setUp(c);
       if (!Number.isFinite(opt)) return;
-      const t = xlogxTable(pr.N), env = rateBound(pr, t).perD, before = env.slice();
+      const t = xlogxTable(pr.N), env = rateBound(pr, t).perD(), before = env.slice();
       const b = budgetStart(pr, t, performance.now() + 200, Infinity, env);
       env.forEach((v, j) => assert.ok(v >= before[j], `D ${pr.dMin + j} fell`));
       assert.ok(Math.abs(b.bound - Math.max(0, Math.min(...env))) <= 1e-12);

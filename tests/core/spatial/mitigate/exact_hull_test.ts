@@ -53,7 +53,7 @@ Deno.test("raiseAround: only raises, to g(D) of the same multipliers", () => {
       (c, ys) => {
         const { pr } = setUp(c), t = xlogxTable(pr.N), W = pr.dMax - pr.dMin + 1;
         const y = Float64Array.from({ length: pr.n.length }, (_, i) => ys[i % ys.length]);
-        const g = new Float64Array(W), env = rateBound(pr, t).perD, before = env.slice();
+        const g = new Float64Array(W), env = rateBound(pr, t).perD(), before = env.slice();
         dualValues(pr, t, y, g);
         raiseAround(pr, t, y, pr.dMin + (W >> 1), env);
         for (let j = 0; j < W; j++) {
@@ -72,7 +72,7 @@ Deno.test("hullWindow: its bound lies between min B(P') and the brute-force opti
       const { pr, opt } = optimumPerD(c), t = xlogxTable(pr.N);
       if (!Number.isFinite(opt)) return;
       const rate = rateBound(pr, t), towards = pr.dMin + (f % (pr.dMax - pr.dMin + 1));
-      const { bound } = hullWindow(pr, t, rate.perD, towards, Infinity);
+      const { bound } = hullWindow(pr, t, rateBound(pr, t).perD(), towards, Infinity);
       assert.ok(bound >= rate.bound - 1e-12, `bound ${bound} below B ${rate.bound}`);
       assert.ok(bound <= opt + 1e-9 * Math.max(1, opt), `bound ${bound}, optimum ${opt}`);
     }),

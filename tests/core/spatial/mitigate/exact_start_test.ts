@@ -49,6 +49,20 @@ Deno.test("rateBound ≤ the brute-force optimum on tiny overlapping instances",
   assert.ok(tight >= 50, `the bound met a positive optimum only ${tight} times`);
 });
 
+Deno.test("rateBound's perD: B(P') of each D alone, and its least is the bound", () => {
+  fc.assert(
+    fc.property(tiny, (c) => {
+      const { pr } = setUp(c), t = xlogxTable(pr.N), r = rateBound(pr, t), perD = r.perD();
+      perD.forEach((b, j) => {
+        const D = pr.dMin + j, alone = rateBound({ ...pr, dMin: D, dMax: D }, t).bound;
+        assert.ok(b === alone || Math.abs(Math.max(0, b) - alone) <= 1e-12, `D ${D}: ${b} vs ${alone}`);
+      });
+      assert.ok(Math.abs(Math.max(0, Math.min(...perD)) - r.bound) <= 1e-12);
+    }),
+    { numRuns: 500, seed: 38 },
+  );
+});
+
 Deno.test("improveFlips: feasible, never worse than its start, the objective recomputed from labels", () => {
   fc.assert(
     fc.property(tiny, (c) => {
