@@ -9,7 +9,7 @@
 import type { ApproxRows } from "./approx_bound.ts";
 import { chainColumns, type Chains, chainVector, unchainVector } from "./approx_chains.ts";
 import { addUnits, type Master } from "./approx_master.ts";
-import { joinColumns, rowBounds, slackColumns, unitColumns } from "./approx_model.ts";
+import { boxOf, joinColumns, rowBounds, slackColumns, unitColumns } from "./approx_model.ts";
 import { type BoxLP, type InteriorPoint, interiorPoint, timesT } from "./interior_point.ts";
 import type { MitigationProblem } from "./problem.ts";
 
@@ -45,27 +45,9 @@ export function approxBox(pr: MitigationProblem, rows: ApproxRows, chains: Chain
     chainColumns(slackColumns(pr, rows, Infinity), chains, T),
     unitColumns(pr, rows, all, chains.pred),
   );
-  const bounds = rowBounds(pr, rows, Infinity), m = bounds.lower.length;
-  const slackRow = Int32Array.from(bounds.lower.keys()).filter((i) => bounds.lower[i] === -Infinity);
-  const n0 = cols.cost.length, n = n0 + slackRow.length;
-  const start = new Int32Array(n + 1), index = new Int32Array(cols.index.length + slackRow.length);
-  const value = new Float64Array(index.length);
-  (start.set(cols.start), index.set(cols.index), value.set(cols.value));
-  slackRow.forEach((i, k) => {
-    (index[cols.index.length + k] = i, value[cols.index.length + k] = 1);
-    start[n0 + k + 1] = cols.index.length + k + 1;
-  });
-  const cost = new Float64Array(n), lower = new Float64Array(n), upper = new Float64Array(n).fill(Infinity);
-  (cost.set(cols.cost), lower.set(cols.lower));
-  for (let j = 0; j < n0; j++) upper[j] = cols.upper[j] - cols.lower[j];
-  const rhs = bounds.upper.slice();
+  const bounds = rowBounds(pr, rows, Infinity), rhs = bounds.upper.slice();
   rhs.set(chainVector(rows.rhs, chains, T));
-  for (let j = 0; j < n0; j++) {
-    if (lower[j] !== 0) {
-      for (let p = start[j]; p < start[j + 1]; p++) rhs[index[p]] -= value[p] * lower[j];
-    }
-  }
-  const lp: BoxLP = { rows: m, cost, upper, rhs, start, index, value, dense: 2 * T };
+  const { lp, lower, slackRow } = boxOf(cols, bounds.lower, rhs, 2 * T);
   return { lp, lower, colD: 2 * T, slackRow, rowUpper: bounds.upper };
 }
 

@@ -6,6 +6,7 @@
  * rows T + 2 + k (max_flips_per_region, rows.capRow).
  */
 import type { ApproxRows } from "./approx_bound.ts";
+import type { BoxLP } from "./interior_point.ts";
 import type { MitigationProblem } from "./problem.ts";
 
 /** Columns in CSC (rows ascending) with their costs and bounds. */
@@ -111,5 +112,40 @@ export function joinColumns(a: Columns, b: Columns): Columns {
     start,
     index: concat(a.index, b.index),
     value: concat(a.value, b.value),
+  };
+}
+
+/**
+ * `cols` as the interior point's bounded LP (interior_point.ts), rows at `rhs`: a slack column (+1, [0, ∞),
+ * cost 0) for each row whose `rowLower` is -Infinity (a ≤ row; `slackRow[k]` is slack k's), then every column
+ * shifted to a lower bound of 0, the shift taken from `rhs` (a copy); `lower` keeps each column's shift.
+ */
+export function boxOf(
+  cols: Columns,
+  rowLower: Float64Array,
+  rhs: Float64Array,
+  dense: number,
+): { lp: BoxLP; lower: Float64Array; slackRow: Int32Array } {
+  const slackRow = Int32Array.from(rowLower.keys()).filter((i) => rowLower[i] === -Infinity);
+  const k = slackRow.length,
+    slacks: Columns = {
+      cost: new Float64Array(k),
+      lower: new Float64Array(k),
+      upper: new Float64Array(k).fill(Infinity),
+      start: Int32Array.from({ length: k + 1 }, (_, j) => j),
+      index: slackRow,
+      value: new Float64Array(k).fill(1),
+    };
+  const all = joinColumns(cols, slacks), n = all.cost.length, b = rhs.slice();
+  const upper = all.upper.map((u, j) => u - all.lower[j]);
+  for (let j = 0; j < n; j++) {
+    if (all.lower[j] === 0) continue;
+    for (let p = all.start[j]; p < all.start[j + 1]; p++) b[all.index[p]] -= all.value[p] * all.lower[j];
+  }
+  const { cost, start, index, value } = all;
+  return {
+    lp: { rows: rhs.length, cost, upper, rhs: b, start, index, value, dense },
+    lower: all.lower,
+    slackRow,
   };
 }

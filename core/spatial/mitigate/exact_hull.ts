@@ -9,13 +9,13 @@
  * what B(P') sees (each region's integer rounding) and what the smooth relaxation sees (the budget), and its
  * row duals are the multipliers of a Lagrangian bound for every D (exact_dual_bound.ts).
  */
-import { type ApproxRows, approxRows } from "./approx_bound.ts";
-import { chainColumns, type Chains, chainsOf, chainVector, unchainDuals } from "./approx_chains.ts";
-import { type Columns, joinColumns, unitColumns } from "./approx_model.ts";
+import type { ApproxRows } from "./approx_bound.ts";
+import { chainColumns, type Chains, chainVector, unchainDuals } from "./approx_chains.ts";
+import { boxOf, type Columns, joinColumns, rowBounds, unitColumns } from "./approx_model.ts";
 import { raiseAround } from "./exact_dual_bound.ts";
 import { regionTerm } from "./exact_objective.ts";
 import { regionCapacities } from "./exact_rate_bound.ts";
-import { type BoxLP, interiorPoint } from "./interior_point.ts";
+import { interiorPoint } from "./interior_point.ts";
 import type { MitigationProblem } from "./problem.ts";
 
 /** The interior point's stop: the duals only need to be good multipliers, the bound is dualValues'. */
@@ -86,8 +86,8 @@ function pieces(pr: MitigationProblem, t: Float64Array, rows: ApproxRows, region
 
 /**
  * The hull relaxation at D by `deadline` (performance.now() ms), or null (no count reachable at this D, or
- * the interior point did not converge). Rows: the approx rows as differences, the budget row with a slack,
- * the sum row at D, the cap rows with slacks.
+ * the interior point did not converge). Rows: the approx model's (approx_model.ts rowBounds), the region rows
+ * as differences, the sum row at D.
  */
 export function hullAtD(
   pr: MitigationProblem,
@@ -97,45 +97,25 @@ export function hullAtD(
   D: number,
   deadline: number,
 ): HullPoint | null {
-  const T = rows.kappa.length, U = pr.unitSign.length, K = rows.capRow.length, m = T + 2 + K;
+  const T = rows.kappa.length, U = pr.unitSign.length;
   const regions = rowRegions(pr, rows), pc = pieces(pr, t, rows, regions, pr.P + D);
   if (!pc) return null;
   const units = unitColumns(pr, rows, Int32Array.from({ length: U }, (_, u) => u), chains.pred);
-  const slackRows = [T, ...Array.from({ length: K }, (_, k) => T + 2 + k)];
-  const slacks: Columns = {
-    cost: new Float64Array(slackRows.length),
-    lower: new Float64Array(slackRows.length),
-    upper: new Float64Array(slackRows.length).fill(Infinity),
-    start: Int32Array.from({ length: slackRows.length + 1 }, (_, j) => j),
-    index: Int32Array.from(slackRows),
-    value: new Float64Array(slackRows.length).fill(1),
-  };
-  const cols = joinColumns(joinColumns(chainColumns(pc.cols, chains, T), units), slacks);
-  const rhs = new Float64Array(m), fromP = new Float64Array(T);
+  const cols = joinColumns(chainColumns(pc.cols, chains, T), units);
+  // the approx model's rows and bounds, the sum row at D; region rows at their best counts, as differences
+  const bounds = rowBounds(pr, rows, Infinity), rhs = bounds.upper.slice(), fromP = new Float64Array(T);
   for (let r = 0; r < T; r++) fromP[r] = pc.base[r] - pr.p[regions[r][0]];
-  rhs.set(chainVector(fromP, chains, T));
-  (rhs[T] = pr.C, rhs[T + 1] = D);
-  for (let k = 0; k < K; k++) rhs[T + 2 + k] = rows.cap[k];
-  // every column from a lower bound of 0: the down units' flips x_u ∈ [−count, 0] shifted
-  const n = cols.cost.length, upper = new Float64Array(n);
-  for (let j = 0; j < n; j++) {
-    upper[j] = cols.upper[j] - cols.lower[j];
-    if (cols.lower[j] === 0) continue;
-    for (let p = cols.start[j]; p < cols.start[j + 1]; p++) {
-      rhs[cols.index[p]] -= cols.value[p] * cols.lower[j];
-    }
-  }
-  const { cost, start, index, value: coef } = cols;
-  const lp: BoxLP = { rows: m, cost, upper, rhs, start, index, value: coef, dense: -1 };
+  (rhs.set(chainVector(fromP, chains, T)), rhs[T + 1] = D);
+  const { lp, lower } = boxOf(cols, bounds.lower, rhs, -1);
   const point = interiorPoint(lp, { stopGap: STOP_GAP, maxIterations: MAX_STEPS, deadline });
   if (!point) return null;
   let value = pc.constant;
-  for (let j = 0; j < n; j++) value += cols.cost[j] * point.v[j];
+  for (let j = 0; j < lp.cost.length; j++) value += lp.cost[j] * point.v[j];
   // a region's multiplier is the price of one more of its positives: minus its row's dual, shared by twins
   const yRows = unchainDuals(point.y, chains, T), y = new Float64Array(pr.n.length);
   for (let r = 0; r < T; r++) for (const i of regions[r]) y[i] = -yRows[r] / regions[r].length;
   const k = new Float64Array(U), first = pc.cols.cost.length;
-  for (let u = 0; u < U; u++) k[u] = Math.abs(point.v[first + u] + cols.lower[first + u]);
+  for (let u = 0; u < U; u++) k[u] = Math.abs(point.v[first + u] + lower[first + u]);
   return { D, value, y, k };
 }
 
@@ -157,18 +137,19 @@ const TOWARDS = 1_000;
  * the direction of `towards` (a D where the budget binds less: where least squares fits it, or approx's) and
  * raising the bound of the D around it (raiseAround); then at that lowest D itself. They end when both were
  * solved and it is still the lowest (nothing lifts it further), when the lowest bound reaches `upper` (an
- * incumbent's objective) or at `deadline`. `env`: the bound per D (index D - dMin), B(P') to begin with or
+ * incumbent's objective) or at `deadline`. `rows`, `chains`: approx_bound.ts approxRows(pr) and its chains. `env`: the bound per D (index D - dMin), B(P') to begin with or
  * already lifted by other multipliers; raised in place.
  */
 export function hullWindow(
   pr: MitigationProblem,
   t: Float64Array,
+  { rows, chains }: { rows: ApproxRows; chains: Chains },
   env: Float64Array,
   towards: number,
   deadline: number,
   upper = Infinity,
 ): HullWindow {
-  const rows = approxRows(pr), chains = chainsOf(rows), solved = new Set<number>();
+  const solved = new Set<number>();
   let best: HullPoint | null = null;
   const lowest = () => pr.dMin + env.reduce((at, v, j) => (v < env[at] ? j : at), 0);
   for (let D = lowest(); env[D - pr.dMin] < upper && performance.now() < deadline; D = lowest()) {

@@ -7,7 +7,8 @@
  * relaxation (exact_hull.ts), whose Lagrangian bounds also see the budget, compete for the start. The
  * depth-first search (exact_overlapping.ts) then gets what is left of the work limit.
  */
-import { approxRows, withinCaps } from "./approx_bound.ts";
+import { type ApproxRows, approxRows, withinCaps } from "./approx_bound.ts";
+import { type Chains, chainsOf } from "./approx_chains.ts";
 import { solveApprox } from "./approx.ts";
 import { budgetStart } from "./exact_budget.ts";
 import { hullWindow } from "./exact_hull.ts";
@@ -37,10 +38,15 @@ function bestOf(
   return { k: best, value };
 }
 
+/** The approx rows and their chains, built once for every solve at a fixed D (they do not depend on D). */
+interface Rows {
+  rows: ApproxRows;
+  chains: Chains;
+}
+
 /** The zero-gap least-squares flips at D, rounded, or null when they do not fit the budget or the caps. */
-function zeroGapStart(pr: MitigationProblem, D: number, deadline: number): Int32Array | null {
-  const fixed = { ...pr, dMin: D, dMax: D };
-  const rows = approxRows(fixed), zero = solveZeroGap(fixed, rows, deadline);
+function zeroGapStart(pr: MitigationProblem, { rows, chains }: Rows, D: number, deadline: number) {
+  const fixed = { ...pr, dMin: D, dMax: D }, zero = solveZeroGap(fixed, rows, deadline, undefined, chains);
   // least squares knows no caps (max_flips_per_region): its flips serve only where they keep them
   return zero && withinCaps(rows, fixed, zero.x) ? unitFlipCounts(fixed, zero.x) : null;
 }
@@ -53,8 +59,14 @@ const STRETCHES = 16;
  * of STRETCHES equal stretches of the window, lowest first; null when none fits by `deadline`. Where the
  * budget binds at dBest (a window's edge needs most of it for D alone) it may not bind further in.
  */
-function fittingD(pr: MitigationProblem, perD: Float64Array, dBest: number, deadline: number): number | null {
-  if (zeroGapOutOfReach(pr, approxRows(pr))) return null;
+function fittingD(
+  pr: MitigationProblem,
+  rc: Rows,
+  perD: Float64Array,
+  dBest: number,
+  deadline: number,
+): number | null {
+  if (zeroGapOutOfReach(pr, rc.rows)) return null;
   const W = perD.length, lows: number[] = [];
   for (let s = 0; s < STRETCHES; s++) {
     let at = -1;
@@ -66,7 +78,7 @@ function fittingD(pr: MitigationProblem, perD: Float64Array, dBest: number, dead
   lows.sort((a, b) => perD[a] - perD[b]);
   for (const j of lows) {
     if (performance.now() > deadline) break;
-    if (zeroGapStart(pr, pr.dMin + j, deadline)) return pr.dMin + j;
+    if (zeroGapStart(pr, rc, pr.dMin + j, deadline)) return pr.dMin + j;
   }
   return null;
 }
@@ -97,7 +109,8 @@ export async function exactStart(
   let bound = rate.bound;
   if (dBest === null) return { start: null, bound, seconds: seconds() };
   onProgress?.({ phase: "exact search", objective: null, bound });
-  let start = zeroGapStart(pr, dBest, t0 + SEED_SHARE * limit);
+  const rows = approxRows(pr), rc: Rows = { rows, chains: chainsOf(rows) };
+  let start = zeroGapStart(pr, rc, dBest, t0 + SEED_SHARE * limit);
   if (!start) {
     // the budget binds: approx gives one incumbent; then relaxations bound what B(P') cannot, and give another
     const left = Math.max(1e-3, SEED_SHARE * workLimitSeconds - seconds());
@@ -110,7 +123,7 @@ export async function exactStart(
       const upper = bestOf(pr, t, candidates).value, env = rate.perD();
       // least squares fits at another D: the budget binds only towards an edge of the window, where the
       // smooth relaxations' multipliers lift nothing; hull relaxations go from that edge towards the D
-      let towards = fittingD(pr, env, dBest, end);
+      let towards = fittingD(pr, rc, env, dBest, end);
       if (towards === null) {
         // the budget binds everywhere: smooth relaxations where the bound is lowest, and once they stop
         // lifting it, hull relaxations from approx's D outwards for the rest of the time
@@ -119,7 +132,7 @@ export async function exactStart(
         if (relaxed.stalled) towards = approxK ? positivesAfter(pr, approxK).D : 0;
       }
       if (towards !== null) {
-        const hull = hullWindow(pr, t, env, towards, end, upper);
+        const hull = hullWindow(pr, t, rc, env, towards, end, upper);
         bound = Math.max(bound, hull.bound);
         if (hull.best) candidates.push(roundRelaxed(pr, hull.best.k, hull.best.D));
       }

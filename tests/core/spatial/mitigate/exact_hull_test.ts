@@ -72,7 +72,8 @@ Deno.test("hullWindow: its bound lies between min B(P') and the brute-force opti
       const { pr, opt } = optimumPerD(c), t = xlogxTable(pr.N);
       if (!Number.isFinite(opt)) return;
       const rate = rateBound(pr, t), towards = pr.dMin + (f % (pr.dMax - pr.dMin + 1));
-      const { bound } = hullWindow(pr, t, rateBound(pr, t).perD(), towards, Infinity);
+      const rows = approxRows(pr), rc = { rows, chains: chainsOf(rows) };
+      const { bound } = hullWindow(pr, t, rc, rate.perD(), towards, Infinity);
       assert.ok(bound >= rate.bound - 1e-12, `bound ${bound} below B ${rate.bound}`);
       assert.ok(bound <= opt + 1e-9 * Math.max(1, opt), `bound ${bound}, optimum ${opt}`);
     }),
