@@ -7,7 +7,8 @@
  * relaxation with the lowest value, rounded, is the incumbent.
  */
 import { dualValues } from "./exact_dual_bound.ts";
-import { relaxAtD, type Relaxation, roundRelaxed } from "./exact_relaxation.ts";
+import { relaxAtD, type Relaxation } from "./exact_relaxation.ts";
+import { roundHerded } from "./exact_round.ts";
 import type { MitigationProblem } from "./problem.ts";
 
 /** Steps of one relaxation: near convergence from a neighbour's point, a first estimate from none. */
@@ -70,7 +71,7 @@ export function budgetStart(
   const bound = Math.max(0, env[lowest()]);
   return {
     bound: Number.isFinite(bound) ? bound : 0,
-    start: best ? roundRelaxed(pr, best.k, best.D) : null,
+    start: best ? roundHerded(pr, t, best.k, best.D) : null,
     stalled,
   };
 }

@@ -203,32 +203,3 @@ export function relaxAtD(
   }
   return { D, k, value: f, y: g.slice(), iterations: it };
 }
-
-/**
- * Integer flips from the relaxation's real ones at D: per direction the floors, then one more flip for the
- * units of largest remainder until each direction holds its rounded total (up - down = D, up + down ≤ C).
- * Rounding each unit on its own would drift D and the budget; these totals keep both.
- */
-export function roundRelaxed(pr: MitigationProblem, k: Float64Array, D: number): Int32Array {
-  const out = new Int32Array(k.length), dir = directionsOf(pr);
-  let total = 0;
-  for (const u of dir.up) total += k[u];
-  let up = Math.round(total), down = up - D;
-  while (up + down > pr.C && up > 0 && down > 0) (up--, down--);
-  const fill = (idx: Int32Array, target: number) => {
-    let sum = 0;
-    for (const u of idx) sum += out[u] = Math.min(pr.unitCount[u], Math.floor(k[u] + 1e-9));
-    const order = Array.from(idx).sort((a, b) => (k[b] - Math.floor(k[b])) - (k[a] - Math.floor(k[a])));
-    for (const u of order) {
-      if (sum >= target) break;
-      if (out[u] < pr.unitCount[u]) (out[u]++, sum++);
-    }
-    for (let j = order.length - 1; j >= 0 && sum > target; j--) {
-      const u = order[j];
-      if (out[u] > 0) (out[u]--, sum--);
-    }
-  };
-  fill(dir.up, up);
-  fill(dir.down, down);
-  return out;
-}

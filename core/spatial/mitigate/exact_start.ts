@@ -12,7 +12,7 @@ import { type Chains, chainsOf } from "./approx_chains.ts";
 import { solveApprox } from "./approx.ts";
 import { budgetStart } from "./exact_budget.ts";
 import { hullWindow } from "./exact_hull.ts";
-import { roundRelaxed } from "./exact_relaxation.ts";
+import { roundHerded } from "./exact_round.ts";
 import { improveFlips } from "./exact_local.ts";
 import { capsKept, exactObjective, positivesAfter } from "./exact_objective.ts";
 import { rateBound } from "./exact_rate_bound.ts";
@@ -44,11 +44,11 @@ interface Rows {
   chains: Chains;
 }
 
-/** The zero-gap least-squares flips at D, rounded, or null when they do not fit the budget or the caps. */
-function zeroGapStart(pr: MitigationProblem, { rows, chains }: Rows, D: number, deadline: number) {
+/** The zero-gap least-squares flips at D (real, per unit), or null when they do not fit the budget or the caps. */
+function zeroGapAt(pr: MitigationProblem, { rows, chains }: Rows, D: number, deadline: number) {
   const fixed = { ...pr, dMin: D, dMax: D }, zero = solveZeroGap(fixed, rows, deadline, undefined, chains);
   // least squares knows no caps (max_flips_per_region): its flips serve only where they keep them
-  return zero && withinCaps(rows, fixed, zero.x) ? unitFlipCounts(fixed, zero.x) : null;
+  return zero && withinCaps(rows, fixed, zero.x) ? zero.x.map(Math.abs) : null;
 }
 
 /** Stretches the window is cut into, each offering its D of lowest B(P') to least squares. */
@@ -78,7 +78,7 @@ function fittingD(
   lows.sort((a, b) => perD[a] - perD[b]);
   for (const j of lows) {
     if (performance.now() > deadline) break;
-    if (zeroGapStart(pr, rc, pr.dMin + j, deadline)) return pr.dMin + j;
+    if (zeroGapAt(pr, rc, pr.dMin + j, deadline)) return pr.dMin + j;
   }
   return null;
 }
@@ -110,7 +110,8 @@ export async function exactStart(
   if (dBest === null) return { start: null, bound, seconds: seconds() };
   onProgress?.({ phase: "exact search", objective: null, bound });
   const rows = approxRows(pr), rc: Rows = { rows, chains: chainsOf(rows) };
-  let start = zeroGapStart(pr, rc, dBest, t0 + SEED_SHARE * limit);
+  const zero = zeroGapAt(pr, rc, dBest, t0 + SEED_SHARE * limit);
+  let start = zero && roundHerded(pr, t, zero, dBest);
   if (!start) {
     // the budget binds: approx gives one incumbent; then relaxations bound what B(P') cannot, and give another
     const left = Math.max(1e-3, SEED_SHARE * workLimitSeconds - seconds());
@@ -134,7 +135,7 @@ export async function exactStart(
       if (towards !== null) {
         const hull = hullWindow(pr, t, rc, env, towards, end, upper);
         bound = Math.max(bound, hull.bound);
-        if (hull.best) candidates.push(roundRelaxed(pr, hull.best.k, hull.best.D));
+        if (hull.best) candidates.push(roundHerded(pr, t, hull.best.k, hull.best.D));
       }
       onProgress?.({ phase: "exact search", objective: null, bound });
     }

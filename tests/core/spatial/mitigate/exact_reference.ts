@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { buildProblem, type MitigationProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import type { UnitSolution } from "../../../../core/spatial/mitigate/status.ts";
+import { Rng } from "../../../../core/random.ts";
 import { regionsOf } from "./fixtures.ts";
 
 /** k ln(k/m) + (m-k) ln(1 - k/m), 0 ln 0 = 0: the log-likelihood term, written out for these tests. */
@@ -114,4 +115,23 @@ export function setUp(c: Tiny) {
   const pr = buildProblem(labels, regionsOf(members), c);
   const start = c.seed ? Int32Array.from(pr.unitCount, (n, u) => c.seed![u] % (n + 1)) : null;
   return { labels, members, pr, start, opt: bruteForce(pr, labels, members) };
+}
+
+/** A scan design: N individuals on a 60 × 60 grid of cells, R random squares of 3 to 10 cells a side. */
+export function scanDesign(N: number, R: number, seed: number) {
+  const rng = new Rng(seed), G = 60;
+  const cell = Int32Array.from({ length: N }, () => Math.floor(rng.next() * G * G));
+  const labels = Uint8Array.from(cell, (c) => (rng.next() < 0.35 + 0.3 * ((c % G) / G) ? 1 : 0));
+  const members: number[][] = [];
+  for (let r = 0; r < R; r++) {
+    const s = 3 + Math.floor(rng.next() * 8),
+      x0 = Math.floor(rng.next() * (G - s)),
+      y0 = Math.floor(rng.next() * (G - s));
+    members.push([]);
+    cell.forEach((c, j) => {
+      const x = c % G, y = Math.floor(c / G);
+      if (x >= x0 && x < x0 + s && y >= y0 && y < y0 + s) members[r].push(j);
+    });
+  }
+  return { labels, members };
 }

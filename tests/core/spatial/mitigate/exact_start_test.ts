@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { Rng } from "../../../../core/random.ts";
 import { xlogxTable } from "../../../../core/spatial/statistic.ts";
 import {
   capsKept,
@@ -15,7 +14,7 @@ import { solveApprox } from "../../../../core/spatial/mitigate/approx.ts";
 import { unitFlipCounts } from "../../../../core/spatial/mitigate/flips.ts";
 import { larLikeProblem } from "../../../../bench/lar_like_problem.ts";
 import { regionsOf } from "./fixtures.ts";
-import { near, setUp, statAfter, tiny } from "./exact_reference.ts";
+import { near, scanDesign, setUp, statAfter, tiny } from "./exact_reference.ts";
 
 /** Flips within the budget, the window and every unit's count. */
 function feasible(pr: MitigationProblem, k: Int32Array): boolean {
@@ -94,25 +93,6 @@ Deno.test("improveFlips keeps every region's cap (max_flips_per_region), pair mo
   );
   assert.ok(moved >= 100, `only ${moved} searches moved`);
 });
-
-/** A scan design: N individuals on a 60 × 60 grid of cells, R random squares of 3 to 10 cells a side. */
-function scanDesign(N: number, R: number, seed: number) {
-  const rng = new Rng(seed), G = 60;
-  const cell = Int32Array.from({ length: N }, () => Math.floor(rng.next() * G * G));
-  const labels = Uint8Array.from(cell, (c) => (rng.next() < 0.35 + 0.3 * ((c % G) / G) ? 1 : 0));
-  const members: number[][] = [];
-  for (let r = 0; r < R; r++) {
-    const s = 3 + Math.floor(rng.next() * 8),
-      x0 = Math.floor(rng.next() * (G - s)),
-      y0 = Math.floor(rng.next() * (G - s));
-    members.push([]);
-    cell.forEach((c, j) => {
-      const x = c % G, y = Math.floor(c / G);
-      if (x >= x0 && x < x0 + s && y >= y0 && y < y0 + s) members[r].push(j);
-    });
-  }
-  return { labels, members };
-}
 
 Deno.test("exact on a scan design of 20,000 individuals: feasible, bound ≥ the integer bound, ≤ the objective", async () => {
   const { labels, members } = scanDesign(20_000, 1_000, 7);
