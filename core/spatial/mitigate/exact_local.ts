@@ -12,39 +12,15 @@
 import { capsLeft, exactObjective, positivesAfter, regionTerm } from "./exact_objective.ts";
 import type { MitigationProblem } from "./problem.ts";
 import { unitNeighbours } from "./unit_neighbours.ts";
+import { capsAllow, type FlipState as State, takeCaps } from "./exact_flip_state.ts";
+import { exchanges } from "./exact_exchange.ts";
+import { type ExchangeIndex, exchangeIndex } from "./exact_exchange_index.ts";
 
 /** Neighbours per unit and the largest difference in regions a pair move may have. */
 const NEIGHBOURS = 24, MAX_DIFF = 40;
 
 /** A move's value below this counts as a gain (the tables' rounding is ~1e-15 a term). */
 const GAIN = 1e-12;
-
-/**
- * The search's state: flips, positives per region, D, flips used, the objective at P' - 1, P', P' + 1, and
- * the flips each region may still take (max_flips_per_region; a large number without caps).
- */
-interface State {
-  k: Int32Array;
-  x: Int32Array;
-  D: number;
-  used: number;
-  at: [number, number, number];
-  capLeft: Int32Array;
-}
-
-/** True when unit u can take dk more flips (dk ≤ 0 always can) within every region's cap. */
-function capsAllow(pr: MitigationProblem, s: State, u: number, dk: number): boolean {
-  if (dk <= 0) return true;
-  for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) {
-    if (s.capLeft[pr.unitRegions[r]] < dk) return false;
-  }
-  return true;
-}
-
-/** Unit u's regions after dk more of its flips: caps used. */
-function takeCaps(pr: MitigationProblem, s: State, u: number, dk: number): void {
-  for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s.capLeft[pr.unitRegions[r]] -= dk;
-}
 
 /** One round of single moves over every unit; the number of moves taken. */
 function singles(pr: MitigationProblem, t: Float64Array, s: State, deadline: number): number {
@@ -154,13 +130,18 @@ export function improveFlips(
   const edge = (Pn: number) =>
     Pn - pr.P < pr.dMin || Pn - pr.P > pr.dMax ? Infinity : exactObjective(pr, t, x, Pn);
   s.at = [edge(Pp - 1), s.at[1], edge(Pp + 1)];
-  let near: Int32Array[] | null = null;
+  let near: Int32Array[] | null = null, ix: ExchangeIndex | null = null;
   for (let round = 0; performance.now() < deadline; round++) {
     const a = singles(pr, t, s, deadline);
     if (performance.now() > deadline) break;
     near ??= unitNeighbours(pr, NEIGHBOURS, MAX_DIFF);
     const b = pairs(pr, t, s, near, deadline);
-    if (a + b === 0) break;
+    if (a + b > 0) continue;
+    // neither finds a gain: exchanges of two pairs mend what one pair cannot
+    ix ??= exchangeIndex(pr, near);
+    if (performance.now() > deadline || exchanges(pr, t, s, ix, deadline) === 0) break;
+    const Pn = pr.P + s.D;
+    s.at = [edge(Pn - 1), s.at[1], edge(Pn + 1)];
   }
   return { k: s.k, objective: exactObjective(pr, t, s.x, pr.P + s.D) };
 }

@@ -1,0 +1,184 @@
+/**
+ * Exchange moves for the local search (exact_local.ts): one pair move forward and another back, chosen
+ * so that their effects cancel on every region but one class (or two). A pair move alone (one flip
+ * between neighbouring units) changes every region where the two units differ, and on a scan design that
+ * is rarely a single region, so a region left one count from its best integer count after rounding often
+ * has no pair move that mends it alone; two pairs whose effects differ in that region do. newP stays; the
+ * budget and the caps are kept. The index (exact_exchange_index.ts) finds the second pair by hash.
+ */
+import { capsAllow, type FlipState, takeCaps } from "./exact_flip_state.ts";
+import { type ExchangeIndex, pairsHashed } from "./exact_exchange_index.ts";
+import { regionTerm } from "./exact_objective.ts";
+import type { MitigationProblem } from "./problem.ts";
+
+/** A move's value below this counts as a gain (the tables' rounding is ~1e-15 a term). */
+const GAIN = 1e-12;
+
+/** An exchange: pair p taken σ times and pair q taken -τ times (q = -1: p alone), and its value. */
+interface Exchange {
+  gain: number;
+  p: number;
+  sigma: number;
+  q: number;
+  tau: number;
+}
+
+/** True when τ·effect(q) equals σ·effect(p) without classes c and j (j = -1: only c). */
+function matches(ix: ExchangeIndex, p: number, sigma: number, q: number, tau: number, c: number, j: number) {
+  const { effect, effStart } = ix;
+  let e = effStart[q];
+  for (let f = effStart[p]; f < effStart[p + 1]; f++) {
+    const cl = Math.abs(effect[f]) - 1;
+    if (cl === c || cl === j) continue;
+    if (e === effStart[q + 1] || tau * effect[e] !== sigma * effect[f]) return false;
+    e++;
+  }
+  return e === effStart[q + 1];
+}
+
+/** The pairs q with τ·effect(q) = σ·effect(p) minus d on class c and s on class j, pushed to `out`. */
+function seconds(
+  ix: ExchangeIndex,
+  p: number,
+  sigma: number,
+  c: number,
+  d: number,
+  j: number,
+  s: number,
+  gain: number,
+  out: Exchange[],
+  doable: (m: Exchange) => boolean,
+): void {
+  let a = sigma * ix.h1[p] - d * ix.r1[c], b = sigma * ix.h2[p] - d * ix.r2[c];
+  if (j >= 0) (a -= s * ix.r1[j], b -= s * ix.r2[j]);
+  const left = ix.effStart[p + 1] - ix.effStart[p] - (j >= 0 ? 2 : 1);
+  const offer = (m: Exchange) => doable(m) && out.push(m);
+  if (left === 0) return void offer({ gain, p, sigma, q: -1, tau: 0 });
+  for (let tau = 1; tau >= -1; tau -= 2) {
+    pairsHashed(ix, tau * a, tau * b, (q) => {
+      if (q !== p && matches(ix, p, sigma, q, tau, c, j)) offer({ gain, p, sigma, q, tau });
+    });
+  }
+}
+
+/** Unit u takes dk more flips: its regions, D, flips used and caps follow. */
+function apply(pr: MitigationProblem, s: FlipState, u: number, dk: number): void {
+  const d = pr.unitSign[u] * dk;
+  for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s.x[pr.unitRegions[r]] += d;
+  (s.k[u] += dk, s.D += d, s.used += dk);
+  takeCaps(pr, s, u, dk);
+}
+
+/** The exchange's cells and their changes (+δ on the cell's regions), duplicates merged: at most four. */
+const cells = new Int32Array(4),
+  deltas = new Int32Array(4),
+  planU = new Int32Array(8),
+  planK = new Int32Array(8);
+
+/**
+ * Plans the exchange's change of each cell with the fewest new flips: a label-1 unit's flips taken back
+ * before a label-0 unit's are added (and the mirror for -δ), into planU/planK. Returns the number of
+ * steps, 0 when the units or the budget cannot take it.
+ */
+function plan(pr: MitigationProblem, s: FlipState, ix: ExchangeIndex, m: Exchange): number {
+  let n = 0;
+  const add = (cell: number, d: number) => {
+    for (let i = 0; i < n; i++) if (cells[i] === cell) return void (deltas[i] += d);
+    (cells[n] = cell, deltas[n++] = d);
+  };
+  (add(ix.pairA[m.p], m.sigma), add(ix.pairB[m.p], -m.sigma));
+  if (m.q >= 0) (add(ix.pairA[m.q], -m.tau), add(ix.pairB[m.q], m.tau));
+  let steps = 0, more = 0;
+  for (let i = 0; i < n; i++) {
+    const d = deltas[i], cell = cells[i];
+    const back = d > 0 ? ix.cellDown[cell] : ix.cellUp[cell],
+      on = d > 0 ? ix.cellUp[cell] : ix.cellDown[cell];
+    let rest = Math.abs(d);
+    const undo = back >= 0 ? Math.min(rest, s.k[back]) : 0;
+    if (undo) (planU[steps] = back, planK[steps++] = -undo, rest -= undo, more -= undo);
+    const take = on >= 0 ? Math.min(rest, pr.unitCount[on] - s.k[on]) : 0;
+    if (take) (planU[steps] = on, planK[steps++] = take, rest -= take, more += take);
+    if (rest) return 0;
+  }
+  return s.used + more > pr.C ? 0 : steps;
+}
+
+/** Takes the exchange when plan() finds its units and budget and every cap allows it; false, nothing changed, else. */
+function realise(pr: MitigationProblem, s: FlipState, ix: ExchangeIndex, m: Exchange): boolean {
+  const steps = plan(pr, s, ix, m);
+  if (!steps) return false;
+  // flips given back first: they free the caps the new ones need
+  const order = Array.from({ length: steps }, (_, i) => i).sort((x, y) => planK[x] - planK[y]);
+  for (let i = 0; i < steps; i++) {
+    const j = order[i];
+    if (!capsAllow(pr, s, planU[j], planK[j])) {
+      for (let h = i - 1; h >= 0; h--) apply(pr, s, planU[order[h]], -planK[order[h]]);
+      return false;
+    }
+    apply(pr, s, planU[j], planK[j]);
+  }
+  return true;
+}
+
+/**
+ * One round over the region classes at the state's newP: each class that gains from one count more or
+ * fewer takes the best exchange that the units, the budget and the caps allow, alone or with a second
+ * class that gains too. Returns the number of moves taken; s.at[1] follows, s.at[0] and s.at[2] do not.
+ */
+export function exchanges(
+  pr: MitigationProblem,
+  t: Float64Array,
+  s: FlipState,
+  ix: ExchangeIndex,
+  deadline: number,
+): number {
+  const Pp = pr.P + s.D, R = pr.n.length;
+  // each class's change of value when all its regions move by +1 (gainUp) or -1 (gainDown)
+  const gainUp = new Float64Array(R), gainDown = new Float64Array(R);
+  const refresh = (c: number) => {
+    let up = 0, down = 0;
+    for (const i of ix.members[c]) {
+      const now = regionTerm(pr, t, i, s.x[i], Pp);
+      (up += regionTerm(pr, t, i, s.x[i] + 1, Pp) - now, down += regionTerm(pr, t, i, s.x[i] - 1, Pp) - now);
+    }
+    (gainUp[c] = up, gainDown[c] = down);
+  };
+  for (let c = 0; c < R; c++) if (ix.classOf[c] === c) refresh(c);
+  const change = (c: number, d: number) => (d > 0 ? gainUp[c] : gainDown[c]);
+  let moves = 0;
+  const found: Exchange[] = [], doable = (m: Exchange) => plan(pr, s, ix, m) > 0;
+  for (let c = 0; c < R; c++) {
+    if (ix.classOf[c] !== c || !ix.byClass[c].length) continue;
+    if ((c & 63) === 0 && performance.now() > deadline) break;
+    const d = gainUp[c] < gainDown[c] ? 1 : -1, gc = change(c, d);
+    if (!(gc < -GAIN)) continue;
+    found.length = 0;
+    for (const p of ix.byClass[c]) {
+      let sc = 0; // c's sign in effect(p)
+      for (let e = ix.effStart[p]; e < ix.effStart[p + 1] && !sc; e++) {
+        if (Math.abs(ix.effect[e]) - 1 === c) sc = Math.sign(ix.effect[e]);
+      }
+      const sigma = d * sc;
+      seconds(ix, p, sigma, c, d, -1, 0, gc, found, doable);
+      for (let e = ix.effStart[p]; e < ix.effStart[p + 1]; e++) {
+        const j = Math.abs(ix.effect[e]) - 1, sj = sigma * Math.sign(ix.effect[e]);
+        if (j === c) continue;
+        const g = gc + change(j, sj);
+        if (g < -GAIN) seconds(ix, p, sigma, c, d, j, sj, g, found, doable);
+      }
+    }
+    found.sort((a, b) => a.gain - b.gain);
+    for (const m of found) {
+      if (realise(pr, s, ix, m)) {
+        (s.at[1] += m.gain, moves++);
+        refresh(c);
+        // the second class, if any: the one of p's effect that q's lacks
+        if (m.q >= 0 || ix.effStart[m.p + 1] - ix.effStart[m.p] > 1) {
+          for (let e = ix.effStart[m.p]; e < ix.effStart[m.p + 1]; e++) refresh(Math.abs(ix.effect[e]) - 1);
+        }
+        break;
+      }
+    }
+  }
+  return moves;
+}

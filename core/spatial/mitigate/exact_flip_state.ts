@@ -1,0 +1,33 @@
+/**
+ * The local search's state over integer flips (exact_local.ts, exact_exchange.ts): the flips, what they
+ * make of every region, and the caps (max_flips_per_region) they leave, kept together so that every move
+ * changes all of them at once.
+ */
+import type { MitigationProblem } from "./problem.ts";
+
+/**
+ * Flips, positives per region, D, flips used, the objective at P' - 1, P', P' + 1, and the flips each
+ * region may still take (max_flips_per_region; a large number without caps).
+ */
+export interface FlipState {
+  k: Int32Array;
+  x: Int32Array;
+  D: number;
+  used: number;
+  at: [number, number, number];
+  capLeft: Int32Array;
+}
+
+/** True when unit u can take dk more flips (dk ≤ 0 always can) within every region's cap. */
+export function capsAllow(pr: MitigationProblem, s: FlipState, u: number, dk: number): boolean {
+  if (dk <= 0) return true;
+  for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) {
+    if (s.capLeft[pr.unitRegions[r]] < dk) return false;
+  }
+  return true;
+}
+
+/** Unit u's regions after dk more of its flips: caps used. */
+export function takeCaps(pr: MitigationProblem, s: FlipState, u: number, dk: number): void {
+  for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s.capLeft[pr.unitRegions[r]] -= dk;
+}

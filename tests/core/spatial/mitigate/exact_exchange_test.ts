@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { xlogxTable } from "../../../../core/spatial/statistic.ts";
+import { exchanges } from "../../../../core/spatial/mitigate/exact_exchange.ts";
+import { exchangeIndex } from "../../../../core/spatial/mitigate/exact_exchange_index.ts";
+import type { FlipState } from "../../../../core/spatial/mitigate/exact_flip_state.ts";
+import {
+  capsKept,
+  capsLeft,
+  exactObjective,
+  positivesAfter,
+} from "../../../../core/spatial/mitigate/exact_objective.ts";
+import { rateBound } from "../../../../core/spatial/mitigate/exact_rate_bound.ts";
+import { approxRows } from "../../../../core/spatial/mitigate/approx_bound.ts";
+import { roundHerded } from "../../../../core/spatial/mitigate/exact_round.ts";
+import { buildProblem, type MitigationProblem } from "../../../../core/spatial/mitigate/problem.ts";
+import { unitNeighbours } from "../../../../core/spatial/mitigate/unit_neighbours.ts";
+import { solveZeroGap } from "../../../../core/spatial/mitigate/zero_gap.ts";
+import { regionsOf } from "./fixtures.ts";
+import { ll, scanDesign, statAfter } from "./exact_reference.ts";
+
+/** The search state of flips k, as improveFlips starts it. */
+function stateOf(pr: MitigationProblem, t: Float64Array, k: Int32Array): FlipState {
+  const { x, D, used } = positivesAfter(pr, k), capLeft = capsLeft(pr);
+  for (let u = 0; u < k.length; u++) {
+    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) capLeft[pr.unitRegions[r]] -= k[u];
+  }
+  return { k: k.slice(), x, D, used, at: [0, exactObjective(pr, t, x, pr.P + D), 0], capLeft };
+}
+
+Deno.test("exchanges by hand: two pairs through a third cell mend region A alone", () => {
+  // N = 8: individuals 0, 1 in A and X (labels 0), 2, 3 in X (labels 1), 4, 5 in none (labels 1), 6, 7 in
+  // none (labels 0). P = 4, no flips: P' = 4, the rate 1/2. X (n = 4) holds 2 positives, its best; A (n = 2)
+  // holds 0 of its best 1, the term ll(0, 2) + ll(4, 6) - ll(4, 8) = 4 ln(2/3) + 2 ln(1/3) + 8 ln 2.
+  const labels = Uint8Array.of(0, 0, 1, 1, 1, 1, 0, 0);
+  const pr = buildProblem(labels, regionsOf([[0, 1], [0, 1, 2, 3]]), { budget: 1, prTol: 0 });
+  const members: number[][] = [[0, 1], [0, 1, 2, 3]], t = xlogxTable(pr.N);
+  const unitOf = (j: number) => {
+    for (let u = 0; u < pr.unitSign.length; u++) {
+      for (let m = pr.unitMemStart[u]; m < pr.unitMemStart[u + 1]; m++) if (pr.unitMembers[m] === j) return u;
+    }
+    return -1;
+  };
+  const ax = unitOf(0), x1 = unitOf(2), none1 = unitOf(4), none0 = unitOf(6);
+  // only the pairs {A, X} - {} and {X} - {} are neighbours: no pair alone changes A without X
+  const near = Array.from({ length: pr.unitSign.length }, () => new Int32Array(0));
+  (near[ax] = Int32Array.of(none0), near[x1] = Int32Array.of(none1));
+  const s = stateOf(pr, t, new Int32Array(pr.unitSign.length));
+  const before = 4 * Math.log(2 / 3) + 2 * Math.log(1 / 3) + 8 * Math.log(2);
+  assert.ok(Math.abs(s.at[1] - before) < 1e-9, `${s.at[1]}`);
+  assert.ok(Math.abs(ll(0, 2) + ll(4, 6) - ll(4, 8) - before) < 1e-12);
+  const moves = exchanges(pr, t, s, exchangeIndex(pr, near), Infinity);
+  // one of 0, 1 flips up (A +1, X +1) and one of 2, 3 flips down (X -1): A at 1, X at 2, P' stays 4
+  assert.equal(moves, 1);
+  assert.deepEqual([s.x[0], s.x[1], s.D, s.used], [1, 2, 0, 2]);
+  assert.equal(s.k[ax] + s.k[x1], 2);
+  // every region at the rate: the objective is 0, recomputed from the labels too
+  assert.ok(Math.abs(s.at[1]) < 1e-9, `${s.at[1]}`);
+  assert.ok(statAfter(pr, labels, members, s.k).value < 1e-9);
+});
+
+Deno.test("exchanges on scan designs: each round lowers the objective it reports, and keeps D, budget and caps", () => {
+  for (const [seed, maxFlips] of [[7, undefined], [8, 3]] as const) {
+    const { labels, members } = scanDesign(6_000, 300, seed);
+    const pr = buildProblem(labels, regionsOf(members), { budget: 0.2, prTol: 0.1, maxFlips });
+    const t = xlogxTable(pr.N), D = rateBound(pr, t).dBest!;
+    const fixed = { ...pr, dMin: D, dMax: D }, z = solveZeroGap(fixed, approxRows(pr), Infinity)!;
+    const s = stateOf(pr, t, roundHerded(pr, t, z.x.map(Math.abs), D));
+    const ix = exchangeIndex(pr, unitNeighbours(pr, 24, 40));
+    let total = 0, last = s.at[1];
+    for (let round = 0; round < 5; round++) {
+      const moves = exchanges(pr, t, s, ix, Infinity);
+      total += moves;
+      const again = positivesAfter(pr, s.k);
+      assert.deepEqual(Array.from(again.x), Array.from(s.x));
+      assert.equal(again.D, D);
+      assert.ok(
+        again.used <= pr.C && capsKept(pr, s.k) && s.k.every((v, u) => v >= 0 && v <= pr.unitCount[u]),
+      );
+      // the value it keeps is the objective recomputed, here and from the labels
+      const value = exactObjective(pr, t, s.x, pr.P + D);
+      assert.ok(Math.abs(s.at[1] - value) < 1e-9 * Math.max(1, value), `${s.at[1]} vs ${value}`);
+      assert.ok(Math.abs(statAfter(pr, labels, members, s.k).value - value) < 1e-7);
+      assert.ok(value <= last + 1e-12 && (moves === 0 || value < last), `${value} after ${last}`);
+      last = value;
+      if (!moves) break;
+    }
+    assert.ok(total > 0, `seed ${seed}: no exchange found`);
+  }
+});
