@@ -20,14 +20,15 @@ export interface FlipState {
 
 /** True when unit u can take dk more flips (dk ≤ 0 always can) within every region's cap. */
 export function capsAllow(pr: MitigationProblem, s: FlipState, u: number, dk: number): boolean {
-  if (dk <= 0) return true;
+  if (dk <= 0 || !pr.regionCap) return true;
   for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) {
     if (s.capLeft[pr.unitRegions[r]] < dk) return false;
   }
   return true;
 }
 
-/** Unit u's regions after dk more of its flips: caps used. */
+/** Unit u's regions after dk more of its flips: caps used (none to keep without caps). */
 export function takeCaps(pr: MitigationProblem, s: FlipState, u: number, dk: number): void {
+  if (!pr.regionCap) return;
   for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s.capLeft[pr.unitRegions[r]] -= dk;
 }

@@ -50,7 +50,7 @@ function singles(pr: MitigationProblem, t: Float64Array, s: State, deadline: num
 
 /** True when u's du and v's dv more flips together keep every region's cap. */
 function pairAllowed(pr: MitigationProblem, s: State, u: number, du: number, v: number, dv: number): boolean {
-  if (du <= 0 && dv <= 0) return true;
+  if (!pr.regionCap || (du <= 0 && dv <= 0)) return true;
   // the smaller change first (one giving a flip back always fits), then the other on top of it
   const [a, da, b, db] = du <= dv ? [u, du, v, dv] : [v, dv, u, du];
   if (!capsAllow(pr, s, a, da)) return false;
@@ -58,6 +58,26 @@ function pairAllowed(pr: MitigationProblem, s: State, u: number, du: number, v: 
   const ok = capsAllow(pr, s, b, db);
   takeCaps(pr, s, a, -da);
   return ok;
+}
+
+/**
+ * Calls f(i, δ) for each region where +d on u's regions and -d on v's do not cancel: a walk over the two
+ * ascending region lists (buildProblem keeps them so), never touching the regions both share.
+ */
+function eachDiffering(
+  pr: MitigationProblem,
+  u: number,
+  v: number,
+  d: number,
+  f: (i: number, e: number) => void,
+) {
+  let a = pr.unitRegStart[u], b = pr.unitRegStart[v];
+  const aEnd = pr.unitRegStart[u + 1], bEnd = pr.unitRegStart[v + 1], R = pr.unitRegions;
+  while (a < aEnd || b < bEnd) {
+    if (b === bEnd || (a < aEnd && R[a] < R[b])) f(R[a++], d);
+    else if (a === aEnd || R[b] < R[a]) f(R[b++], -d);
+    else (a++, b++);
+  }
 }
 
 /** One round of pair moves over every unit and its neighbours; the number of moves taken. */
@@ -68,15 +88,11 @@ function pairs(
   near: Int32Array[],
   deadline: number,
 ): number {
-  const change = new Int32Array(pr.n.length), touched: number[] = [], Pp = pr.P + s.D;
-  const add = (u: number, d: number) => {
-    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) {
-      const i = pr.unitRegions[r];
-      if (change[i] === 0) touched.push(i);
-      change[i] += d;
-    }
-  };
-  let moves = 0;
+  const Pp = pr.P + s.D;
+  let moves = 0, gain = 0;
+  const value = (i: number, e: number) =>
+    gain += regionTerm(pr, t, i, s.x[i] + e, Pp) - regionTerm(pr, t, i, s.x[i], Pp);
+  const move = (i: number, e: number) => s.x[i] += e;
   for (let u = 0; u < s.k.length; u++) {
     if ((u & 255) === 0 && performance.now() > deadline) break;
     for (const du of [1, -1]) {
@@ -89,22 +105,15 @@ function pairs(
         if (kv < 0 || kv > pr.unitCount[v] || s.used + du + dv > pr.C) continue;
         // a region both share may pass a flip from one to the other; two new flips must both fit
         if (!pairAllowed(pr, s, u, du, v, dv)) continue;
-        (add(u, pr.unitSign[u] * du), add(v, pr.unitSign[v] * dv));
-        let gain = 0;
-        for (const i of touched) {
-          if (change[i]) {
-            gain += regionTerm(pr, t, i, s.x[i] + change[i], Pp) - regionTerm(pr, t, i, s.x[i], Pp);
-          }
-        }
+        gain = 0;
+        eachDiffering(pr, u, v, pr.unitSign[u] * du, value);
         taken = gain < -GAIN;
         if (taken) {
-          for (const i of touched) s.x[i] += change[i];
+          eachDiffering(pr, u, v, pr.unitSign[u] * du, move);
           (s.k[u] = ku, s.k[v] = kv, s.used += du + dv, s.at[1] += gain, moves++);
           (takeCaps(pr, s, u, du), takeCaps(pr, s, v, dv));
+          break;
         }
-        for (const i of touched) change[i] = 0;
-        touched.length = 0;
-        if (taken) break;
       }
       if (taken) break;
     }

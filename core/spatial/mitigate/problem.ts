@@ -42,7 +42,7 @@ export interface MitigationProblem {
   unitSign: Int8Array;
   /** Per unit: how many members it has (its capacity). */
   unitCount: Int32Array;
-  /** Regions of unit u: unitRegions[unitRegStart[u] .. unitRegStart[u+1]) (empty: in no region). */
+  /** Regions of unit u: unitRegions[unitRegStart[u] .. unitRegStart[u+1]), ascending (empty: in no region). */
   unitRegStart: Int32Array;
   unitRegions: Int32Array;
   /**
