@@ -14,13 +14,11 @@ import type { MitigationProblem } from "./problem.ts";
 /** A move's value below this counts as a gain (the tables' rounding is ~1e-15 a term). */
 const GAIN = 1e-12;
 
-/** An exchange: pair p taken σ times and pair q taken -τ times (q = -1: p alone), and its value. */
+/** An exchange: each pair pairs[l] taken signs[l] times (+1 on its cell a, -1 on b; -1: the reverse), and its value. */
 interface Exchange {
   gain: number;
-  p: number;
-  sigma: number;
-  q: number;
-  tau: number;
+  pairs: number[];
+  signs: number[];
 }
 
 /** True when τ·effect(q) equals σ·effect(p) without classes c and j (j = -1: only c). */
@@ -53,12 +51,85 @@ function seconds(
   if (j >= 0) (a -= s * ix.r1[j], b -= s * ix.r2[j]);
   const left = ix.effStart[p + 1] - ix.effStart[p] - (j >= 0 ? 2 : 1);
   const offer = (m: Exchange) => doable(m) && out.push(m);
-  if (left === 0) return void offer({ gain, p, sigma, q: -1, tau: 0 });
+  if (left === 0) return void offer({ gain, pairs: [p], signs: [sigma] });
   for (let tau = 1; tau >= -1; tau -= 2) {
     pairsHashed(ix, tau * a, tau * b, (q) => {
-      if (q !== p && matches(ix, p, sigma, q, tau, c, j)) offer({ gain, p, sigma, q, tau });
+      if (q !== p && matches(ix, p, sigma, q, tau, c, j)) {
+        offer({ gain, pairs: [p, q], signs: [sigma, -tau] });
+      }
     });
   }
+}
+
+/** Effects longer than this take no part in three-pair exchanges (they rarely cancel). */
+const SHORT = 10;
+
+/** Hash lookups one class may spend on three-pair exchanges in a round. */
+const LOOKUPS = 40_000;
+
+/** True when the exchange's legs add up to d on class c and nothing else (acc: zeros, left as found). */
+function cancels(ix: ExchangeIndex, m: Exchange, c: number, d: number, acc: Int32Array): boolean {
+  const touched: number[] = [c];
+  acc[c] -= d;
+  for (let l = 0; l < m.pairs.length; l++) {
+    for (let e = ix.effStart[m.pairs[l]]; e < ix.effStart[m.pairs[l] + 1]; e++) {
+      const cl = Math.abs(ix.effect[e]) - 1;
+      (acc[cl] += m.signs[l] * Math.sign(ix.effect[e]), touched.push(cl));
+    }
+  }
+  let zero = true;
+  for (const cl of touched) (zero &&= acc[cl] === 0, acc[cl] = 0);
+  return zero;
+}
+
+/** c's sign in pair p's effect (0: not in it) and the first other class there with its sign (-1: none). */
+function signs(ix: ExchangeIndex, p: number, c: number): [number, number, number] {
+  let sc = 0, j = -1, sj = 0;
+  for (let e = ix.effStart[p]; e < ix.effStart[p + 1]; e++) {
+    const cl = Math.abs(ix.effect[e]) - 1;
+    if (cl === c) sc = Math.sign(ix.effect[e]);
+    else if (j < 0) (j = cl, sj = Math.sign(ix.effect[e]));
+  }
+  return [sc, j, sj];
+}
+
+/**
+ * The first exchange of three pairs that changes class c alone by d and that the units and the budget
+ * allow: p holding c, q1 cancelling the first other class j of p's effect, q2 found by hash as the rest.
+ * Only short effects take part, and a class spends at most LOOKUPS lookups.
+ */
+function threePairs(
+  ix: ExchangeIndex,
+  c: number,
+  d: number,
+  gain: number,
+  doable: (m: Exchange) => boolean,
+  acc: Int32Array,
+): Exchange | null {
+  const size = (p: number) => ix.effStart[p + 1] - ix.effStart[p];
+  let lookups = 0;
+  for (const p of ix.byClass[c]) {
+    if (size(p) > SHORT) break;
+    const [sc, j, sj] = signs(ix, p, c), sigma = d * sc;
+    if (j < 0) continue; // p alone: the two-pair search has it
+    const a0 = sigma * ix.h1[p] - d * ix.r1[c], b0 = sigma * ix.h2[p] - d * ix.r2[c];
+    for (const q1 of ix.byClass[j]) {
+      if (size(q1) > SHORT || ++lookups > LOOKUPS) break;
+      if (q1 === p) continue;
+      // τ1 effect(q1) carries p's sign at j, so that taking it back cancels j
+      const tau1 = sigma * sj * signs(ix, q1, j)[0], a = a0 - tau1 * ix.h1[q1], b = b0 - tau1 * ix.h2[q1];
+      let found: Exchange | null = null;
+      for (let tau2 = 1; tau2 >= -1 && !found; tau2 -= 2) {
+        pairsHashed(ix, tau2 * a, tau2 * b, (q2) => {
+          const m = { gain, pairs: [p, q1, q2], signs: [sigma, -tau1, -tau2] };
+          if (!found && q2 !== p && q2 !== q1 && cancels(ix, m, c, d, acc) && doable(m)) found = m;
+        });
+      }
+      if (found) return found;
+    }
+    if (lookups > LOOKUPS) break;
+  }
+  return null;
 }
 
 /** Unit u takes dk more flips: its regions, D, flips used and caps follow. */
@@ -69,11 +140,11 @@ function apply(pr: MitigationProblem, s: FlipState, u: number, dk: number): void
   takeCaps(pr, s, u, dk);
 }
 
-/** The exchange's cells and their changes (+δ on the cell's regions), duplicates merged: at most four. */
-const cells = new Int32Array(4),
-  deltas = new Int32Array(4),
-  planU = new Int32Array(8),
-  planK = new Int32Array(8);
+/** The exchange's cells and their changes (+δ on the cell's regions), duplicates merged: at most six. */
+const cells = new Int32Array(6),
+  deltas = new Int32Array(6),
+  planU = new Int32Array(12),
+  planK = new Int32Array(12);
 
 /**
  * Plans the exchange's change of each cell with the fewest new flips: a label-1 unit's flips taken back
@@ -86,8 +157,9 @@ function plan(pr: MitigationProblem, s: FlipState, ix: ExchangeIndex, m: Exchang
     for (let i = 0; i < n; i++) if (cells[i] === cell) return void (deltas[i] += d);
     (cells[n] = cell, deltas[n++] = d);
   };
-  (add(ix.pairA[m.p], m.sigma), add(ix.pairB[m.p], -m.sigma));
-  if (m.q >= 0) (add(ix.pairA[m.q], -m.tau), add(ix.pairB[m.q], m.tau));
+  for (let l = 0; l < m.pairs.length; l++) {
+    (add(ix.pairA[m.pairs[l]], m.signs[l]), add(ix.pairB[m.pairs[l]], -m.signs[l]));
+  }
   let steps = 0, more = 0;
   for (let i = 0; i < n; i++) {
     const d = deltas[i], cell = cells[i];
@@ -146,7 +218,7 @@ export function exchanges(
   for (let c = 0; c < R; c++) if (ix.classOf[c] === c) refresh(c);
   const change = (c: number, d: number) => (d > 0 ? gainUp[c] : gainDown[c]);
   let moves = 0;
-  const found: Exchange[] = [], doable = (m: Exchange) => plan(pr, s, ix, m) > 0;
+  const found: Exchange[] = [], doable = (m: Exchange) => plan(pr, s, ix, m) > 0, acc = new Int32Array(R);
   for (let c = 0; c < R; c++) {
     if (ix.classOf[c] !== c || !ix.byClass[c].length) continue;
     if ((c & 63) === 0 && performance.now() > deadline) break;
@@ -168,13 +240,17 @@ export function exchanges(
       }
     }
     found.sort((a, b) => a.gain - b.gain);
+    // none of two pairs: one of three, for c alone
+    if (!found.length) {
+      const three = threePairs(ix, c, d, gc, doable, acc);
+      if (three) found.push(three);
+    }
     for (const m of found) {
       if (realise(pr, s, ix, m)) {
         (s.at[1] += m.gain, moves++);
-        refresh(c);
-        // the second class, if any: the one of p's effect that q's lacks
-        if (m.q >= 0 || ix.effStart[m.p + 1] - ix.effStart[m.p] > 1) {
-          for (let e = ix.effStart[m.p]; e < ix.effStart[m.p + 1]; e++) refresh(Math.abs(ix.effect[e]) - 1);
+        // c, and a second class if any: one of the classes of p's effect
+        for (let e = ix.effStart[m.pairs[0]]; e < ix.effStart[m.pairs[0] + 1]; e++) {
+          refresh(Math.abs(ix.effect[e]) - 1);
         }
         break;
       }

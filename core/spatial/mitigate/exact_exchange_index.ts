@@ -30,7 +30,7 @@ export interface ExchangeIndex {
   h2: Uint32Array;
   r1: Uint32Array;
   r2: Uint32Array;
-  /** Pairs by hash (open addressing from h1 & (size - 1), -1 where empty); pairs holding each class. */
+  /** Pairs by hash (open addressing from h1 & (size - 1), -1 where empty); pairs holding each class, shortest effect first. */
   table: Int32Array;
   byClass: Int32Array[];
 }
@@ -141,6 +141,9 @@ export function exchangeIndex(pr: MitigationProblem, near: Int32Array[]): Exchan
       byClass[c][count[c]++] = p;
     }
   }
+  // shortest effects first: the three-pair search (exact_exchange.ts) reads only a prefix
+  const size = (p: number) => effStart[p + 1] - effStart[p];
+  for (const list of byClass) list.sort((a, b) => size(a) - size(b) || a - b);
   return {
     cellOf,
     cellUp,

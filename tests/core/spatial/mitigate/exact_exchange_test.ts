@@ -58,6 +58,34 @@ Deno.test("exchanges by hand: two pairs through a third cell mend region A alone
   assert.ok(statAfter(pr, labels, members, s.k).value < 1e-9);
 });
 
+Deno.test("exchanges by hand: three pairs where no two do", () => {
+  // N = 21: 0, 1 in A and X (labels 0); 2, 3 in X and Y (1); 4, 5 in Y (0); 6..14 in A (0, 1, 0, ...);
+  // 15..20 in none (0, 1, ...). P = 9 = P'; A (n = 11) holds 4, its best is 5 (11·9/21 = 4.7); X and Y (n = 4)
+  // hold 2, their best. The only neighbours: {A, X}, {X, Y} and {Y} each with the cell in no region.
+  const labels = Uint8Array.of(0, 0, 1, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1);
+  const A = [0, 1, 6, 7, 8, 9, 10, 11, 12, 13, 14], X = [0, 1, 2, 3], Y = [2, 3, 4, 5];
+  const pr = buildProblem(labels, regionsOf([A, X, Y]), { budget: 1, prTol: 0 }), t = xlogxTable(pr.N);
+  const unitOf = (j: number) => {
+    for (let u = 0; u < pr.unitSign.length; u++) {
+      for (let m = pr.unitMemStart[u]; m < pr.unitMemStart[u + 1]; m++) if (pr.unitMembers[m] === j) return u;
+    }
+    return -1;
+  };
+  const near = Array.from({ length: pr.unitSign.length }, () => new Int32Array(0));
+  near[unitOf(0)] = near[unitOf(4)] = Int32Array.of(unitOf(15));
+  near[unitOf(2)] = Int32Array.of(unitOf(16));
+  const s = stateOf(pr, t, new Int32Array(pr.unitSign.length));
+  // A +1 with X: 0.0319 - 0.1993 + 1.0545 - 0.0511 > 0, so no pair with one other class either; three pairs:
+  // {A, X} - {} forward, {X, Y} - {} back, {Y} - {} forward: A +1 alone, D 0
+  const term = (x: number, n: number) => ll(x, n) + ll(9 - x, 21 - n) - ll(9, 21);
+  assert.ok(Math.abs(s.at[1] - (term(4, 11) + 2 * term(2, 4))) < 1e-9, `${s.at[1]}`);
+  assert.equal(exchanges(pr, t, s, exchangeIndex(pr, near), Infinity), 1);
+  assert.deepEqual([s.x[0], s.x[1], s.x[2], s.D], [5, 2, 2, 0]);
+  const after = term(5, 11) + 2 * term(2, 4);
+  assert.ok(Math.abs(s.at[1] - after) < 1e-9, `${s.at[1]} vs ${after}`);
+  assert.ok(Math.abs(statAfter(pr, labels, [A, X, Y], s.k).value - after) < 1e-9);
+});
+
 Deno.test("exchanges on scan designs: each round lowers the objective it reports, and keeps D, budget and caps", () => {
   for (const [seed, maxFlips] of [[7, undefined], [8, 3]] as const) {
     const { labels, members } = scanDesign(6_000, 300, seed);
