@@ -123,14 +123,18 @@ function pairs(
 }
 
 /**
- * Feasible integer flips k (within the budget, the window and the caps) improved by single and pair moves until
- * neither finds a gain or `deadline` (ms, performance.now()) passes; returns the flips and their objective.
+ * Feasible integer flips k (within the budget, the window and the caps) improved by single, pair and exchange
+ * moves until none finds a gain or `deadline` (ms, performance.now()) passes; returns the flips and their
+ * objective. `holdD`: single moves (the only ones that move newP) wait until the others find nothing, so
+ * that newP stays where the start put it; taken early they drift it by dozens, to where the start's
+ * residues were cheapest to mend rather than where the bound is least. Neither order wins everywhere.
  */
 export function improveFlips(
   pr: MitigationProblem,
   t: Float64Array,
   start: Int32Array,
   deadline: number,
+  holdD = false,
 ): { k: Int32Array; objective: number } {
   const { x, D, used } = positivesAfter(pr, start), Pp = pr.P + D;
   const capLeft = capsLeft(pr);
@@ -139,16 +143,21 @@ export function improveFlips(
   const edge = (Pn: number) =>
     Pn - pr.P < pr.dMin || Pn - pr.P > pr.dMax ? Infinity : exactObjective(pr, t, x, Pn);
   s.at = [edge(Pp - 1), s.at[1], edge(Pp + 1)];
-  let near: Int32Array[] | null = null, ix: ExchangeIndex | null = null;
+  let near: Int32Array[] | null = null, ix: ExchangeIndex | null = null, moveD = !holdD;
   for (let round = 0; performance.now() < deadline; round++) {
-    const a = singles(pr, t, s, deadline);
+    const a = moveD ? singles(pr, t, s, deadline) : 0;
     if (performance.now() > deadline) break;
     near ??= unitNeighbours(pr, NEIGHBOURS, MAX_DIFF);
     const b = pairs(pr, t, s, near, deadline);
     if (a + b > 0) continue;
     // neither finds a gain: exchanges of two pairs mend what one pair cannot
     ix ??= exchangeIndex(pr, near);
-    if (performance.now() > deadline || exchanges(pr, t, s, ix, deadline) === 0) break;
+    if (performance.now() > deadline) break;
+    if (exchanges(pr, t, s, ix, deadline) === 0) {
+      if (moveD) break;
+      moveD = true;
+      continue;
+    }
     const Pn = pr.P + s.D;
     s.at = [edge(Pn - 1), s.at[1], edge(Pn + 1)];
   }

@@ -142,7 +142,14 @@ export async function exactStart(
     start = bestOf(pr, t, candidates).k;
   }
   if (start) {
-    const better = improveFlips(pr, t, start, t0 + LOCAL_SHARE * limit);
+    // the local search twice, newP free and newP held first (exact_local.ts), as time allows
+    const end = t0 + LOCAL_SHARE * limit;
+    let better = improveFlips(pr, t, start, end);
+    onProgress?.({ phase: "exact search", objective: better.objective, bound });
+    if (performance.now() < end) {
+      const held = improveFlips(pr, t, start, end, true);
+      if (held.objective < better.objective) better = held;
+    }
     start = better.k;
     onProgress?.({ phase: "exact search", objective: better.objective, bound });
   }

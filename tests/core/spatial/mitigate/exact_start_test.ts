@@ -62,17 +62,19 @@ Deno.test("rateBound's perD: B(P') of each D alone, and its least is the bound",
   );
 });
 
-Deno.test("improveFlips: feasible, never worse than its start, the objective recomputed from labels", () => {
+Deno.test("improveFlips, newP free or held first: feasible, never worse than its start, objective from labels", () => {
   fc.assert(
     fc.property(tiny, (c) => {
       const { labels, members, pr, start, opt } = setUp(c);
       const k0 = start && feasible(pr, start) ? start : new Int32Array(pr.unitCount.length);
       const t = xlogxTable(pr.N), before = positivesAfter(pr, k0);
-      const r = improveFlips(pr, t, k0, Infinity);
-      assert.ok(feasible(pr, r.k));
-      assert.ok(r.objective <= exactObjective(pr, t, before.x, pr.P + before.D) + 1e-12);
-      assert.ok(r.objective >= opt - 1e-9 * Math.max(1, opt), `${r.objective} below the optimum ${opt}`);
-      assert.ok(near(statAfter(pr, labels, members, r.k).value, r.objective));
+      for (const holdD of [false, true]) {
+        const r = improveFlips(pr, t, k0, Infinity, holdD);
+        assert.ok(feasible(pr, r.k));
+        assert.ok(r.objective <= exactObjective(pr, t, before.x, pr.P + before.D) + 1e-12);
+        assert.ok(r.objective >= opt - 1e-9 * Math.max(1, opt), `${r.objective} below the optimum ${opt}`);
+        assert.ok(near(statAfter(pr, labels, members, r.k).value, r.objective));
+      }
     }),
     { numRuns: 1000, seed: 38 },
   );
