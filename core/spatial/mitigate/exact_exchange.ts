@@ -64,8 +64,8 @@ function seconds(
 /** Effects longer than this take no part in three-pair exchanges (they rarely cancel). */
 const SHORT = 10;
 
-/** Hash lookups one class may spend on three-pair exchanges in a round. */
-const LOOKUPS = 40_000;
+/** Hash lookups one class may spend on three-pair exchanges, and all classes together, in a round. */
+const LOOKUPS = 40_000, ROUND_LOOKUPS = 4_000_000;
 
 /** True when the exchange's legs add up to d on class c and nothing else (acc: zeros, left as found). */
 function cancels(ix: ExchangeIndex, m: Exchange, c: number, d: number, acc: Int32Array): boolean {
@@ -96,7 +96,8 @@ function signs(ix: ExchangeIndex, p: number, c: number): [number, number, number
 /**
  * The first exchange of three pairs that changes class c alone by d and that the units and the budget
  * allow: p holding c, q1 cancelling the first other class j of p's effect, q2 found by hash as the rest.
- * Only short effects take part, and a class spends at most LOOKUPS lookups.
+ * Only short effects take part, and a class spends at most LOOKUPS lookups, taken from `budget.left`
+ * (a round's ROUND_LOOKUPS: where the budget binds, most classes would gain and none finds a move).
  */
 function threePairs(
   ix: ExchangeIndex,
@@ -105,16 +106,18 @@ function threePairs(
   gain: number,
   doable: (m: Exchange) => boolean,
   acc: Int32Array,
+  budget: { left: number },
 ): Exchange | null {
-  const size = (p: number) => ix.effStart[p + 1] - ix.effStart[p];
+  const size = (p: number) => ix.effStart[p + 1] - ix.effStart[p], most = Math.min(LOOKUPS, budget.left);
   let lookups = 0;
+  const spend = <T>(v: T) => ((budget.left -= Math.min(lookups, most)), v);
   for (const p of ix.byClass[c]) {
     if (size(p) > SHORT) break;
     const [sc, j, sj] = signs(ix, p, c), sigma = d * sc;
     if (j < 0) continue; // p alone: the two-pair search has it
     const a0 = sigma * ix.h1[p] - d * ix.r1[c], b0 = sigma * ix.h2[p] - d * ix.r2[c];
     for (const q1 of ix.byClass[j]) {
-      if (size(q1) > SHORT || ++lookups > LOOKUPS) break;
+      if (size(q1) > SHORT || ++lookups > most) break;
       if (q1 === p) continue;
       // τ1 effect(q1) carries p's sign at j, so that taking it back cancels j
       const tau1 = sigma * sj * signs(ix, q1, j)[0], a = a0 - tau1 * ix.h1[q1], b = b0 - tau1 * ix.h2[q1];
@@ -125,11 +128,11 @@ function threePairs(
           if (!found && q2 !== p && q2 !== q1 && cancels(ix, m, c, d, acc) && doable(m)) found = m;
         });
       }
-      if (found) return found;
+      if (found) return spend(found);
     }
-    if (lookups > LOOKUPS) break;
+    if (lookups > most) break;
   }
-  return null;
+  return spend(null);
 }
 
 /** Unit u takes dk more flips: its regions, D, flips used and caps follow. */
@@ -219,6 +222,7 @@ export function exchanges(
   const change = (c: number, d: number) => (d > 0 ? gainUp[c] : gainDown[c]);
   let moves = 0;
   const found: Exchange[] = [], doable = (m: Exchange) => plan(pr, s, ix, m) > 0, acc = new Int32Array(R);
+  const budget = { left: ROUND_LOOKUPS };
   for (let c = 0; c < R; c++) {
     if (ix.classOf[c] !== c || !ix.byClass[c].length) continue;
     if ((c & 63) === 0 && performance.now() > deadline) break;
@@ -242,7 +246,7 @@ export function exchanges(
     found.sort((a, b) => a.gain - b.gain);
     // none of two pairs: one of three, for c alone
     if (!found.length) {
-      const three = threePairs(ix, c, d, gc, doable, acc);
+      const three = budget.left > 0 ? threePairs(ix, c, d, gc, doable, acc, budget) : null;
       if (three) found.push(three);
     }
     for (const m of found) {

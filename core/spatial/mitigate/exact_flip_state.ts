@@ -3,6 +3,7 @@
  * make of every region, and the caps (max_flips_per_region) they leave, kept together so that every move
  * changes all of them at once.
  */
+import { capsLeft, exactObjective, positivesAfter } from "./exact_objective.ts";
 import type { MitigationProblem } from "./problem.ts";
 
 /**
@@ -31,4 +32,22 @@ export function capsAllow(pr: MitigationProblem, s: FlipState, u: number, dk: nu
 export function takeCaps(pr: MitigationProblem, s: FlipState, u: number, dk: number): void {
   if (!pr.regionCap) return;
   for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s.capLeft[pr.unitRegions[r]] -= dk;
+}
+
+/** The objective at newP = P + D (t: statistic.ts xlogxTable(N)), Infinity where D is outside the window. */
+export function objectiveAt(pr: MitigationProblem, t: Float64Array, x: Int32Array, D: number): number {
+  return D < pr.dMin || D > pr.dMax ? Infinity : exactObjective(pr, t, x, pr.P + D);
+}
+
+/** The state of integer flips k (within the budget and the caps; copied). */
+export function flipState(pr: MitigationProblem, t: Float64Array, k: Int32Array): FlipState {
+  const { x, D, used } = positivesAfter(pr, k);
+  const at: [number, number, number] = [
+    objectiveAt(pr, t, x, D - 1),
+    exactObjective(pr, t, x, pr.P + D),
+    objectiveAt(pr, t, x, D + 1),
+  ];
+  const s: FlipState = { k: k.slice(), x, D, used, at, capLeft: capsLeft(pr) };
+  for (let u = 0; u < k.length; u++) if (k[u]) takeCaps(pr, s, u, k[u]);
+  return s;
 }

@@ -9,12 +9,13 @@
  *   they differ change and newP stays.
  * Both keep the budget, the window and each region's cap; the result is never worse than the start.
  */
-import { capsLeft, exactObjective, positivesAfter, regionTerm } from "./exact_objective.ts";
+import { exactObjective, regionTerm } from "./exact_objective.ts";
 import type { MitigationProblem } from "./problem.ts";
 import { unitNeighbours } from "./unit_neighbours.ts";
-import { capsAllow, type FlipState as State, takeCaps } from "./exact_flip_state.ts";
+import { capsAllow, type FlipState as State, flipState, objectiveAt, takeCaps } from "./exact_flip_state.ts";
 import { exchanges } from "./exact_exchange.ts";
 import { type ExchangeIndex, exchangeIndex } from "./exact_exchange_index.ts";
+import { swaps } from "./exact_swap.ts";
 
 /** Neighbours per unit and the largest difference in regions a pair move may have. */
 const NEIGHBOURS = 24, MAX_DIFF = 40;
@@ -136,13 +137,7 @@ export function improveFlips(
   deadline: number,
   holdD = false,
 ): { k: Int32Array; objective: number } {
-  const { x, D, used } = positivesAfter(pr, start), Pp = pr.P + D;
-  const capLeft = capsLeft(pr);
-  const s: State = { k: start.slice(), x, D, used, at: [0, exactObjective(pr, t, x, Pp), 0], capLeft };
-  for (let u = 0; u < start.length; u++) if (start[u]) takeCaps(pr, s, u, start[u]);
-  const edge = (Pn: number) =>
-    Pn - pr.P < pr.dMin || Pn - pr.P > pr.dMax ? Infinity : exactObjective(pr, t, x, Pn);
-  s.at = [edge(Pp - 1), s.at[1], edge(Pp + 1)];
+  const s = flipState(pr, t, start);
   let near: Int32Array[] | null = null, ix: ExchangeIndex | null = null, moveD = !holdD;
   for (let round = 0; performance.now() < deadline; round++) {
     const a = moveD ? singles(pr, t, s, deadline) : 0;
@@ -150,16 +145,17 @@ export function improveFlips(
     near ??= unitNeighbours(pr, NEIGHBOURS, MAX_DIFF);
     const b = pairs(pr, t, s, near, deadline);
     if (a + b > 0) continue;
-    // neither finds a gain: exchanges of two pairs mend what one pair cannot
+    // neither finds a gain: a flip moved from any unit to any other (where the budget binds, single moves
+    // cannot), then exchanges of two or three pairs, which mend what one pair cannot
+    const c = moveD ? swaps(pr, t, s, deadline) : 0;
     ix ??= exchangeIndex(pr, near);
     if (performance.now() > deadline) break;
-    if (exchanges(pr, t, s, ix, deadline) === 0) {
+    if (c === 0 && exchanges(pr, t, s, ix, deadline) === 0) {
       if (moveD) break;
       moveD = true;
       continue;
     }
-    const Pn = pr.P + s.D;
-    s.at = [edge(Pn - 1), s.at[1], edge(Pn + 1)];
+    s.at = [objectiveAt(pr, t, s.x, s.D - 1), s.at[1], objectiveAt(pr, t, s.x, s.D + 1)];
   }
   return { k: s.k, objective: exactObjective(pr, t, s.x, pr.P + s.D) };
 }

@@ -2,30 +2,20 @@ import assert from "node:assert/strict";
 import { xlogxTable } from "../../../../core/spatial/statistic.ts";
 import { exchanges } from "../../../../core/spatial/mitigate/exact_exchange.ts";
 import { exchangeIndex } from "../../../../core/spatial/mitigate/exact_exchange_index.ts";
-import type { FlipState } from "../../../../core/spatial/mitigate/exact_flip_state.ts";
+import { flipState } from "../../../../core/spatial/mitigate/exact_flip_state.ts";
 import {
   capsKept,
-  capsLeft,
   exactObjective,
   positivesAfter,
 } from "../../../../core/spatial/mitigate/exact_objective.ts";
 import { rateBound } from "../../../../core/spatial/mitigate/exact_rate_bound.ts";
 import { approxRows } from "../../../../core/spatial/mitigate/approx_bound.ts";
 import { roundHerded } from "../../../../core/spatial/mitigate/exact_round.ts";
-import { buildProblem, type MitigationProblem } from "../../../../core/spatial/mitigate/problem.ts";
+import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { unitNeighbours } from "../../../../core/spatial/mitigate/unit_neighbours.ts";
 import { solveZeroGap } from "../../../../core/spatial/mitigate/zero_gap.ts";
 import { regionsOf } from "./fixtures.ts";
 import { ll, scanDesign, statAfter } from "./exact_reference.ts";
-
-/** The search state of flips k, as improveFlips starts it. */
-function stateOf(pr: MitigationProblem, t: Float64Array, k: Int32Array): FlipState {
-  const { x, D, used } = positivesAfter(pr, k), capLeft = capsLeft(pr);
-  for (let u = 0; u < k.length; u++) {
-    for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) capLeft[pr.unitRegions[r]] -= k[u];
-  }
-  return { k: k.slice(), x, D, used, at: [0, exactObjective(pr, t, x, pr.P + D), 0], capLeft };
-}
 
 Deno.test("exchanges by hand: two pairs through a third cell mend region A alone", () => {
   // N = 8: individuals 0, 1 in A and X (labels 0), 2, 3 in X (labels 1), 4, 5 in none (labels 1), 6, 7 in
@@ -44,7 +34,7 @@ Deno.test("exchanges by hand: two pairs through a third cell mend region A alone
   // only the pairs {A, X} - {} and {X} - {} are neighbours: no pair alone changes A without X
   const near = Array.from({ length: pr.unitSign.length }, () => new Int32Array(0));
   (near[ax] = Int32Array.of(none0), near[x1] = Int32Array.of(none1));
-  const s = stateOf(pr, t, new Int32Array(pr.unitSign.length));
+  const s = flipState(pr, t, new Int32Array(pr.unitSign.length));
   const before = 4 * Math.log(2 / 3) + 2 * Math.log(1 / 3) + 8 * Math.log(2);
   assert.ok(Math.abs(s.at[1] - before) < 1e-9, `${s.at[1]}`);
   assert.ok(Math.abs(ll(0, 2) + ll(4, 6) - ll(4, 8) - before) < 1e-12);
@@ -74,7 +64,7 @@ Deno.test("exchanges by hand: three pairs where no two do", () => {
   const near = Array.from({ length: pr.unitSign.length }, () => new Int32Array(0));
   near[unitOf(0)] = near[unitOf(4)] = Int32Array.of(unitOf(15));
   near[unitOf(2)] = Int32Array.of(unitOf(16));
-  const s = stateOf(pr, t, new Int32Array(pr.unitSign.length));
+  const s = flipState(pr, t, new Int32Array(pr.unitSign.length));
   // A +1 with X: 0.0319 - 0.1993 + 1.0545 - 0.0511 > 0, so no pair with one other class either; three pairs:
   // {A, X} - {} forward, {X, Y} - {} back, {Y} - {} forward: A +1 alone, D 0
   const term = (x: number, n: number) => ll(x, n) + ll(9 - x, 21 - n) - ll(9, 21);
@@ -92,7 +82,7 @@ Deno.test("exchanges on scan designs: each round lowers the objective it reports
     const pr = buildProblem(labels, regionsOf(members), { budget: 0.2, prTol: 0.1, maxFlips });
     const t = xlogxTable(pr.N), D = rateBound(pr, t).dBest!;
     const fixed = { ...pr, dMin: D, dMax: D }, z = solveZeroGap(fixed, approxRows(pr), Infinity)!;
-    const s = stateOf(pr, t, roundHerded(pr, t, z.x.map(Math.abs), D));
+    const s = flipState(pr, t, roundHerded(pr, t, z.x.map(Math.abs), D));
     const ix = exchangeIndex(pr, unitNeighbours(pr, 24, 40));
     let total = 0, last = s.at[1];
     for (let round = 0; round < 5; round++) {
