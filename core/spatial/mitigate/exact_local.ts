@@ -9,7 +9,8 @@
  *   they differ change and newP stays.
  * Both keep the budget, the window and each region's cap; the result is never worse than the start.
  */
-import { exactObjective, regionTerm } from "./exact_objective.ts";
+import { capsKept, exactObjective, positivesAfter, regionTerm } from "./exact_objective.ts";
+import { Rng } from "../../random.ts";
 import type { MitigationProblem } from "./problem.ts";
 import { unitNeighbours } from "./unit_neighbours.ts";
 import { capsAllow, type FlipState as State, flipState, objectiveAt, takeCaps } from "./exact_flip_state.ts";
@@ -123,12 +124,19 @@ function pairs(
   return moves;
 }
 
+/** A problem's neighbour lists and exchange index (1.5 s and 0.5 s at 206k), built on first use and kept. */
+export interface Neighbourhood {
+  near: Int32Array[] | null;
+  ix: ExchangeIndex | null;
+}
+
 /**
- * Feasible integer flips k (within the budget, the window and the caps) improved by single, pair and exchange
- * moves until none finds a gain or `deadline` (ms, performance.now()) passes; returns the flips and their
- * objective. `holdD`: single moves (the only ones that move newP) wait until the others find nothing, so
- * that newP stays where the start put it; taken early they drift it by dozens, to where the start's
- * residues were cheapest to mend rather than where the bound is least. Neither order wins everywhere.
+ * Feasible integer flips k (within the budget, the window and the caps) improved by single, pair, swap and
+ * exchange moves until none finds a gain or `deadline` (ms, performance.now()) passes; returns the flips and
+ * their objective. `holdD`: single moves and swaps (the moves that change newP) wait until the others find
+ * nothing, so that newP stays where the start put it; taken early they drift it by dozens, to where the
+ * start's residues were cheapest to mend rather than where the bound is least. Neither order wins everywhere.
+ * `hood`: neighbour lists and exchange index kept from an earlier search of the same problem.
  */
 export function improveFlips(
   pr: MitigationProblem,
@@ -136,19 +144,20 @@ export function improveFlips(
   start: Int32Array,
   deadline: number,
   holdD = false,
+  hood: Neighbourhood = { near: null, ix: null },
 ): { k: Int32Array; objective: number } {
   const s = flipState(pr, t, start);
-  let near: Int32Array[] | null = null, ix: ExchangeIndex | null = null, moveD = !holdD;
+  let moveD = !holdD;
   for (let round = 0; performance.now() < deadline; round++) {
     const a = moveD ? singles(pr, t, s, deadline) : 0;
     if (performance.now() > deadline) break;
-    near ??= unitNeighbours(pr, NEIGHBOURS, MAX_DIFF);
+    const near = hood.near ??= unitNeighbours(pr, NEIGHBOURS, MAX_DIFF);
     const b = pairs(pr, t, s, near, deadline);
     if (a + b > 0) continue;
     // neither finds a gain: a flip moved from any unit to any other (where the budget binds, single moves
     // cannot), then exchanges of two or three pairs, which mend what one pair cannot
     const c = moveD ? swaps(pr, t, s, deadline) : 0;
-    ix ??= exchangeIndex(pr, near);
+    const ix = hood.ix ??= exchangeIndex(pr, near);
     if (performance.now() > deadline) break;
     if (c === 0 && exchanges(pr, t, s, ix, deadline) === 0) {
       if (moveD) break;
@@ -158,4 +167,41 @@ export function improveFlips(
     s.at = [objectiveAt(pr, t, s.x, s.D - 1), s.at[1], objectiveAt(pr, t, s.x, s.D + 1)];
   }
   return { k: s.k, objective: exactObjective(pr, t, s.x, pr.P + s.D) };
+}
+
+/** Pair moves in a kick (each at random, gain or not), and the time a kick's search needs at least. */
+const KICK_MOVES = 30, KICK_MS = 1500;
+
+/**
+ * Iterated local search from `best` (a local optimum): a kick of KICK_MOVES random pair moves between
+ * neighbours, then the search with newP held, kept when it ends lower; until `deadline`. Seeded, so the
+ * same problem gives the same answer when the clock allows the same kicks.
+ */
+export function iterateFlips(
+  pr: MitigationProblem,
+  t: Float64Array,
+  best: { k: Int32Array; objective: number },
+  deadline: number,
+  hood: Neighbourhood,
+): { k: Int32Array; objective: number } {
+  const rng = new Rng(0x6b1c), near = hood.near ??= unitNeighbours(pr, NEIGHBOURS, MAX_DIFF);
+  while (performance.now() < deadline - KICK_MS) {
+    const k = best.k.slice();
+    for (let j = 0; j < KICK_MOVES; j++) {
+      const u = rng.int(k.length), nb = near[u];
+      if (!nb.length) continue;
+      const v = nb[rng.int(nb.length)], du = k[u] > 0 && rng.next() < 0.5 ? -1 : 1;
+      const dv = -pr.unitSign[u] * du * pr.unitSign[v];
+      if (k[u] + du < 0 || k[u] + du > pr.unitCount[u] || k[v] + dv < 0 || k[v] + dv > pr.unitCount[v]) {
+        continue;
+      }
+      (k[u] += du, k[v] += dv);
+    }
+    // a kick keeps D; the budget and the caps it may break
+    const { used } = positivesAfter(pr, k);
+    if (used > pr.C || !capsKept(pr, k)) continue;
+    const r = improveFlips(pr, t, k, deadline, true, hood);
+    if (r.objective < best.objective) best = r;
+  }
+  return best;
 }

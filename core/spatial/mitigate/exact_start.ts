@@ -13,12 +13,12 @@ import { solveApprox } from "./approx.ts";
 import { budgetStart } from "./exact_budget.ts";
 import { hullWindow } from "./exact_hull.ts";
 import { roundHerded } from "./exact_round.ts";
-import { improveFlips } from "./exact_local.ts";
+import { improveFlips, iterateFlips, type Neighbourhood } from "./exact_local.ts";
 import { capsKept, exactObjective, positivesAfter } from "./exact_objective.ts";
 import { rateBound } from "./exact_rate_bound.ts";
 import { unitFlipCounts } from "./flips.ts";
 import type { MitigationProblem } from "./problem.ts";
-import { hasSolution, type OnProgress } from "./status.ts";
+import { GAP_TOLERANCE, hasSolution, type OnProgress, relativeGap } from "./status.ts";
 import { solveZeroGap, zeroGapOutOfReach } from "./zero_gap.ts";
 
 /** The candidate flips of lowest objective among those that keep the budget, the window and the caps. */
@@ -96,6 +96,9 @@ export interface ExactStart {
  */
 const SEED_SHARE = 0.5, RELAX_SHARE = 0.7, LOCAL_SHARE = 0.9;
 
+/** Units from which the search after the start has no chance to finish: the local search's kicks take its time. */
+const KICK_UNITS = 2_000;
+
 /** The bound and the improved incumbent of `pr` (t: statistic.ts xlogxTable(N)) within the work limit. */
 export async function exactStart(
   pr: MitigationProblem,
@@ -142,13 +145,18 @@ export async function exactStart(
     start = bestOf(pr, t, candidates).k;
   }
   if (start) {
-    // the local search twice, newP free and newP held first (exact_local.ts), as time allows
-    const end = t0 + LOCAL_SHARE * limit;
-    let better = improveFlips(pr, t, start, end);
+    // the local search twice, newP free and newP held first (exact_local.ts), then kicks, as time allows
+    const end = t0 + LOCAL_SHARE * limit, hood: Neighbourhood = { near: null, ix: null };
+    let better = improveFlips(pr, t, start, end, false, hood);
     onProgress?.({ phase: "exact search", objective: better.objective, bound });
     if (performance.now() < end) {
-      const held = improveFlips(pr, t, start, end, true);
+      const held = improveFlips(pr, t, start, end, true, hood);
       if (held.objective < better.objective) better = held;
+    }
+    // kicks only where the search that follows cannot finish anyway (a proof needs its time) and there is
+    // a gap to close
+    if (pr.unitSign.length >= KICK_UNITS && relativeGap(better.objective, bound) > GAP_TOLERANCE) {
+      better = iterateFlips(pr, t, better, end, hood);
     }
     start = better.k;
     onProgress?.({ phase: "exact search", objective: better.objective, bound });

@@ -6,7 +6,7 @@ import {
   exactObjective,
   positivesAfter,
 } from "../../../../core/spatial/mitigate/exact_objective.ts";
-import { improveFlips } from "../../../../core/spatial/mitigate/exact_local.ts";
+import { improveFlips, iterateFlips } from "../../../../core/spatial/mitigate/exact_local.ts";
 import { rateBound } from "../../../../core/spatial/mitigate/exact_rate_bound.ts";
 import { buildProblem, type MitigationProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { solveProblem } from "../../../../core/spatial/mitigate/relabel.ts";
@@ -140,4 +140,16 @@ Deno.test("exact where the budget binds only towards an edge (LAR-like, 30,000, 
   assert.ok(feasible(pr, Int32Array.from(r.unitDelta!, Math.abs)));
   assert.ok(r.bound! <= r.objective!, `bound ${r.bound}, objective ${r.objective}`);
   assert.ok(r.bound! >= 1.03 * integer.bound, `bound ${r.bound}, min B ${integer.bound}`);
+});
+
+Deno.test("iterateFlips: kicks from a local optimum end no worse, feasible, the objective from labels", () => {
+  const { labels, members } = scanDesign(6_000, 300, 11);
+  const pr = buildProblem(labels, regionsOf(members), { budget: 0.2, prTol: 0.1 });
+  const t = xlogxTable(pr.N), hood = { near: null, ix: null };
+  const local = improveFlips(pr, t, new Int32Array(pr.unitSign.length), Infinity, false, hood);
+  const r = iterateFlips(pr, t, local, performance.now() + 4_000, hood);
+  assert.ok(feasible(pr, r.k) && capsKept(pr, r.k));
+  // on this machine 1.0092 -> 0.9823 in the 2.5 s of kicks (a kick's search takes tens of ms here)
+  assert.ok(r.objective < local.objective, `${r.objective} after ${local.objective}`);
+  assert.ok(Math.abs(statAfter(pr, labels, members, r.k).value - r.objective) < 1e-7);
 });
