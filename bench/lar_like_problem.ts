@@ -1,9 +1,10 @@
 /**
  * The mitigation problem of bench/lar_like_case.ts's case, built in process (no service, no store): the
  * scope (everyone, or y_true = 1 under equal opportunity), its regions from the tracts' region ids, and
- * buildProblem over them, as a relabel request with these settings would see it.
+ * buildProblem over them, as a relabel request with these settings would see it, or a threshold request's fit.
  */
 import { buildProblem, type MitigationProblem } from "../core/spatial/mitigate/problem.ts";
+import { trainTestSplit } from "../core/spatial/mitigate/train_test_split.ts";
 import type { Regions } from "../core/spatial/types.ts";
 import { type LarLikeCase, larLikeCase } from "./lar_like_case.ts";
 
@@ -37,12 +38,16 @@ export function larRegions(c: LarLikeCase, scope: Int32Array): Regions {
   return { source: "region_ids", ids, members, polygons: null, unassigned: 0 };
 }
 
-/** The relabel problem of the LAR-like case under `opts`. */
-export function larLikeProblem(opts: LarProblemOptions): MitigationProblem {
+/**
+ * The problem threshold mitigation fits under `opts` (`fit`): the training part of the seeded split
+ * (train_ratio 0.7, stratified by y_true, random_state 42, the request's defaults), else everyone.
+ */
+export function larLikeProblem(opts: LarProblemOptions & { fit?: boolean }): MitigationProblem {
   const c = larLikeCase({ n: opts.n, seed: opts.seed, regions: opts.regions });
-  const scope = Int32Array.from({ length: c.n }, (_, i) => i).filter((i) =>
-    !opts.equalOpp || c.yTrue[i] === 1
-  );
+  const part = opts.fit
+    ? trainTestSplit(c.n, 0.7, c.yTrue, 42).train
+    : Int32Array.from({ length: c.n }, (_, i) => i);
+  const scope = part.filter((i) => !opts.equalOpp || c.yTrue[i] === 1);
   const labels = Uint8Array.from(scope, (i) => c.yPred[i]);
   return buildProblem(labels, larRegions(c, scope), { budget: opts.budget, prTol: opts.prTol ?? 0.1 });
 }
