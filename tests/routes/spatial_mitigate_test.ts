@@ -159,7 +159,10 @@ storeTest(
   "relabel exact at its limit: 200 with status 1, the best found (within budget and window) and a bound",
   async (t) => {
     // 3,000 individuals, each in 2 to 6 of 30 overlapping regions drawn with a fixed LCG: thousands of
-    // distinct region sets, far beyond what the depth-first branch and bound finishes in 1 s
+    // distinct region sets, far beyond what the depth-first branch and bound finishes in 1 s. With the
+    // default budget the local search's incumbent now meets the bound B(P') (status 0, proven); 60 flips
+    // cannot put every region at its best count, so the bound stays below the incumbent
+    // (docs/spatial-fairness.md, "Where the budget binds")
     let s = 12345;
     const next = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const docs = Array.from({ length: 3000 }, (_, i) => {
@@ -172,7 +175,7 @@ storeTest(
     await makeTask(t, "big");
     const res = await t.app.request(
       "/api/spatial-hitl/task/big/mitigate/relabel",
-      jsonBody("POST", { equal_opp: false, approx: false, work_limit: 1, n_worlds: 20 }),
+      jsonBody("POST", { equal_opp: false, approx: false, work_limit: 1, n_worlds: 20, budget_constr: 0.02 }),
     );
     assert.equal(res.status, 200, await res.clone().text());
     const body = await res.json();
@@ -180,11 +183,14 @@ storeTest(
     assert.equal(body.solver_status_message, "limit reached with a solution");
     assert.match(body.solver_detail, /work limit of 1 s/);
     assert.ok(body.bound <= body.objective);
-    // C = floor(0.2·3000) = 600; the window is [ceil(0.9·P), floor(1.1·P)]
+    // C = floor(0.02·3000) = 60; the window is [ceil(0.9·P), floor(1.1·P)] within [P - C, P + C]
     const P = docs.reduce((a, d) => a + d.y_pred, 0);
-    assert.equal(body.flip_budget, 600);
-    assert.deepEqual(body.new_positives_window, [Math.ceil(0.9 * P), Math.floor(1.1 * P)]);
-    assert.ok(body.n_flips <= 600);
+    assert.equal(body.flip_budget, 60);
+    assert.deepEqual(body.new_positives_window, [
+      Math.max(Math.ceil(0.9 * P), P - 60),
+      Math.min(Math.floor(1.1 * P), P + 60),
+    ]);
+    assert.ok(body.n_flips <= 60);
     const changed = body.mitigated_preds.filter((f: { flipped: boolean }) => f.flipped);
     assert.equal(changed.length, body.n_flips);
     const newP = P + changed.reduce((a: number, f: { y_pred: number }) => a + (f.y_pred ? 1 : -1), 0);

@@ -3,8 +3,9 @@
  * so that their effects cancel on every region but one class (or two). A pair move alone (one flip
  * between neighbouring units) changes every region where the two units differ, and on a scan design that
  * is rarely a single region, so a region left one count from its best integer count after rounding often
- * has no pair move that mends it alone; two pairs whose effects differ in that region do. newP stays; the
- * budget and the caps are kept. The index (exact_exchange_index.ts) finds the second pair by hash.
+ * has no pair move that mends it alone; two pairs whose effects differ in that region do, or else three.
+ * newP stays; the budget and the caps are kept. The index (exact_exchange_index.ts) finds the last pair by
+ * hash.
  */
 import { capsAllow, type FlipState, takeCaps } from "./exact_flip_state.ts";
 import { type ExchangeIndex, pairsHashed } from "./exact_exchange_index.ts";

@@ -2,12 +2,15 @@
  * Local search for PROMIS-Exact over overlapping regions: integer flips k_u improved by moves that each
  * lower the exact objective, until no move does or the deadline passes. Rounding a real solution leaves
  * each region a few members from its best integer count, and on a scan design those residues are most of
- * the objective; two kinds of moves mend them:
+ * the objective; four kinds of moves mend them:
  * - single: one more or one fewer flip of a unit (moves newP by one, so every region's term changes: the
  *   totals at P' ± 1 are kept, and the move's value is theirs plus its own regions' change);
  * - pair: one flip moved between neighbouring units (unit_neighbours.ts), so that only the regions where
- *   they differ change and newP stays.
- * Both keep the budget, the window and each region's cap; the result is never worse than the start.
+ *   they differ change and newP stays;
+ * - swap (exact_swap.ts): one flip given back anywhere and one taken anywhere, where the budget binds;
+ * - exchange (exact_exchange.ts): two or three pairs whose effects cancel but on one region class.
+ * All keep the budget, the window and each region's cap; the result is never worse than the start. Kicks
+ * (iterateFlips) then leave a local optimum to look for a lower one.
  */
 import { capsKept, exactObjective, positivesAfter, regionTerm } from "./exact_objective.ts";
 import { Rng } from "../../random.ts";
@@ -185,8 +188,9 @@ export function iterateFlips(
   hood: Neighbourhood,
 ): { k: Int32Array; objective: number } {
   const rng = new Rng(0x6b1c), near = hood.near ??= unitNeighbours(pr, NEIGHBOURS, MAX_DIFF);
-  while (performance.now() < deadline - KICK_MS) {
+  for (let idle = 0; idle < 10 && performance.now() < deadline - KICK_MS;) {
     const k = best.k.slice();
+    let moved = 0;
     for (let j = 0; j < KICK_MOVES; j++) {
       const u = rng.int(k.length), nb = near[u];
       if (!nb.length) continue;
@@ -195,11 +199,12 @@ export function iterateFlips(
       if (k[u] + du < 0 || k[u] + du > pr.unitCount[u] || k[v] + dv < 0 || k[v] + dv > pr.unitCount[v]) {
         continue;
       }
-      (k[u] += du, k[v] += dv);
+      (k[u] += du, k[v] += dv, moved++);
     }
+    // ten kicks in a row that move nothing: the units have (almost) no neighbours to trade with
+    idle = moved ? 0 : idle + 1;
     // a kick keeps D; the budget and the caps it may break
-    const { used } = positivesAfter(pr, k);
-    if (used > pr.C || !capsKept(pr, k)) continue;
+    if (!moved || positivesAfter(pr, k).used > pr.C || !capsKept(pr, k)) continue;
     const r = improveFlips(pr, t, k, deadline, true, hood);
     if (r.objective < best.objective) best = r;
   }

@@ -1,8 +1,8 @@
 /**
  * Where PROMIS-Exact over many overlapping units starts: a bound that counts integrality
  * (exact_rate_bound.ts) and an incumbent near it. The incumbent is the flips of the real-valued zero-gap
- * solution at the D of the smallest bound (every region at the overall rate there), rounded, then
- * improved by local search (exact_local.ts). When no zero-gap point fits the budget there, the budget binds:
+ * solution at the D of the smallest bound (every region at the overall rate there), rounded against the
+ * regions' errors (exact_round.ts), then improved by local search (exact_local.ts). When no zero-gap point fits the budget there, the budget binds:
  * the rounded PROMIS-Approx solution, the rounded smooth relaxation (exact_budget.ts) and the rounded hull
  * relaxation (exact_hull.ts), whose Lagrangian bounds also see the budget, compete for the start. The
  * depth-first search (exact_overlapping.ts) then gets what is left of the work limit.
