@@ -7,7 +7,7 @@
  * newP stays; the budget and the caps are kept. The index (exact_exchange_index.ts) finds the last pair by
  * hash.
  */
-import { capsAllow, type FlipState, takeCaps } from "./exact_flip_state.ts";
+import { capsAllow, type FlipState, takeFlips } from "./exact_flip_state.ts";
 import { type ExchangeIndex, pairsHashed } from "./exact_exchange_index.ts";
 import { regionTerm } from "./exact_objective.ts";
 import type { MitigationProblem } from "./problem.ts";
@@ -136,14 +136,6 @@ function threePairs(
   return spend(null);
 }
 
-/** Unit u takes dk more flips: its regions, D, flips used and caps follow. */
-function apply(pr: MitigationProblem, s: FlipState, u: number, dk: number): void {
-  const d = pr.unitSign[u] * dk;
-  for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s.x[pr.unitRegions[r]] += d;
-  (s.k[u] += dk, s.D += d, s.used += dk);
-  takeCaps(pr, s, u, dk);
-}
-
 /** The exchange's cells and their changes (+δ on the cell's regions), duplicates merged: at most six. */
 const cells = new Int32Array(6),
   deltas = new Int32Array(6),
@@ -188,10 +180,10 @@ function realise(pr: MitigationProblem, s: FlipState, ix: ExchangeIndex, m: Exch
   for (let i = 0; i < steps; i++) {
     const j = order[i];
     if (!capsAllow(pr, s, planU[j], planK[j])) {
-      for (let h = i - 1; h >= 0; h--) apply(pr, s, planU[order[h]], -planK[order[h]]);
+      for (let h = i - 1; h >= 0; h--) takeFlips(pr, s, planU[order[h]], -planK[order[h]]);
       return false;
     }
-    apply(pr, s, planU[j], planK[j]);
+    takeFlips(pr, s, planU[j], planK[j]);
   }
   return true;
 }
@@ -231,11 +223,7 @@ export function exchanges(
     if (!(gc < -GAIN)) continue;
     found.length = 0;
     for (const p of ix.byClass[c]) {
-      let sc = 0; // c's sign in effect(p)
-      for (let e = ix.effStart[p]; e < ix.effStart[p + 1] && !sc; e++) {
-        if (Math.abs(ix.effect[e]) - 1 === c) sc = Math.sign(ix.effect[e]);
-      }
-      const sigma = d * sc;
+      const sigma = d * signs(ix, p, c)[0];
       seconds(ix, p, sigma, c, d, -1, 0, gc, found, doable);
       for (let e = ix.effStart[p]; e < ix.effStart[p + 1]; e++) {
         const j = Math.abs(ix.effect[e]) - 1, sj = sigma * Math.sign(ix.effect[e]);

@@ -34,6 +34,39 @@ export function takeCaps(pr: MitigationProblem, s: FlipState, u: number, dk: num
   for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s.capLeft[pr.unitRegions[r]] -= dk;
 }
 
+/** Unit u takes dk more flips (dk < 0: gives them back): its regions, D, flips used and caps follow. */
+export function takeFlips(pr: MitigationProblem, s: FlipState, u: number, dk: number): void {
+  const d = pr.unitSign[u] * dk;
+  for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s.x[pr.unitRegions[r]] += d;
+  (s.k[u] += dk, s.D += d, s.used += dk);
+  takeCaps(pr, s, u, dk);
+}
+
+/**
+ * Calls f(i, c) for each region whose positives change when u's regions move by du and v's by dv (a region
+ * of both by du + dv, skipped when that is 0): one walk over the two ascending region lists (buildProblem
+ * keeps them so). v = -1: u alone.
+ */
+export function eachChanged(
+  pr: MitigationProblem,
+  u: number,
+  du: number,
+  v: number,
+  dv: number,
+  f: (i: number, c: number) => void,
+): void {
+  const R = pr.unitRegions, aEnd = pr.unitRegStart[u + 1], bEnd = v < 0 ? 0 : pr.unitRegStart[v + 1];
+  let a = pr.unitRegStart[u], b = v < 0 ? 0 : pr.unitRegStart[v];
+  while (a < aEnd || b < bEnd) {
+    if (b === bEnd || (a < aEnd && R[a] < R[b])) f(R[a++], du);
+    else if (a === aEnd || R[b] < R[a]) f(R[b++], dv);
+    else {
+      if (du + dv !== 0) f(R[a], du + dv);
+      (a++, b++);
+    }
+  }
+}
+
 /** The objective at newP = P + D (t: statistic.ts xlogxTable(N)), Infinity where D is outside the window. */
 export function objectiveAt(pr: MitigationProblem, t: Float64Array, x: Int32Array, D: number): number {
   return D < pr.dMin || D > pr.dMax ? Infinity : exactObjective(pr, t, x, pr.P + D);

@@ -16,7 +16,15 @@ import { capsKept, exactObjective, positivesAfter, regionTerm } from "./exact_ob
 import { Rng } from "../../random.ts";
 import type { MitigationProblem } from "./problem.ts";
 import { unitNeighbours } from "./unit_neighbours.ts";
-import { capsAllow, type FlipState as State, flipState, objectiveAt, takeCaps } from "./exact_flip_state.ts";
+import {
+  capsAllow,
+  eachChanged,
+  type FlipState as State,
+  flipState,
+  objectiveAt,
+  takeCaps,
+  takeFlips,
+} from "./exact_flip_state.ts";
 import { exchanges } from "./exact_exchange.ts";
 import { type ExchangeIndex, exchangeIndex } from "./exact_exchange_index.ts";
 import { swaps } from "./exact_swap.ts";
@@ -44,8 +52,7 @@ function singles(pr: MitigationProblem, t: Float64Array, s: State, deadline: num
         v += regionTerm(pr, t, i, s.x[i] + d, Pn) - regionTerm(pr, t, i, s.x[i], Pn);
       }
       if (!(v < s.at[1] - GAIN)) continue;
-      for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s.x[pr.unitRegions[r]] += d;
-      (s.k[u] = nk, s.used += dk, s.D = nD, moves++, takeCaps(pr, s, u, dk));
+      (takeFlips(pr, s, u, dk), moves++);
       s.at = [total(Pn - 1), v, total(Pn + 1)];
       break;
     }
@@ -63,26 +70,6 @@ function pairAllowed(pr: MitigationProblem, s: State, u: number, du: number, v: 
   const ok = capsAllow(pr, s, b, db);
   takeCaps(pr, s, a, -da);
   return ok;
-}
-
-/**
- * Calls f(i, δ) for each region where +d on u's regions and -d on v's do not cancel: a walk over the two
- * ascending region lists (buildProblem keeps them so), never touching the regions both share.
- */
-function eachDiffering(
-  pr: MitigationProblem,
-  u: number,
-  v: number,
-  d: number,
-  f: (i: number, e: number) => void,
-) {
-  let a = pr.unitRegStart[u], b = pr.unitRegStart[v];
-  const aEnd = pr.unitRegStart[u + 1], bEnd = pr.unitRegStart[v + 1], R = pr.unitRegions;
-  while (a < aEnd || b < bEnd) {
-    if (b === bEnd || (a < aEnd && R[a] < R[b])) f(R[a++], d);
-    else if (a === aEnd || R[b] < R[a]) f(R[b++], -d);
-    else (a++, b++);
-  }
 }
 
 /** One round of pair moves over every unit and its neighbours; the number of moves taken. */
@@ -111,10 +98,10 @@ function pairs(
         // a region both share may pass a flip from one to the other; two new flips must both fit
         if (!pairAllowed(pr, s, u, du, v, dv)) continue;
         gain = 0;
-        eachDiffering(pr, u, v, pr.unitSign[u] * du, value);
+        eachChanged(pr, u, pr.unitSign[u] * du, v, -pr.unitSign[u] * du, value);
         taken = gain < -GAIN;
         if (taken) {
-          eachDiffering(pr, u, v, pr.unitSign[u] * du, move);
+          eachChanged(pr, u, pr.unitSign[u] * du, v, -pr.unitSign[u] * du, move);
           (s.k[u] = ku, s.k[v] = kv, s.used += du + dv, s.at[1] += gain, moves++);
           (takeCaps(pr, s, u, du), takeCaps(pr, s, v, dv));
           break;

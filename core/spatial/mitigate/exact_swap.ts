@@ -6,7 +6,7 @@
  * best TOP of each together, exactly (their shared regions and the newP they make), taking the best swap
  * while one gains; then ranks again.
  */
-import { capsAllow, type FlipState, objectiveAt, takeCaps } from "./exact_flip_state.ts";
+import { capsAllow, eachChanged, type FlipState, objectiveAt, takeFlips } from "./exact_flip_state.ts";
 import { regionTerm } from "./exact_objective.ts";
 import type { MitigationProblem } from "./problem.ts";
 
@@ -32,21 +32,12 @@ function valueAfter(
   v: number,
   dv: number,
 ): number {
-  const d = du + dv, Pn = pr.P + s.D + d, R = pr.unitRegions;
-  let value = T[d + 2];
+  const Pn = pr.P + s.D + du + dv;
+  let value = T[du + dv + 2];
   if (value === Infinity) return Infinity;
-  const term = (
-    i: number,
-    c: number,
-  ) => (value += regionTerm(pr, t, i, s.x[i] + c, Pn) - regionTerm(pr, t, i, s.x[i], Pn));
-  let a = pr.unitRegStart[u], b = v < 0 ? 0 : pr.unitRegStart[v];
-  const aEnd = pr.unitRegStart[u + 1], bEnd = v < 0 ? 0 : pr.unitRegStart[v + 1];
-  // both ascending lists at once: a region of both takes both changes
-  while (a < aEnd || b < bEnd) {
-    if (b === bEnd || (a < aEnd && R[a] < R[b])) term(R[a++], du);
-    else if (a === aEnd || R[b] < R[a]) term(R[b++], dv);
-    else (term(R[a], du + dv), a++, b++);
-  }
+  eachChanged(pr, u, du, v, dv, (i, c) => {
+    value += regionTerm(pr, t, i, s.x[i] + c, Pn) - regionTerm(pr, t, i, s.x[i], Pn);
+  });
   return value;
 }
 
@@ -82,11 +73,7 @@ export function swaps(pr: MitigationProblem, t: Float64Array, s: FlipState, dead
         }
       }
       if (g < 0 || performance.now() > deadline) break;
-      for (const [u, dk] of [[g, -1], [a, 1]]) {
-        const d = pr.unitSign[u] * dk;
-        for (let r = pr.unitRegStart[u]; r < pr.unitRegStart[u + 1]; r++) s.x[pr.unitRegions[r]] += d;
-        (s.k[u] += dk, s.D += d, takeCaps(pr, s, u, dk));
-      }
+      (takeFlips(pr, s, g, -1), takeFlips(pr, s, a, 1));
       (s.at[1] = best, taken++, T = totals(pr, t, s));
     }
     moves += taken;

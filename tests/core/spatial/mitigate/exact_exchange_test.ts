@@ -15,7 +15,7 @@ import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { unitNeighbours } from "../../../../core/spatial/mitigate/unit_neighbours.ts";
 import { solveZeroGap } from "../../../../core/spatial/mitigate/zero_gap.ts";
 import { regionsOf } from "./fixtures.ts";
-import { ll, scanDesign, statAfter } from "./exact_reference.ts";
+import { ll, scanDesign, statAfter, unitOf } from "./exact_reference.ts";
 
 Deno.test("exchanges by hand: two pairs through a third cell mend region A alone", () => {
   // N = 8: individuals 0, 1 in A and X (labels 0), 2, 3 in X (labels 1), 4, 5 in none (labels 1), 6, 7 in
@@ -24,13 +24,7 @@ Deno.test("exchanges by hand: two pairs through a third cell mend region A alone
   const labels = Uint8Array.of(0, 0, 1, 1, 1, 1, 0, 0);
   const pr = buildProblem(labels, regionsOf([[0, 1], [0, 1, 2, 3]]), { budget: 1, prTol: 0 });
   const members: number[][] = [[0, 1], [0, 1, 2, 3]], t = xlogxTable(pr.N);
-  const unitOf = (j: number) => {
-    for (let u = 0; u < pr.unitSign.length; u++) {
-      for (let m = pr.unitMemStart[u]; m < pr.unitMemStart[u + 1]; m++) if (pr.unitMembers[m] === j) return u;
-    }
-    return -1;
-  };
-  const ax = unitOf(0), x1 = unitOf(2), none1 = unitOf(4), none0 = unitOf(6);
+  const ax = unitOf(pr, 0), x1 = unitOf(pr, 2), none1 = unitOf(pr, 4), none0 = unitOf(pr, 6);
   // only the pairs {A, X} - {} and {X} - {} are neighbours: no pair alone changes A without X
   const near = Array.from({ length: pr.unitSign.length }, () => new Int32Array(0));
   (near[ax] = Int32Array.of(none0), near[x1] = Int32Array.of(none1));
@@ -55,15 +49,9 @@ Deno.test("exchanges by hand: three pairs where no two do", () => {
   const labels = Uint8Array.of(0, 0, 1, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1);
   const A = [0, 1, 6, 7, 8, 9, 10, 11, 12, 13, 14], X = [0, 1, 2, 3], Y = [2, 3, 4, 5];
   const pr = buildProblem(labels, regionsOf([A, X, Y]), { budget: 1, prTol: 0 }), t = xlogxTable(pr.N);
-  const unitOf = (j: number) => {
-    for (let u = 0; u < pr.unitSign.length; u++) {
-      for (let m = pr.unitMemStart[u]; m < pr.unitMemStart[u + 1]; m++) if (pr.unitMembers[m] === j) return u;
-    }
-    return -1;
-  };
   const near = Array.from({ length: pr.unitSign.length }, () => new Int32Array(0));
-  near[unitOf(0)] = near[unitOf(4)] = Int32Array.of(unitOf(15));
-  near[unitOf(2)] = Int32Array.of(unitOf(16));
+  near[unitOf(pr, 0)] = near[unitOf(pr, 4)] = Int32Array.of(unitOf(pr, 15));
+  near[unitOf(pr, 2)] = Int32Array.of(unitOf(pr, 16));
   const s = flipState(pr, t, new Int32Array(pr.unitSign.length));
   // A +1 with X: 0.0319 - 0.1993 + 1.0545 - 0.0511 > 0, so no pair with one other class either; three pairs:
   // {A, X} - {} forward, {X, Y} - {} back, {Y} - {} forward: A +1 alone, D 0

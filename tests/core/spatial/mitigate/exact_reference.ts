@@ -67,6 +67,14 @@ export function bruteForce(
   return best;
 }
 
+/** The unit individual j (a scope position) belongs to, or -1. */
+export function unitOf(pr: MitigationProblem, j: number): number {
+  for (let u = 0; u < pr.unitSign.length; u++) {
+    for (let m = pr.unitMemStart[u]; m < pr.unitMemStart[u + 1]; m++) if (pr.unitMembers[m] === j) return u;
+  }
+  return -1;
+}
+
 /** The solution's flips per unit (|δ_u|, integers). */
 export const countsOf = (s: UnitSolution) => Array.from(s.unitDelta!, Math.abs);
 

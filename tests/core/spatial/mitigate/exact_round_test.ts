@@ -15,7 +15,7 @@ import { unitFlipCounts } from "../../../../core/spatial/mitigate/flips.ts";
 import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { solveZeroGap } from "../../../../core/spatial/mitigate/zero_gap.ts";
 import { regionsOf } from "./fixtures.ts";
-import { scanDesign, setUp, statAfter, tiny } from "./exact_reference.ts";
+import { scanDesign, setUp, statAfter, tiny, unitOf } from "./exact_reference.ts";
 
 Deno.test("roundHerded by hand: whole flips stay, and D is met by the flip that disturbs no region", () => {
   // N = 6, all labels 0: individuals 0, 1 in region A, 2, 3 in A and B, 4, 5 in none. Real flips: one of
@@ -24,13 +24,7 @@ Deno.test("roundHerded by hand: whole flips stay, and D is met by the flip that 
   // w_A + w_B, or 0 for the unit in no region, which therefore takes it.
   const labels = Uint8Array.of(0, 0, 0, 0, 0, 0);
   const pr = buildProblem(labels, regionsOf([[0, 1, 2, 3], [2, 3]]), { budget: 1, prTol: 1 });
-  const unitOf = (j: number) => {
-    for (let u = 0; u < pr.unitSign.length; u++) {
-      for (let m = pr.unitMemStart[u]; m < pr.unitMemStart[u + 1]; m++) if (pr.unitMembers[m] === j) return u;
-    }
-    return -1;
-  };
-  const onlyA = unitOf(0), both = unitOf(2), none = unitOf(4);
+  const onlyA = unitOf(pr, 0), both = unitOf(pr, 2), none = unitOf(pr, 4);
   const k = new Float64Array(pr.unitSign.length);
   (k[onlyA] = 1, k[both] = 1);
   const out = roundHerded(pr, xlogxTable(pr.N), k, 3);

@@ -6,7 +6,7 @@ import { capsKept, positivesAfter } from "../../../../core/spatial/mitigate/exac
 import { swaps } from "../../../../core/spatial/mitigate/exact_swap.ts";
 import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { regionsOf } from "./fixtures.ts";
-import { bruteForce, setUp, statAfter, tiny } from "./exact_reference.ts";
+import { bruteForce, setUp, statAfter, tiny, unitOf } from "./exact_reference.ts";
 
 Deno.test("swaps by hand: the one flip of the budget moves to where it does most", () => {
   // N = 18, budget 1/18: one flip. A = 0..5 holds 1 positive, B = 6..11 holds 3, 12..17 (none) hold 3: P = 7,
@@ -18,9 +18,7 @@ Deno.test("swaps by hand: the one flip of the budget moves to where it does most
   const pr = buildProblem(labels, regionsOf(members), { budget: 1 / 18, prTol: 0.5 }), t = xlogxTable(pr.N);
   assert.equal(pr.C, 1);
   const k = new Int32Array(pr.unitSign.length);
-  for (let u = 0; u < k.length; u++) {
-    if (pr.unitMembers[pr.unitMemStart[u]] === 6) k[u] = 1;
-  }
+  k[unitOf(pr, 6)] = 1;
   const s = flipState(pr, t, k), before = s.at[1];
   assert.ok(swaps(pr, t, s, Infinity) >= 1);
   const opt = bruteForce(pr, labels, members);
