@@ -5,28 +5,23 @@
  * the objective; four kinds of moves mend them:
  * - single: one more or one fewer flip of a unit (moves newP by one, so every region's term changes: the
  *   totals at P' ± 1 are kept, and the move's value is theirs plus its own regions' change);
- * - pair: one flip moved between neighbouring units (unit_neighbours.ts), so that only the regions where
- *   they differ change and newP stays;
+ * - pair (exact_pair_moves.ts): one flip moved between neighbouring cells (unit_neighbours.ts), so that
+ *   only the regions where they differ change and newP stays; a queue holds the pairs a change may have
+ *   made gain, so a search after a few moves looks at few pairs;
  * - swap (exact_swap.ts): one flip given back anywhere and one taken anywhere, where the budget binds;
  * - exchange (exact_exchange.ts): two or three pairs whose effects cancel but on one region class.
  * All keep the budget, the window and each region's cap; the result is never worse than the start. Kicks
  * (iterateFlips) then leave a local optimum to look for a lower one.
  */
-import { capsKept, exactObjective, positivesAfter, regionTerm } from "./exact_objective.ts";
+import { exactObjective, regionTerm } from "./exact_objective.ts";
 import { Rng } from "../../random.ts";
 import type { MitigationProblem } from "./problem.ts";
 import { unitNeighbours } from "./unit_neighbours.ts";
-import {
-  capsAllow,
-  eachChanged,
-  type FlipState as State,
-  flipState,
-  objectiveAt,
-  takeCaps,
-  takeFlips,
-} from "./exact_flip_state.ts";
+import { capsAllow, type FlipState as State, flipState, objectiveAt, takeFlips } from "./exact_flip_state.ts";
 import { exchanges } from "./exact_exchange.ts";
 import { type ExchangeIndex, exchangeIndex } from "./exact_exchange_index.ts";
+import { pairMoves, type PairQueue, pairQueue, queueAll, queueChanged } from "./exact_pair_moves.ts";
+import { type Exchange, realise } from "./exact_realise.ts";
 import { swaps } from "./exact_swap.ts";
 
 /** Neighbours per unit and the largest difference in regions a pair move may have. */
@@ -60,64 +55,63 @@ function singles(pr: MitigationProblem, t: Float64Array, s: State, deadline: num
   return moves;
 }
 
-/** True when u's du and v's dv more flips together keep every region's cap. */
-function pairAllowed(pr: MitigationProblem, s: State, u: number, du: number, v: number, dv: number): boolean {
-  if (!pr.regionCap || (du <= 0 && dv <= 0)) return true;
-  // the smaller change first (one giving a flip back always fits), then the other on top of it
-  const [a, da, b, db] = du <= dv ? [u, du, v, dv] : [v, dv, u, du];
-  if (!capsAllow(pr, s, a, da)) return false;
-  takeCaps(pr, s, a, da);
-  const ok = capsAllow(pr, s, b, db);
-  takeCaps(pr, s, a, -da);
-  return ok;
-}
-
-/** One round of pair moves over every unit and its neighbours; the number of moves taken. */
-function pairs(
-  pr: MitigationProblem,
-  t: Float64Array,
-  s: State,
-  near: Int32Array[],
-  deadline: number,
-): number {
-  const Pp = pr.P + s.D;
-  let moves = 0, gain = 0;
-  const value = (i: number, e: number) =>
-    gain += regionTerm(pr, t, i, s.x[i] + e, Pp) - regionTerm(pr, t, i, s.x[i], Pp);
-  const move = (i: number, e: number) => s.x[i] += e;
-  for (let u = 0; u < s.k.length; u++) {
-    if ((u & 255) === 0 && performance.now() > deadline) break;
-    for (const du of [1, -1]) {
-      const ku = s.k[u] + du;
-      if (ku < 0 || ku > pr.unitCount[u]) continue;
-      let taken = false;
-      for (const v of near[u]) {
-        // v takes the opposite change of the regions, so D stays: its count moves by -sign_u·du/sign_v
-        const dv = -pr.unitSign[u] * du * pr.unitSign[v], kv = s.k[v] + dv;
-        if (kv < 0 || kv > pr.unitCount[v] || s.used + du + dv > pr.C) continue;
-        // a region both share may pass a flip from one to the other; two new flips must both fit
-        if (!pairAllowed(pr, s, u, du, v, dv)) continue;
-        gain = 0;
-        eachChanged(pr, u, pr.unitSign[u] * du, v, -pr.unitSign[u] * du, value);
-        taken = gain < -GAIN;
-        if (taken) {
-          eachChanged(pr, u, pr.unitSign[u] * du, v, -pr.unitSign[u] * du, move);
-          (s.k[u] = ku, s.k[v] = kv, s.used += du + dv, s.at[1] += gain, moves++);
-          (takeCaps(pr, s, u, du), takeCaps(pr, s, v, dv));
-          break;
-        }
-      }
-      if (taken) break;
-    }
-  }
-  if (moves) s.at = [exactObjective(pr, t, s.x, Pp - 1), s.at[1], exactObjective(pr, t, s.x, Pp + 1)];
-  return moves;
-}
-
-/** A problem's neighbour lists and exchange index (1.5 s and 0.5 s at 206k), built on first use and kept. */
+/** A problem's neighbour lists, exchange index and pair queue (1.5 s and 0.5 s at 206k), built on first use and kept. */
 export interface Neighbourhood {
   near: Int32Array[] | null;
   ix: ExchangeIndex | null;
+  q?: PairQueue | null;
+}
+
+/** When single moves and swaps (the moves that change newP) run: every round, once the others stall, or never. */
+type MoveD = "free" | "held" | "never";
+
+/** The state's neighbour lists, index and queue, built if missing. */
+function tools(pr: MitigationProblem, hood: Neighbourhood) {
+  const near = hood.near ??= unitNeighbours(pr, NEIGHBOURS, MAX_DIFF);
+  const ix = hood.ix ??= exchangeIndex(pr, near);
+  return { near, ix, q: hood.q ??= pairQueue(ix) };
+}
+
+/** Queues the pairs a change of the state since (x0, k0, D0) may have made gain: all of them when newP moved. */
+function requeue(q: PairQueue, ix: ExchangeIndex, s: State, x0: Int32Array, k0: Int32Array, D0: number) {
+  if (s.D !== D0) queueAll(q);
+  else queueChanged(q, ix, s, x0, k0);
+}
+
+/**
+ * The search from state s (changed in place) until no move gains or `deadline` passes; the pair queue must
+ * hold every pair that may gain at s (queueAll for a new state).
+ */
+function search(
+  pr: MitigationProblem,
+  t: Float64Array,
+  s: State,
+  deadline: number,
+  mode: MoveD,
+  hood: Neighbourhood,
+): void {
+  const { ix, q } = tools(pr, hood);
+  let moveD = mode === "free";
+  while (performance.now() < deadline) {
+    let x0 = s.x.slice(), k0 = s.k.slice(), D0 = s.D;
+    const a = moveD ? singles(pr, t, s, deadline) : 0;
+    if (a) requeue(q, ix, s, x0, k0, D0);
+    const b = pairMoves(pr, t, s, ix, q, deadline);
+    if (b) s.at = [objectiveAt(pr, t, s.x, s.D - 1), s.at[1], objectiveAt(pr, t, s.x, s.D + 1)];
+    if (a + b > 0) continue;
+    if (performance.now() > deadline) break;
+    // neither finds a gain: a flip moved from any unit to any other (where the budget binds, single moves
+    // cannot), then exchanges of two or three pairs, which mend what one pair cannot
+    (x0 = s.x.slice(), k0 = s.k.slice(), D0 = s.D);
+    const c = moveD ? swaps(pr, t, s, deadline) : 0;
+    if (c === 0 && exchanges(pr, t, s, ix, deadline) === 0) {
+      if (moveD || mode === "never") break;
+      moveD = true;
+      continue;
+    }
+    s.at = [objectiveAt(pr, t, s.x, s.D - 1), s.at[1], objectiveAt(pr, t, s.x, s.D + 1)];
+    requeue(q, ix, s, x0, k0, D0);
+  }
 }
 
 /**
@@ -137,63 +131,58 @@ export function improveFlips(
   hood: Neighbourhood = { near: null, ix: null },
 ): { k: Int32Array; objective: number } {
   const s = flipState(pr, t, start);
-  let moveD = !holdD;
-  for (let round = 0; performance.now() < deadline; round++) {
-    const a = moveD ? singles(pr, t, s, deadline) : 0;
-    if (performance.now() > deadline) break;
-    const near = hood.near ??= unitNeighbours(pr, NEIGHBOURS, MAX_DIFF);
-    const b = pairs(pr, t, s, near, deadline);
-    if (a + b > 0) continue;
-    // neither finds a gain: a flip moved from any unit to any other (where the budget binds, single moves
-    // cannot), then exchanges of two or three pairs, which mend what one pair cannot
-    const c = moveD ? swaps(pr, t, s, deadline) : 0;
-    const ix = hood.ix ??= exchangeIndex(pr, near);
-    if (performance.now() > deadline) break;
-    if (c === 0 && exchanges(pr, t, s, ix, deadline) === 0) {
-      if (moveD) break;
-      moveD = true;
-      continue;
-    }
-    s.at = [objectiveAt(pr, t, s.x, s.D - 1), s.at[1], objectiveAt(pr, t, s.x, s.D + 1)];
-  }
+  queueAll(tools(pr, hood).q);
+  search(pr, t, s, deadline, holdD ? "held" : "free", hood);
   return { k: s.k, objective: exactObjective(pr, t, s.x, pr.P + s.D) };
 }
 
-/** Pair moves in a kick (each at random, gain or not), and the time a kick's search needs at least. */
-const KICK_MOVES = 30, KICK_MS = 1500;
+/** A copy of the state. */
+function copy(s: State): State {
+  return { k: s.k.slice(), x: s.x.slice(), D: s.D, used: s.used, at: [...s.at], capLeft: s.capLeft.slice() };
+}
+
+/** Pair moves in a kick (each at random, gain or not). */
+const KICK_MOVES = 30;
 
 /**
  * Iterated local search from `best` (a local optimum): a kick of KICK_MOVES random pair moves between
- * neighbours, then the search with newP held, kept when it ends lower; until `deadline`. Seeded, so the
- * same problem gives the same answer when the clock allows the same kicks.
+ * neighbouring cells, then the search with newP fixed (pairs and exchanges, whose queue makes it cost what
+ * the kick disturbed), kept when it ends lower; until `deadline`, then the search with newP free once
+ * more. Seeded, so the same problem gives the same answer when the clock allows the same kicks.
  */
 export function iterateFlips(
   pr: MitigationProblem,
   t: Float64Array,
-  best: { k: Int32Array; objective: number },
+  from: { k: Int32Array; objective: number },
   deadline: number,
   hood: Neighbourhood,
 ): { k: Int32Array; objective: number } {
-  const rng = new Rng(0x6b1c), near = hood.near ??= unitNeighbours(pr, NEIGHBOURS, MAX_DIFF);
-  for (let idle = 0; idle < 10 && performance.now() < deadline - KICK_MS;) {
-    const k = best.k.slice();
+  const rng = new Rng(0x6b1c), { ix, q } = tools(pr, hood), P = ix.pairA.length;
+  let best = flipState(pr, t, from.k), s = copy(best);
+  queueAll(q);
+  const m: Exchange = { gain: 0, pairs: [0], signs: [1] };
+  // the last search, newP free, gets a tenth of the time (a second at most)
+  const end = deadline - Math.min(1000, (deadline - performance.now()) / 10);
+  for (let idle = 0; P && idle < 10 && performance.now() < end;) {
     let moved = 0;
     for (let j = 0; j < KICK_MOVES; j++) {
-      const u = rng.int(k.length), nb = near[u];
-      if (!nb.length) continue;
-      const v = nb[rng.int(nb.length)], du = k[u] > 0 && rng.next() < 0.5 ? -1 : 1;
-      const dv = -pr.unitSign[u] * du * pr.unitSign[v];
-      if (k[u] + du < 0 || k[u] + du > pr.unitCount[u] || k[v] + dv < 0 || k[v] + dv > pr.unitCount[v]) {
-        continue;
-      }
-      (k[u] += du, k[v] += dv, moved++);
+      (m.pairs[0] = rng.int(P), m.signs[0] = rng.next() < 0.5 ? -1 : 1);
+      if (realise(pr, s, ix, m)) moved++;
     }
-    // ten kicks in a row that move nothing: the units have (almost) no neighbours to trade with
+    // ten kicks in a row that move nothing: the units have no room to trade
     idle = moved ? 0 : idle + 1;
-    // a kick keeps D; the budget and the caps it may break
-    if (!moved || positivesAfter(pr, k).used > pr.C || !capsKept(pr, k)) continue;
-    const r = improveFlips(pr, t, k, deadline, true, hood);
-    if (r.objective < best.objective) best = r;
+    queueChanged(q, ix, s, best.x, best.k);
+    s.at[1] = exactObjective(pr, t, s.x, pr.P + s.D);
+    search(pr, t, s, end, "never", hood);
+    if (s.at[1] < best.at[1]) best = copy(s);
+    else {
+      const x = s.x, k = s.k;
+      s = copy(best);
+      queueChanged(q, ix, s, x, k);
+    }
   }
-  return best;
+  s = copy(best);
+  queueAll(q);
+  search(pr, t, s, deadline, "free", hood);
+  return { k: s.k, objective: exactObjective(pr, t, s.x, pr.P + s.D) };
 }

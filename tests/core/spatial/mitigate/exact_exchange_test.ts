@@ -8,14 +8,10 @@ import {
   exactObjective,
   positivesAfter,
 } from "../../../../core/spatial/mitigate/exact_objective.ts";
-import { rateBound } from "../../../../core/spatial/mitigate/exact_rate_bound.ts";
-import { approxRows } from "../../../../core/spatial/mitigate/approx_bound.ts";
-import { roundHerded } from "../../../../core/spatial/mitigate/exact_round.ts";
 import { buildProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import { unitNeighbours } from "../../../../core/spatial/mitigate/unit_neighbours.ts";
-import { solveZeroGap } from "../../../../core/spatial/mitigate/zero_gap.ts";
 import { regionsOf } from "./fixtures.ts";
-import { ll, scanDesign, statAfter, unitOf } from "./exact_reference.ts";
+import { ll, roundedScanStart, statAfter, unitOf } from "./exact_reference.ts";
 
 Deno.test("exchanges by hand: two pairs through a third cell mend region A alone", () => {
   // N = 8: individuals 0, 1 in A and X (labels 0), 2, 3 in X (labels 1), 4, 5 in none (labels 1), 6, 7 in
@@ -66,11 +62,8 @@ Deno.test("exchanges by hand: three pairs where no two do", () => {
 
 Deno.test("exchanges on scan designs: each round lowers the objective it reports, and keeps D, budget and caps", () => {
   for (const [seed, maxFlips] of [[7, undefined], [8, 3]] as const) {
-    const { labels, members } = scanDesign(6_000, 300, seed);
-    const pr = buildProblem(labels, regionsOf(members), { budget: 0.2, prTol: 0.1, maxFlips });
-    const t = xlogxTable(pr.N), D = rateBound(pr, t).dBest!;
-    const fixed = { ...pr, dMin: D, dMax: D }, z = solveZeroGap(fixed, approxRows(pr), Infinity)!;
-    const s = flipState(pr, t, roundHerded(pr, t, z.x.map(Math.abs), D));
+    const { labels, members, pr, t, D, start } = roundedScanStart(6_000, 300, seed, maxFlips);
+    const s = flipState(pr, t, start);
     const ix = exchangeIndex(pr, unitNeighbours(pr, 24, 40));
     let total = 0, last = s.at[1];
     for (let round = 0; round < 5; round++) {

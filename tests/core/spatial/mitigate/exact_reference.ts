@@ -6,6 +6,11 @@ import fc from "fast-check";
 import { buildProblem, type MitigationProblem } from "../../../../core/spatial/mitigate/problem.ts";
 import type { UnitSolution } from "../../../../core/spatial/mitigate/status.ts";
 import { Rng } from "../../../../core/random.ts";
+import { xlogxTable } from "../../../../core/spatial/statistic.ts";
+import { approxRows } from "../../../../core/spatial/mitigate/approx_bound.ts";
+import { rateBound } from "../../../../core/spatial/mitigate/exact_rate_bound.ts";
+import { roundHerded } from "../../../../core/spatial/mitigate/exact_round.ts";
+import { solveZeroGap } from "../../../../core/spatial/mitigate/zero_gap.ts";
 import { regionsOf } from "./fixtures.ts";
 
 /** k ln(k/m) + (m-k) ln(1 - k/m), 0 ln 0 = 0: the log-likelihood term, written out for these tests. */
@@ -142,4 +147,16 @@ export function scanDesign(N: number, R: number, seed: number) {
     });
   }
   return { labels, members };
+}
+
+/**
+ * A scan design's problem (budget 0.2, pr_constr 0.1, caps maxFlips) with the local search's usual start:
+ * the zero-gap flips at the D of least B(P'), rounded against the regions' errors.
+ */
+export function roundedScanStart(N: number, R: number, seed: number, maxFlips?: number) {
+  const { labels, members } = scanDesign(N, R, seed);
+  const pr = buildProblem(labels, regionsOf(members), { budget: 0.2, prTol: 0.1, maxFlips });
+  const t = xlogxTable(pr.N), D = rateBound(pr, t).dBest!;
+  const fixed = { ...pr, dMin: D, dMax: D }, z = solveZeroGap(fixed, approxRows(pr), Infinity)!;
+  return { labels, members, pr, t, D, start: roundHerded(pr, t, z.x.map(Math.abs), D) };
 }
