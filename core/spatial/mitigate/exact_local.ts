@@ -89,13 +89,14 @@ function search(
   deadline: number,
   mode: MoveD,
   hood: Neighbourhood,
+  since: Int32Array | null = null,
 ): void {
   const { ix, q } = tools(pr, hood);
-  let moveD = mode === "free";
+  let moveD = mode === "free", xEx = since;
   while (performance.now() < deadline) {
     let x0 = s.x.slice(), k0 = s.k.slice(), D0 = s.D;
     const a = moveD ? singles(pr, t, s, deadline) : 0;
-    if (a) requeue(q, ix, s, x0, k0, D0);
+    if (a) (requeue(q, ix, s, x0, k0, D0), xEx = null);
     const b = pairMoves(pr, t, s, ix, q, deadline);
     if (b) s.at = [objectiveAt(pr, t, s.x, s.D - 1), s.at[1], objectiveAt(pr, t, s.x, s.D + 1)];
     if (a + b > 0) continue;
@@ -104,7 +105,16 @@ function search(
     // cannot), then exchanges of two or three pairs, which mend what one pair cannot
     (x0 = s.x.slice(), k0 = s.k.slice(), D0 = s.D);
     const c = moveD ? swaps(pr, t, s, deadline) : 0;
-    if (c === 0 && exchanges(pr, t, s, ix, deadline) === 0) {
+    let ex = -1;
+    if (c) xEx = null;
+    else {
+      // the classes that moved since the last round first; a round over all before the search ends, but
+      // after a kick (the classes it did not disturb found nothing at the best point)
+      ex = exchanges(pr, t, s, ix, deadline, xEx);
+      if (!ex && xEx && mode !== "never") ex = exchanges(pr, t, s, ix, deadline);
+      xEx = s.x.slice();
+    }
+    if (c === 0 && ex === 0) {
       if (moveD || mode === "never") break;
       moveD = true;
       continue;
@@ -142,7 +152,7 @@ function copy(s: State): State {
 }
 
 /** Pair moves in a kick (each at random, gain or not). */
-const KICK_MOVES = 30;
+const KICK_MOVES = 10;
 
 /**
  * Iterated local search from `best` (a local optimum): a kick of KICK_MOVES random pair moves between
@@ -173,7 +183,7 @@ export function iterateFlips(
     idle = moved ? 0 : idle + 1;
     queueChanged(q, ix, s, best.x, best.k);
     s.at[1] = exactObjective(pr, t, s.x, pr.P + s.D);
-    search(pr, t, s, end, "never", hood);
+    search(pr, t, s, end, "never", hood, best.x);
     if (s.at[1] < best.at[1]) best = copy(s);
     else {
       const x = s.x, k = s.k;

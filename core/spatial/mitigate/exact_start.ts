@@ -96,8 +96,11 @@ export interface ExactStart {
  */
 const SEED_SHARE = 0.5, RELAX_SHARE = 0.7, LOCAL_SHARE = 0.9;
 
-/** Units from which the search after the start has no chance to finish: the local search's kicks take its time. */
-const KICK_UNITS = 2_000;
+/**
+ * Units from which the search after the start has no chance to finish: the local search's kicks take its
+ * time, up to LOCAL_SHARE_LARGE of the limit.
+ */
+const KICK_UNITS = 2_000, LOCAL_SHARE_LARGE = 0.97;
 
 /** The bound and the improved incumbent of `pr` (t: statistic.ts xlogxTable(N)) within the work limit. */
 export async function exactStart(
@@ -146,7 +149,8 @@ export async function exactStart(
   }
   if (start) {
     // the local search twice, newP free and newP held first (exact_local.ts), then kicks, as time allows
-    const end = t0 + LOCAL_SHARE * limit, hood: Neighbourhood = { near: null, ix: null };
+    const large = pr.unitSign.length >= KICK_UNITS, hood: Neighbourhood = { near: null, ix: null };
+    const end = t0 + (large ? LOCAL_SHARE_LARGE : LOCAL_SHARE) * limit;
     let better = improveFlips(pr, t, start, end, false, hood);
     onProgress?.({ phase: "exact search", objective: better.objective, bound });
     if (performance.now() < end) {
@@ -155,7 +159,7 @@ export async function exactStart(
     }
     // kicks only where the search that follows cannot finish anyway (a proof needs its time) and there is
     // a gap to close
-    if (pr.unitSign.length >= KICK_UNITS && relativeGap(better.objective, bound) > GAP_TOLERANCE) {
+    if (large && relativeGap(better.objective, bound) > GAP_TOLERANCE) {
       better = iterateFlips(pr, t, better, end, hood);
     }
     start = better.k;

@@ -28,7 +28,11 @@ Deno.test("exchanges by hand: two pairs through a third cell mend region A alone
   const before = 4 * Math.log(2 / 3) + 2 * Math.log(1 / 3) + 8 * Math.log(2);
   assert.ok(Math.abs(s.at[1] - before) < 1e-9, `${s.at[1]}`);
   assert.ok(Math.abs(ll(0, 2) + ll(4, 6) - ll(4, 8) - before) < 1e-12);
-  const moves = exchanges(pr, t, s, exchangeIndex(pr, near), Infinity);
+  const ix = exchangeIndex(pr, near);
+  // `since` at the positives now: no class moved since, so none is tried; A's moved (here: x[0] then -1): A is
+  assert.equal(exchanges(pr, t, s, ix, Infinity, s.x.slice()), 0);
+  assert.deepEqual(Array.from(s.k), new Array(pr.unitSign.length).fill(0));
+  const moves = exchanges(pr, t, s, ix, Infinity, Int32Array.of(-1, s.x[1]));
   // one of 0, 1 flips up (A +1, X +1) and one of 2, 3 flips down (X -1): A at 1, X at 2, P' stays 4
   assert.equal(moves, 1);
   assert.deepEqual([s.x[0], s.x[1], s.D, s.used], [1, 2, 0, 2]);
