@@ -14,6 +14,8 @@
  *   budgets     POST .../mitigate/relabel, approx, statistical parity and equal opportunity × budget_constr
  *               0.05, 0.2 and 2,000 (issue 35's cases; the solver alone, next to HiGHS on the whole model,
  *               is bench/mitigate_lar_bench.ts)
+ *   exact       (only when named in --steps: each runs to its 30 s work limit) POST .../mitigate/relabel,
+ *               approx false, the six cases of `budgets`, then .../mitigate/threshold, approx false, SP and EO
  *   threshold   POST .../mitigate/threshold, defaults (n_worlds, rng as the audit), twice: the first
  *               builds the regions of every individual, the second finds them kept
  *   corr        POST /api/correlations/analyze?dataset-id={name}, Pearson, Spearman and Kendall: cold, warm
@@ -42,7 +44,7 @@
  * `python3 -m venv /tmp/benchvenv && /tmp/benchvenv/bin/pip install numpy pandas scipy` when missing).
  *
  *   deno run -A bench/http_end_to_end.ts [--n 206418] [--regions 3000] [--worlds 1000] [--seed S]
- *     [--steps import,task,audit,relabel,frontier,budgets,threshold,corr,wide,console] [--wide ROWS] [--parity]
+ *     [--steps import,task,audit,relabel,frontier,budgets,exact,threshold,corr,wide,console] [--wide ROWS] [--parity]
  *     [--env NAME=VALUE ...] [--keep] [--no-reference]
  *
  * --steps picks steps (import and task run whenever a later step of the case needs them: the store is
@@ -106,6 +108,7 @@ function parseArgs(args: string[]): Options {
     "relabel",
     "frontier",
     "budgets",
+    "exact",
     "threshold",
     "corr",
     "wide",
@@ -206,10 +209,13 @@ async function main() {
   const tStart = performance.now();
   const load0 = loadavg();
   const want = (s: string) => !opts.steps || opts.steps.has(s);
-  const caseSteps = ["audit", "relabel", "frontier", "budgets", "threshold", "corr", "console"].filter(want);
+  const caseSteps = ["audit", "relabel", "frontier", "budgets", "exact", "threshold", "corr", "console"]
+    .filter(
+      want,
+    );
   const needCase = want("import") || want("task") || caseSteps.length > 0;
   const needTask = want("task") ||
-    ["audit", "relabel", "frontier", "budgets", "threshold", "console"].some(want);
+    ["audit", "relabel", "frontier", "budgets", "exact", "threshold", "console"].some(want);
 
   const tmp = await Deno.makeTempDir({ prefix: "tessera-http-e2e-" });
   log(`Tessera HTTP end to end, ${new Date().toISOString()}, load ${load0}; temporary directory ${tmp}`);
