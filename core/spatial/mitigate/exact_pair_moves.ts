@@ -15,13 +15,14 @@ import type { MitigationProblem } from "./problem.ts";
 /** A move's value below this counts as a gain (the tables' rounding is ~1e-15 a term). */
 const GAIN = 1e-12;
 
-/** The pairs still to look at (each once), those that gained but could not be taken, and each cell's pairs. */
+/** The pairs still to look at, those that gained but could not be taken (each once), and each cell's pairs. */
 export interface PairQueue {
   queued: Uint8Array;
   ring: Int32Array;
   head: number;
   size: number;
   blocked: number[];
+  isBlocked: Uint8Array;
   cellStart: Int32Array;
   cellPairs: Int32Array;
 }
@@ -39,6 +40,7 @@ export function pairQueue(ix: ExchangeIndex): PairQueue {
     head: 0,
     size: 0,
     blocked: [],
+    isBlocked: new Uint8Array(P),
     cellStart,
     cellPairs,
   };
@@ -51,8 +53,9 @@ function push(q: PairQueue, p: number): void {
   q.ring[(q.head + q.size++) % q.ring.length] = p;
 }
 
-/** Queues every pair (the state is new, or newP moved: every class's value changed). */
+/** Queues every pair (the state is new, or newP moved: every class's value changed); none is blocked then. */
 export function queueAll(q: PairQueue): void {
+  (q.blocked.length = 0, q.isBlocked.fill(0));
   for (let p = 0; p < q.ring.length; p++) push(q, p);
 }
 
@@ -117,7 +120,7 @@ export function pairMoves(
     if (q.size === 0) {
       // the budget, the caps or a unit's room stopped a gain: any move since may have made room
       if (!sinceBlocked || !q.blocked.length) break;
-      for (const p of q.blocked.splice(0)) push(q, p);
+      for (const p of q.blocked.splice(0)) (q.isBlocked[p] = 0, push(q, p));
       sinceBlocked = 0;
     }
     if ((n & 1023) === 0 && performance.now() > deadline) break;
@@ -128,7 +131,7 @@ export function pairMoves(
       if (!(gain < -GAIN)) continue;
       (m.pairs[0] = p, m.signs[0] = sigma, m.gain = gain);
       if (!realise(pr, s, ix, m)) {
-        q.blocked.push(p);
+        if (!q.isBlocked[p]) (q.isBlocked[p] = 1, q.blocked.push(p));
         continue;
       }
       (s.at[1] += gain, moves++, sinceBlocked++);
