@@ -2,10 +2,11 @@
  * Where PROMIS-Exact over many overlapping units starts: a bound that counts integrality
  * (exact_rate_bound.ts) and an incumbent near it. The incumbent is the flips of the real-valued zero-gap
  * solution at the D of the smallest bound (every region at the overall rate there), rounded against the
- * regions' errors (exact_round.ts), then improved by local search (exact_local.ts). When no zero-gap point fits the budget there, the budget binds:
- * the rounded PROMIS-Approx solution, the rounded smooth relaxation (exact_budget.ts) and the rounded hull
- * relaxation (exact_hull.ts), whose Lagrangian bounds also see the budget, compete for the start. The
- * depth-first search (exact_overlapping.ts) then gets what is left of the work limit.
+ * regions' errors (exact_round.ts), then improved by local search (exact_local.ts). When no zero-gap point
+ * fits the budget there, the budget binds: the rounded PROMIS-Approx solution, the rounded smooth
+ * relaxation (exact_budget.ts) and the rounded hull relaxation (exact_hull.ts), whose Lagrangian bounds
+ * also see the budget, compete for the start, and a second hull point at another D starts a second search.
+ * The depth-first search (exact_overlapping.ts) then gets what is left of the work limit.
  */
 import { type ApproxRows, approxRows, withinCaps } from "./approx_bound.ts";
 import { type Chains, chainsOf } from "./approx_chains.ts";
@@ -117,7 +118,7 @@ export async function exactStart(
   onProgress?.({ phase: "exact search", objective: null, bound });
   const rows = approxRows(pr), rc: Rows = { rows, chains: chainsOf(rows) };
   const zero = zeroGapAt(pr, rc, dBest, t0 + SEED_SHARE * limit);
-  let start = zero && roundHerded(pr, t, zero, dBest);
+  let start = zero && roundHerded(pr, t, zero, dBest), second: Int32Array | null = null;
   if (!start) {
     // the budget binds: approx gives one incumbent; then relaxations bound what B(P') cannot, and give another
     const left = Math.max(1e-3, SEED_SHARE * workLimitSeconds - seconds());
@@ -142,6 +143,7 @@ export async function exactStart(
         const hull = hullWindow(pr, t, rc, env, towards, end, upper);
         bound = Math.max(bound, hull.bound);
         if (hull.best) candidates.push(roundHerded(pr, t, hull.best.k, hull.best.D));
+        if (hull.other) second = bestOf(pr, t, [roundHerded(pr, t, hull.other.k, hull.other.D)]).k;
       }
       onProgress?.({ phase: "exact search", objective: null, bound });
     }
@@ -153,6 +155,11 @@ export async function exactStart(
     const end = t0 + (large ? LOCAL_SHARE_LARGE : LOCAL_SHARE) * limit;
     let better = improveFlips(pr, t, start, end, false, hood);
     onProgress?.({ phase: "exact search", objective: better.objective, bound });
+    // a second hull point, at another D: its rounded objective does not tell how far the search takes it
+    if (second && performance.now() < end) {
+      const other = improveFlips(pr, t, second, end, false, hood);
+      if (other.objective < better.objective) (better = other, start = second);
+    }
     if (performance.now() < end) {
       const held = improveFlips(pr, t, start, end, true, hood);
       if (held.objective < better.objective) better = held;

@@ -7,6 +7,7 @@ import { dualValues, raiseAround } from "../../../../core/spatial/mitigate/exact
 import { hullAtD, hullWindow } from "../../../../core/spatial/mitigate/exact_hull.ts";
 import { rateBound } from "../../../../core/spatial/mitigate/exact_rate_bound.ts";
 import { eachFlipVector, setUp, statAfter, tiny } from "./exact_reference.ts";
+import { larLikeProblem } from "../../../../bench/lar_like_problem.ts";
 
 /** The brute-force optimum at each D of the window (index D - dMin; Infinity where no flips reach D). */
 function optimumPerD(c: Parameters<typeof setUp>[0]) {
@@ -78,5 +79,23 @@ Deno.test("hullWindow: its bound lies between min B(P') and the brute-force opti
       assert.ok(bound <= opt + 1e-9 * Math.max(1, opt), `bound ${bound}, optimum ${opt}`);
     }),
     { numRuns: 300, seed: 43 },
+  );
+});
+
+Deno.test("hullWindow on a LAR-like edge case: a second point at another D, of no lower value", () => {
+  // B(P') is least at the window's edge (D = -1,467); the first solve is shifted towards D = 0 (to -733),
+  // the next at the lowest D again: two points over 100 apart, the best the one of lower value
+  const pr = larLikeProblem({ n: 30_000, regions: 900, budget: 0.05, equalOpp: false, seed: 3 });
+  const t = xlogxTable(pr.N),
+    rate = rateBound(pr, t),
+    rows = approxRows(pr),
+    rc = { rows, chains: chainsOf(rows) };
+  const w = hullWindow(pr, t, rc, rate.perD(), 0, performance.now() + 20_000);
+  assert.ok(w.best && w.other, "two hull points");
+  assert.ok(Math.abs(w.other.D - w.best.D) >= 100, `${w.other.D} and ${w.best.D}`);
+  assert.ok(w.other.value >= w.best.value, `${w.other.value} below ${w.best.value}`);
+  assert.ok(
+    w.bound <= w.best.value * (1 + 1e-3),
+    `bound ${w.bound} above the best hull value ${w.best.value}`,
   );
 });
