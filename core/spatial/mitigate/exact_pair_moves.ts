@@ -59,10 +59,12 @@ export function queueAll(q: PairQueue): void {
   for (let p = 0; p < q.ring.length; p++) push(q, p);
 }
 
-/** Queues the pairs of class c and of cell `cell`. */
+/** Queues the pairs whose effect holds class c (their value moves with its positives). */
 function queueClass(q: PairQueue, ix: ExchangeIndex, c: number): void {
   for (const p of ix.byClass[c]) push(q, p);
 }
+
+/** Queues the pairs of cell `cell` (what they can take moves with its units' flips). */
 function queueCell(q: PairQueue, cell: number): void {
   for (let j = q.cellStart[cell]; j < q.cellStart[cell + 1]; j++) push(q, q.cellPairs[j]);
 }
