@@ -135,7 +135,8 @@ function threePairs(
  * fewer takes the best exchange that the units, the budget and the caps allow, alone or with a second
  * class that gains too. `since`: positives per region after an earlier round at the same newP; only the
  * classes whose positives moved since are tried (where the budget binds a round over all of them spends
- * its 4 M lookups: 1.5 s at 206k). Returns the number of moves taken; s.at[1] follows, s.at[0] and s.at[2] do not.
+ * its 4 M lookups: 1.5 s at 206k). Returns the number of moves taken; s.at[1] follows, s.at[0] and
+ * s.at[2] do not.
  */
 export function exchanges(
   pr: MitigationProblem,

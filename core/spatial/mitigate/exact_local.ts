@@ -55,14 +55,14 @@ function singles(pr: MitigationProblem, t: Float64Array, s: State, deadline: num
   return moves;
 }
 
-/** A problem's neighbour lists, exchange index and pair queue (1.5 s and 0.5 s at 206k), built on first use and kept. */
+/** A problem's neighbour lists, exchange index (1.5 s and 0.5 s at 206k) and pair queue, built once and kept. */
 export interface Neighbourhood {
   near: Int32Array[] | null;
   ix: ExchangeIndex | null;
   q?: PairQueue | null;
 }
 
-/** When single moves and swaps (the moves that change newP) run: every round, once the others stall, or never. */
+/** When singles and swaps (the moves that change newP) run: every round, once the others stall, or never. */
 type MoveD = "free" | "held" | "never";
 
 /** The state's neighbour lists, index and queue, built if missing. */
@@ -72,7 +72,7 @@ function tools(pr: MitigationProblem, hood: Neighbourhood) {
   return { near, ix, q: hood.q ??= pairQueue(ix) };
 }
 
-/** Queues the pairs a change of the state since (x0, k0, D0) may have made gain: all of them when newP moved. */
+/** Queues the pairs a change since (x0, k0, D0) may have made gain: all of them when newP moved. */
 function requeue(q: PairQueue, ix: ExchangeIndex, s: State, x0: Int32Array, k0: Int32Array, D0: number) {
   if (s.D !== D0) queueAll(q);
   else queueChanged(q, ix, s, x0, k0);
