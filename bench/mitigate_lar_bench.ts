@@ -2,8 +2,10 @@
  * PROMIS-Approx on the LAR-like scan case (bench/lar_like_case.ts: 3,000 overlapping squares, ~100 per
  * individual), the solver alone, next to HiGHS's generic dual simplex on the whole model in the same run:
  *   deno run -A bench/mitigate_lar_bench.ts [--n 206418] [--seed S] [--limit 30] [--no-reference] [--exact]
+ *     [--one-core]
  * With --exact: PROMIS-Exact (approx = false) instead, its objective, bound and gap at the work limit, and
- * after the six cases the two that threshold mitigation fits at its defaults (budget 0.2, the training part).
+ * after the six cases the two that threshold mitigation fits at its defaults (budget 0.2, the training part),
+ * with the second core's search the service's workers give it (--one-core: without).
  * Cases: statistical parity and equal opportunity × budget_constr 0.05, 0.2 and 2,000; pr_constr 0.1.
  * Prints a Markdown table: status, objective, bound, gap, seconds, columns of the last master.
  */
@@ -12,6 +14,7 @@ import { solveSparse } from "../core/spatial/mitigate/highs.ts";
 import { solveProblem } from "../core/spatial/mitigate/relabel.ts";
 import { relativeGap } from "../core/spatial/mitigate/status.ts";
 import { larLikeProblem } from "./lar_like_problem.ts";
+import { searchElsewhere } from "../workers/search_elsewhere.ts";
 
 const arg = (name: string, dflt: number) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -19,6 +22,7 @@ const arg = (name: string, dflt: number) => {
 };
 const n = arg("n", 206_418), seed = arg("seed", 20_240_601), limit = arg("limit", 30);
 const reference = !Deno.args.includes("--no-reference"), exact = Deno.args.includes("--exact");
+const oneCore = Deno.args.includes("--one-core");
 const f = (v: number | null, d = 6) => (v === null ? "—" : v.toPrecision(d));
 
 console.log(`LAR-like case, n = ${n}, seed ${seed}, work limit ${limit} s`);
@@ -35,7 +39,9 @@ for (const [equalOpp, budget, fit] of cases) {
   const pr = larLikeProblem({ n, seed, equalOpp, budget, fit });
   const scope = (equalOpp ? "EO" : "SP") + (fit ? ", threshold fit" : "");
   if (exact) {
-    const r = await solveProblem(pr, false, limit), gap = relativeGap(r.objective ?? NaN, r.bound ?? NaN);
+    // a second core as the service's worker has it (workers/search_elsewhere.ts), unless --one-core
+    const r = await solveProblem(pr, false, limit, undefined, null, oneCore ? undefined : searchElsewhere);
+    const gap = relativeGap(r.objective ?? NaN, r.bound ?? NaN);
     console.log(
       `| ${scope} | ${budget} | Tessera exact | ${r.status.code} | ${f(r.objective, 10)} | ${
         f(r.bound, 10)

@@ -14,6 +14,7 @@ import {
   thresholdSplit,
 } from "../../core/spatial/mitigate/threshold_mitigation.ts";
 import { toShared } from "../../core/memory.ts";
+import { searchElsewhere } from "../search_elsewhere.ts";
 
 /** The least time between two progress reports of one phase (a new phase is reported at once). */
 export const PROGRESS_MS = 200;
@@ -35,8 +36,10 @@ export type FitInput = Parameters<typeof thresholdFit>[0] & { train: Int32Array;
 
 /** Entries for workers/tasks.ts. */
 export const MITIGATE_TASKS = {
-  "mitigate.relabel": (p: RelabelInput, report: Report) => relabel(p, throttled(report)),
-  "mitigate.threshold": (p: ThresholdInput, report: Report) => thresholdMitigation(p, throttled(report)),
+  // an exact search may take a second core (exact_start.ts), in a worker of its own
+  "mitigate.relabel": (p: RelabelInput, report: Report) => relabel(p, throttled(report), searchElsewhere),
+  "mitigate.threshold": (p: ThresholdInput, report: Report) =>
+    thresholdMitigation(p, throttled(report), searchElsewhere),
   "mitigate.split": (p: Parameters<typeof thresholdSplit>[0]) => thresholdSplit(p),
   // shared: the service keeps it for the next threshold of the same split
   "mitigate.fit": (p: FitInput) => toShared(thresholdFit(p, p.train, p.n)),

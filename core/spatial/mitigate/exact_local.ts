@@ -166,8 +166,9 @@ export function iterateFlips(
   from: { k: Int32Array; objective: number },
   deadline: number,
   hood: Neighbourhood,
+  seed = 0x6b1c,
 ): { k: Int32Array; objective: number } {
-  const rng = new Rng(0x6b1c), { ix, q } = tools(pr, hood), P = ix.pairA.length;
+  const rng = new Rng(seed), { ix, q } = tools(pr, hood), P = ix.pairA.length;
   let best = flipState(pr, t, from.k), s = copy(best);
   queueAll(q);
   const m: Exchange = { gain: 0, pairs: [0], signs: [1] };
@@ -195,4 +196,20 @@ export function iterateFlips(
   queueAll(q);
   search(pr, t, s, deadline, "free", hood);
   return { k: s.k, objective: exactObjective(pr, t, s.x, pr.P + s.D) };
+}
+
+/**
+ * The search with newP free from `start`, then kicks until `deadline`, on neighbour lists of its own: what a
+ * second core runs from a second start (exact_start.ts), its kicks seeded apart from the first core's.
+ */
+export function searchAndKick(
+  pr: MitigationProblem,
+  t: Float64Array,
+  start: Int32Array,
+  deadline: number,
+  seed: number,
+): { k: Int32Array; objective: number } {
+  const hood: Neighbourhood = { near: null, ix: null },
+    first = improveFlips(pr, t, start, deadline, false, hood);
+  return performance.now() < deadline ? iterateFlips(pr, t, first, deadline, hood, seed) : first;
 }

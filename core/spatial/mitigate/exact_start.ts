@@ -5,7 +5,8 @@
  * regions' errors (exact_round.ts), then improved by local search (exact_local.ts). When no zero-gap point
  * fits the budget there, the budget binds: the rounded PROMIS-Approx solution, the rounded smooth
  * relaxation (exact_budget.ts) and the rounded hull relaxation (exact_hull.ts), whose Lagrangian bounds
- * also see the budget, compete for the start, and a second hull point at another D starts a second search.
+ * also see the budget, compete for the start, and a second hull point at another D starts a second search,
+ * on a second core where the caller gives one (SearchElsewhere).
  * The depth-first search (exact_overlapping.ts) then gets what is left of the work limit.
  */
 import { type ApproxRows, approxRows, withinCaps } from "./approx_bound.ts";
@@ -22,21 +23,29 @@ import type { MitigationProblem } from "./problem.ts";
 import { GAP_TOLERANCE, hasSolution, type OnProgress, relativeGap } from "./status.ts";
 import { solveZeroGap, zeroGapOutOfReach } from "./zero_gap.ts";
 
+/** The candidate flips that keep the budget, the window and the caps, lowest objective first. */
+function ranked(
+  pr: MitigationProblem,
+  t: Float64Array,
+  candidates: (Int32Array | null)[],
+): { k: Int32Array; value: number }[] {
+  const kept: { k: Int32Array; value: number }[] = [];
+  for (const k of candidates) {
+    if (!k) continue;
+    const { x, D, used } = positivesAfter(pr, k);
+    if (used > pr.C || D < pr.dMin || D > pr.dMax || !capsKept(pr, k)) continue;
+    kept.push({ k, value: exactObjective(pr, t, x, pr.P + D) });
+  }
+  return kept.sort((a, b) => a.value - b.value);
+}
+
 /** The candidate flips of lowest objective among those that keep the budget, the window and the caps. */
 function bestOf(
   pr: MitigationProblem,
   t: Float64Array,
   candidates: (Int32Array | null)[],
 ): { k: Int32Array | null; value: number } {
-  let best: Int32Array | null = null, value = Infinity;
-  for (const k of candidates) {
-    if (!k) continue;
-    const { x, D, used } = positivesAfter(pr, k);
-    if (used > pr.C || D < pr.dMin || D > pr.dMax || !capsKept(pr, k)) continue;
-    const v = exactObjective(pr, t, x, pr.P + D);
-    if (v < value) (best = k, value = v);
-  }
-  return { k: best, value };
+  return ranked(pr, t, candidates)[0] ?? { k: null, value: Infinity };
 }
 
 /** The approx rows and their chains, built once for every solve at a fixed D (they do not depend on D). */
@@ -84,6 +93,22 @@ function fittingD(
   return null;
 }
 
+/** Integer flips and their objective, as a local search answers them. */
+export interface Flips {
+  k: Int32Array;
+  objective: number;
+}
+
+/**
+ * A local search run on another core (workers/search_elsewhere.ts): from `start`, newP free, then kicks
+ * (exact_local.ts searchAndKick), for `ms` milliseconds. `result` is null when it failed; `stop` ends it.
+ */
+export type SearchElsewhere = (
+  pr: MitigationProblem,
+  start: Int32Array,
+  ms: number,
+) => { result: Promise<Flips | null>; stop: () => void };
+
 /** The search's start: flips (null if none was found), the bound over every integer solution, seconds. */
 export interface ExactStart {
   start: Int32Array | null;
@@ -103,12 +128,38 @@ const SEED_SHARE = 0.5, RELAX_SHARE = 0.7, LOCAL_SHARE = 0.9;
  */
 const KICK_UNITS = 2_000, LOCAL_SHARE_LARGE = 0.97;
 
-/** The bound and the improved incumbent of `pr` (t: statistic.ts xlogxTable(N)) within the work limit. */
+/**
+ * The bound and the improved incumbent of `pr` (t: statistic.ts xlogxTable(N)) within the work limit.
+ * `elsewhere`: a search on another core, where the budget binds (none: all on this one).
+ */
 export async function exactStart(
   pr: MitigationProblem,
   t: Float64Array,
   workLimitSeconds: number,
   onProgress?: OnProgress,
+  elsewhere?: SearchElsewhere,
+): Promise<ExactStart> {
+  const other: Other = { search: null };
+  try {
+    return await startWith(pr, t, workLimitSeconds, onProgress, elsewhere, other);
+  } finally {
+    other.search?.stop();
+  }
+}
+
+/** The search on another core, once there is one. */
+interface Other {
+  search: ReturnType<SearchElsewhere> | null;
+}
+
+/** exactStart's work; `other` holds the search on another core once it starts, so that it can be stopped. */
+async function startWith(
+  pr: MitigationProblem,
+  t: Float64Array,
+  workLimitSeconds: number,
+  onProgress: OnProgress | undefined,
+  elsewhere: SearchElsewhere | undefined,
+  other: Other,
 ): Promise<ExactStart> {
   const t0 = performance.now(), limit = workLimitSeconds * 1000;
   const seconds = () => (performance.now() - t0) / 1000;
@@ -117,6 +168,8 @@ export async function exactStart(
   if (dBest === null) return { start: null, bound, seconds: seconds() };
   onProgress?.({ phase: "exact search", objective: null, bound });
   const rows = approxRows(pr), rc: Rows = { rows, chains: chainsOf(rows) };
+  const large = pr.unitSign.length >= KICK_UNITS,
+    end = t0 + (large ? LOCAL_SHARE_LARGE : LOCAL_SHARE) * limit;
   const zero = zeroGapAt(pr, rc, dBest, t0 + SEED_SHARE * limit);
   let start = zero && roundHerded(pr, t, zero, dBest), second: Int32Array | null = null;
   if (!start) {
@@ -126,34 +179,40 @@ export async function exactStart(
     const approxK = approx.unitDelta && hasSolution(approx.status)
       ? unitFlipCounts(pr, approx.unitDelta)
       : null;
-    const candidates = [approxK], end = t0 + RELAX_SHARE * limit;
-    if (end - performance.now() >= 1000) {
+    const candidates = [approxK], relaxEnd = t0 + RELAX_SHARE * limit;
+    if (relaxEnd - performance.now() >= 1000) {
       const upper = bestOf(pr, t, candidates).value, env = rate.perD();
       // least squares fits at another D: the budget binds only towards an edge of the window, where the
       // smooth relaxations' multipliers lift nothing; hull relaxations go from that edge towards the D
-      let towards = fittingD(pr, rc, env, dBest, end);
+      let towards = fittingD(pr, rc, env, dBest, relaxEnd);
       if (towards === null) {
         // the budget binds everywhere: smooth relaxations where the bound is lowest, and once they stop
         // lifting it, hull relaxations from approx's D outwards for the rest of the time
-        const relaxed = budgetStart(pr, t, end, upper, env);
+        const relaxed = budgetStart(pr, t, relaxEnd, upper, env);
         (bound = Math.max(bound, relaxed.bound), candidates.push(relaxed.start));
         if (relaxed.stalled) towards = approxK ? positivesAfter(pr, approxK).D : 0;
       }
       if (towards !== null) {
-        const hull = hullWindow(pr, t, rc, env, towards, end, upper);
+        const hull = hullWindow(pr, t, rc, env, towards, relaxEnd, upper);
         bound = Math.max(bound, hull.bound);
         if (hull.best) candidates.push(roundHerded(pr, t, hull.best.k, hull.best.D));
         if (hull.other) second = bestOf(pr, t, [roundHerded(pr, t, hull.other.k, hull.other.D)]).k;
       }
       onProgress?.({ phase: "exact search", objective: null, bound });
     }
-    start = bestOf(pr, t, candidates).k;
+    const starts = ranked(pr, t, candidates);
+    start = starts[0]?.k ?? null;
+    // a second core searches from the second start (or else the runner-up among the candidates), so that
+    // both searches get their kicks: this one leaves it
+    const from = second ?? starts[1]?.k;
+    if (elsewhere && large && from && end - performance.now() > 1000) {
+      (other.search = elsewhere(pr, from, end - performance.now()), second = null);
+    }
   }
   if (start) {
     // the local search with newP free, from a second start too, then with newP held first (exact_local.ts),
     // then kicks, as time allows
-    const large = pr.unitSign.length >= KICK_UNITS, hood: Neighbourhood = { near: null, ix: null };
-    const end = t0 + (large ? LOCAL_SHARE_LARGE : LOCAL_SHARE) * limit;
+    const hood: Neighbourhood = { near: null, ix: null };
     let better = improveFlips(pr, t, start, end, false, hood);
     onProgress?.({ phase: "exact search", objective: better.objective, bound });
     // a second hull point, at another D: its rounded objective does not tell how far the search takes it
@@ -172,6 +231,11 @@ export async function exactStart(
     if (large && relativeGap(better.objective, bound) > GAP_TOLERANCE) {
       better = iterateFlips(pr, t, better, end, hood);
     }
+    // the other core's search ends at the same time; where this one closed the gap, it is not waited for
+    const open = relativeGap(better.objective, bound) > GAP_TOLERANCE;
+    const there = open && other.search ? await other.search.result : null;
+    const checked = bestOf(pr, t, [there?.k ?? null]);
+    if (checked.k && checked.value < better.objective) better = { k: checked.k, objective: checked.value };
     start = better.k;
     onProgress?.({ phase: "exact search", objective: better.objective, bound });
   }

@@ -15,7 +15,7 @@ import { solveApprox } from "./approx.ts";
 import { solveExactDisjoint } from "./exact_disjoint.ts";
 import { groupsOf } from "./exact_fixed_rate.ts";
 import { solveExactOverlapping } from "./exact_overlapping.ts";
-import { exactStart } from "./exact_start.ts";
+import { exactStart, type SearchElsewhere } from "./exact_start.ts";
 import { chooseMembers, type FlipOrder, regionFlipCounts, regionsDelta, unitFlipCounts } from "./flips.ts";
 import { type MitigationOutcome, mitigationOutcome } from "./outcome.ts";
 import { buildProblem, type MitigationProblem, unitRegion } from "./problem.ts";
@@ -81,13 +81,17 @@ function withBound(r: UnitSolution, bound: number): UnitSolution {
   return { ...r, bound: b, status: solverStatus(0, "the incumbent meets the bound of the integer counts") };
 }
 
-/** Runs the chosen solver on a problem (the part shared by relabel and threshold mitigation). */
+/**
+ * Runs the chosen solver on a problem (the part shared by relabel and threshold mitigation). `elsewhere`:
+ * where an exact search may run on a second core (exact_start.ts).
+ */
 export async function solveProblem(
   pr: MitigationProblem,
   approx: boolean,
   workLimitSeconds: number,
   onProgress?: OnProgress,
   warm: Float64Array | null = null,
+  elsewhere?: SearchElsewhere,
 ): Promise<UnitSolution> {
   if (!(Number.isFinite(workLimitSeconds) && workLimitSeconds > 0)) {
     throw new RangeError(`the work limit must be a positive number of seconds, not ${workLimitSeconds}`);
@@ -114,7 +118,7 @@ export async function solveProblem(
       }
       // beyond a few units the search needs a good incumbent to prune and a bound that counts integers:
       // exact_start.ts finds both in part of the work limit (its misses only leave the search unseeded)
-      const t = xlogxTable(pr.N), seed = await exactStart(pr, t, workLimitSeconds, onProgress);
+      const t = xlogxTable(pr.N), seed = await exactStart(pr, t, workLimitSeconds, onProgress, elsewhere);
       if (seed.bound === Infinity) {
         const detail = "no integer flips reach a positive count in the rate window";
         return {
@@ -154,7 +158,11 @@ export async function solveProblem(
 }
 
 /** The relabel mitigation of one request (see RelabelInput for the units of each field). */
-export async function relabel(input: RelabelInput, onProgress?: OnProgress): Promise<RelabelResult> {
+export async function relabel(
+  input: RelabelInput,
+  onProgress?: OnProgress,
+  elsewhere?: SearchElsewhere,
+): Promise<RelabelResult> {
   const t0 = performance.now();
   const { yPred, yTrue, scope } = input;
   const flipOrder = input.flipOrder ?? "index", prob = input.prob ?? null;
@@ -166,7 +174,8 @@ export async function relabel(input: RelabelInput, onProgress?: OnProgress): Pro
   const known = input.plan?.n === scope.length ? planSignatures(input.plan, input.regions) : undefined;
   const params = { budget: input.budget, prTol: input.prTol, frozen: input.frozen, maxFlips: input.maxFlips };
   const pr = buildProblem(labels, input.regions, params, known);
-  const sol = await solveProblem(pr, input.approx, input.workLimitSeconds, onProgress, input.warm ?? null);
+  const warm = input.warm ?? null;
+  const sol = await solveProblem(pr, input.approx, input.workLimitSeconds, onProgress, warm, elsewhere);
   const mitigatedPreds = yPred.slice();
   // the solution fixes how many of each unit flip (and so every region's count); flip_order whom
   let flipped = new Int32Array(0), newP = pr.P, counts: Int32Array = new Int32Array(pr.unitSign.length);

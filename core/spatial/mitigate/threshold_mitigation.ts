@@ -18,6 +18,7 @@ import { type MitigationOutcome, mitigationOutcome } from "./outcome.ts";
 import { buildProblem, membership } from "./problem.ts";
 import { type Signatures, signatures } from "../signatures.ts";
 import { solveProblem } from "./relabel.ts";
+import type { SearchElsewhere } from "./exact_start.ts";
 import { type TrainTest, trainTestSplit } from "./train_test_split.ts";
 import { hasSolution, type OnProgress } from "./status.ts";
 import { predictWithThresholds, type RegionThreshold, regionThreshold } from "./region_thresholds.ts";
@@ -145,6 +146,7 @@ function rate(y: Uint8Array, positions: Int32Array): number {
 export async function thresholdMitigation(
   input: ThresholdInput,
   onProgress?: OnProgress,
+  elsewhere?: SearchElsewhere,
 ): Promise<ThresholdResult> {
   const t0ms = performance.now();
   const { yPred, yTrue, prob, regions, defaultBoundary: t0 } = input, n = yPred.length;
@@ -153,7 +155,7 @@ export async function thresholdMitigation(
   const { trainScope, trainRegions, signatures } = input.fit ?? thresholdFit(input, train, n);
   const testScope = inScope(input, test);
   const pr = buildProblem(gather(yPred, trainScope)!, trainRegions, input, signatures);
-  const sol = await solveProblem(pr, input.approx, input.workLimitSeconds, onProgress);
+  const sol = await solveProblem(pr, input.approx, input.workLimitSeconds, onProgress, null, elsewhere);
   const R = regions.members.length;
   const solved = sol.unitDelta !== null && hasSolution(sol.status);
   const delta = solved ? regionsDelta(pr, sol.unitDelta!) : new Float64Array(R);
