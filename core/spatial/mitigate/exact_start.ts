@@ -13,7 +13,7 @@ import { type ApproxRows, approxRows, withinCaps } from "./approx_bound.ts";
 import { type Chains, chainsOf } from "./approx_chains.ts";
 import { solveApprox } from "./approx.ts";
 import { budgetStart } from "./exact_budget.ts";
-import { hullWindow } from "./exact_hull.ts";
+import { ALL_PIECES, EDGE_PIECES, hullWindow } from "./exact_hull.ts";
 import { roundHerded } from "./exact_round.ts";
 import { improveFlips, iterateFlips, type Neighbourhood } from "./exact_local.ts";
 import { capsKept, exactObjective, positivesAfter } from "./exact_objective.ts";
@@ -184,16 +184,16 @@ async function startWith(
       const upper = bestOf(pr, t, candidates).value, env = rate.perD();
       // least squares fits at another D: the budget binds only towards an edge of the window, where the
       // smooth relaxations' multipliers lift nothing; hull relaxations go from that edge towards the D
-      let towards = fittingD(pr, rc, env, dBest, relaxEnd);
+      let towards = fittingD(pr, rc, env, dBest, relaxEnd), most = EDGE_PIECES;
       if (towards === null) {
         // the budget binds everywhere: smooth relaxations where the bound is lowest, and once they stop
         // lifting it, hull relaxations from approx's D outwards for the rest of the time
         const relaxed = budgetStart(pr, t, relaxEnd, upper, env);
         (bound = Math.max(bound, relaxed.bound), candidates.push(relaxed.start));
-        if (relaxed.stalled) towards = approxK ? positivesAfter(pr, approxK).D : 0;
+        if (relaxed.stalled) (towards = approxK ? positivesAfter(pr, approxK).D : 0, most = ALL_PIECES);
       }
       if (towards !== null) {
-        const hull = hullWindow(pr, t, rc, env, towards, relaxEnd, upper);
+        const hull = hullWindow(pr, t, rc, env, towards, relaxEnd, upper, most);
         bound = Math.max(bound, hull.bound);
         if (hull.best) candidates.push(roundHerded(pr, t, hull.best.k, hull.best.D));
         if (hull.other) second = bestOf(pr, t, [roundHerded(pr, t, hull.other.k, hull.other.D)]).k;

@@ -4,7 +4,7 @@ import { xlogxTable } from "../../../../core/spatial/statistic.ts";
 import { approxRows } from "../../../../core/spatial/mitigate/approx_bound.ts";
 import { chainsOf } from "../../../../core/spatial/mitigate/approx_chains.ts";
 import { dualValues, raiseAround } from "../../../../core/spatial/mitigate/exact_dual_bound.ts";
-import { hullAtD, hullWindow } from "../../../../core/spatial/mitigate/exact_hull.ts";
+import { ALL_PIECES, hullAtD, hullWindow } from "../../../../core/spatial/mitigate/exact_hull.ts";
 import { rateBound } from "../../../../core/spatial/mitigate/exact_rate_bound.ts";
 import { eachFlipVector, setUp, statAfter, tiny } from "./exact_reference.ts";
 import { larLikeProblem } from "../../../../bench/lar_like_problem.ts";
@@ -38,6 +38,13 @@ Deno.test("hullAtD: between B(P') and the brute-force optimum at its D", () => {
         assert.ok(
           h.value >= b - tol && h.value <= opt + tol,
           `D ${D}: hull ${h.value}, B ${b}, optimum ${opt}`,
+        );
+        // every doubling piece: at or above the three pieces' hull everywhere, so of no lower value, and still
+        // at or below φ on the integers, so a relaxation too
+        const all = hullAtD(pr, t, rows, chains, D, Infinity, ALL_PIECES)!;
+        assert.ok(
+          all.value >= h.value - tol && all.value <= opt + tol,
+          `D ${D}: all pieces ${all.value}, three ${h.value}, optimum ${opt}`,
         );
       }
     }),
