@@ -157,6 +157,23 @@ const APART = 100;
  */
 const TOWARDS = 1_000;
 
+/** Where hullWindow solves, and until when. */
+export interface HullOptions {
+  /** A D where the budget binds less (where least squares fits, or approx's D). */
+  towards: number;
+  /** performance.now() ms after which no hull starts. */
+  deadline: number;
+  /** An incumbent's objective: a lowest bound that reaches it ends the hulls. */
+  upper?: number;
+  /** The pieces a side of each region's hull (EDGE_PIECES or ALL_PIECES). */
+  most?: number;
+  /**
+   * How long past `deadline` a hull started before it may run: one cut short is lost whole, and where the
+   * budget binds everywhere the last one decides the bound (LAR-like EO 2,000: 23.68 or 24.12).
+   */
+  overrun?: number;
+}
+
 /**
  * The bound over the window after hull relaxations, each solved up to TOWARDS from the D of lowest bound in
  * the direction of `towards` (a D where the budget binds less: where least squares fits it, or approx's) and
@@ -164,17 +181,14 @@ const TOWARDS = 1_000;
  * solved and it is still the lowest (nothing lifts it further), when the lowest bound reaches `upper` (an
  * incumbent's objective) or at `deadline`. `rows`, `chains`: approx_bound.ts approxRows(pr) and its chains.
  * `env`: the bound per D (index D - dMin), B(P') to begin with or already lifted by other multipliers; raised
- * in place. `most`: the pieces a side of each region's hull.
+ * in place.
  */
 export function hullWindow(
   pr: MitigationProblem,
   t: Float64Array,
   { rows, chains }: { rows: ApproxRows; chains: Chains },
   env: Float64Array,
-  towards: number,
-  deadline: number,
-  upper = Infinity,
-  most = EDGE_PIECES,
+  { towards, deadline, upper = Infinity, most = EDGE_PIECES, overrun = 0 }: HullOptions,
 ): HullWindow {
   const solved = new Set<number>(), points: HullPoint[] = [], moved: boolean[] = [];
   let best: HullPoint | null = null;
@@ -185,11 +199,11 @@ export function hullWindow(
     const at = solved.has(shifted) ? D : shifted;
     if (solved.has(at)) break;
     solved.add(at);
-    const h = hullAtD(pr, t, rows, chains, at, deadline, most);
+    const h = hullAtD(pr, t, rows, chains, at, deadline + overrun, most);
     if (!h) break;
     if (!best || h.value < best.value) best = h;
     (points.push(h), moved.push(at !== D));
-    raiseAround(pr, t, h.y, h.D, env, deadline);
+    raiseAround(pr, t, h.y, h.D, env, deadline + overrun);
   }
   let other: HullPoint | null = null;
   const side = moved[points.indexOf(best!)];

@@ -81,7 +81,7 @@ Deno.test("hullWindow: its bound lies between min B(P') and the brute-force opti
       if (!Number.isFinite(opt)) return;
       const rate = rateBound(pr, t), towards = pr.dMin + (f % (pr.dMax - pr.dMin + 1));
       const rows = approxRows(pr), rc = { rows, chains: chainsOf(rows) };
-      const { bound } = hullWindow(pr, t, rc, rate.perD(), towards, Infinity);
+      const { bound } = hullWindow(pr, t, rc, rate.perD(), { towards, deadline: Infinity });
       assert.ok(bound >= rate.bound - 1e-12, `bound ${bound} below B ${rate.bound}`);
       assert.ok(bound <= opt + 1e-9 * Math.max(1, opt), `bound ${bound}, optimum ${opt}`);
     }),
@@ -97,7 +97,7 @@ Deno.test("hullWindow on a LAR-like edge case: a second point at another D, of n
     rate = rateBound(pr, t),
     rows = approxRows(pr),
     rc = { rows, chains: chainsOf(rows) };
-  const w = hullWindow(pr, t, rc, rate.perD(), 0, performance.now() + 20_000);
+  const w = hullWindow(pr, t, rc, rate.perD(), { towards: 0, deadline: performance.now() + 20_000 });
   assert.ok(w.best && w.other, "two hull points");
   assert.ok(Math.abs(w.other.D - w.best.D) >= 100, `${w.other.D} and ${w.best.D}`);
   assert.ok(w.other.value >= w.best.value, `${w.other.value} below ${w.best.value}`);
