@@ -191,19 +191,23 @@ export function hullWindow(
   { towards, deadline, upper = Infinity, most = EDGE_PIECES, overrun = 0 }: HullOptions,
 ): HullWindow {
   const solved = new Set<number>(), points: HullPoint[] = [], moved: boolean[] = [];
-  let best: HullPoint | null = null;
+  let best: HullPoint | null = null, shift = true;
   const lowest = () => pr.dMin + env.reduce((at, v, j) => (v < env[at] ? j : at), 0);
   for (let D = lowest(); env[D - pr.dMin] < upper && performance.now() < deadline; D = lowest()) {
     const shifted = D + Math.sign(towards - D) * Math.min(TOWARDS, Math.ceil(Math.abs(towards - D) / 2));
     // the shifted solve did not lift this D: solve at it, and once that is done too, nothing lifts it
-    const at = solved.has(shifted) ? D : shifted;
+    const at = solved.has(shifted) || !shift ? D : shifted;
     if (solved.has(at)) break;
     solved.add(at);
     const h = hullAtD(pr, t, rows, chains, at, deadline + overrun, most);
     if (!h) break;
     if (!best || h.value < best.value) best = h;
+    const before = env[D - pr.dMin], first = at !== D && !moved.includes(true);
     (points.push(h), moved.push(at !== D));
     raiseAround(pr, t, h.y, h.D, env, deadline + overrun);
+    // the first shifted hull left the lowest bound where it was: multipliers from further in do not reach
+    // the edge here (LAR-like EO 0.05), so each later hull is solved at the lowest D itself
+    if (first && env[lowest() - pr.dMin] <= before) shift = false;
   }
   let other: HullPoint | null = null;
   const side = moved[points.indexOf(best!)];
