@@ -172,6 +172,11 @@ export interface HullOptions {
    * budget binds everywhere the last one decides the bound (LAR-like EO 2,000: 23.68 or 24.12).
    */
   overrun?: number;
+  /**
+   * Told of the one shifted point when shifts end after it: every later point is solved unshifted, so it is
+   * the `other` of HullWindow for good (unless it is the best), and a second start can begin from it at once.
+   */
+  settled?: (h: HullPoint) => void;
 }
 
 /**
@@ -188,7 +193,7 @@ export function hullWindow(
   t: Float64Array,
   { rows, chains }: { rows: ApproxRows; chains: Chains },
   env: Float64Array,
-  { towards, deadline, upper = Infinity, most = EDGE_PIECES, overrun = 0 }: HullOptions,
+  { towards, deadline, upper = Infinity, most = EDGE_PIECES, overrun = 0, settled }: HullOptions,
 ): HullWindow {
   const solved = new Set<number>(), points: HullPoint[] = [], moved: boolean[] = [];
   let best: HullPoint | null = null, shift = true;
@@ -207,7 +212,7 @@ export function hullWindow(
     raiseAround(pr, t, h.y, h.D, env, deadline + overrun);
     // the first shifted hull left the lowest bound where it was: multipliers from further in do not reach
     // the edge here (LAR-like EO 0.05), so each later hull is solved at the lowest D itself
-    if (first && env[lowest() - pr.dMin] <= before) shift = false;
+    if (first && env[lowest() - pr.dMin] <= before) (shift = false, settled?.(h));
   }
   let other: HullPoint | null = null;
   const side = moved[points.indexOf(best!)];

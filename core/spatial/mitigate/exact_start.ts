@@ -177,6 +177,14 @@ async function startWith(
   const rows = approxRows(pr), rc: Rows = { rows, chains: chainsOf(rows) };
   const large = pr.unitSign.length >= KICK_UNITS,
     end = t0 + (large ? LOCAL_SHARE_LARGE : LOCAL_SHARE) * limit;
+  // a second core searches from the second start (or else the runner-up among the candidates), so that
+  // both searches get their kicks: this one leaves it
+  const help = (from: Int32Array | null) => {
+    const k = from && bestOf(pr, t, [from]).k;
+    if (elsewhere && large && k && !other.search && end - performance.now() > 1000) {
+      other.search = elsewhere(pr, k, end - performance.now());
+    }
+  };
   const zero = zeroGapAt(pr, rc, dBest, t0 + SEED_SHARE * limit);
   let start = zero && roundHerded(pr, t, zero, dBest), second: Int32Array | null = null;
   if (!start) {
@@ -206,6 +214,8 @@ async function startWith(
           upper,
           most,
           overrun: most === ALL_PIECES ? HULL_OVERRUN * limit : 0,
+          // the second start settled before the hulls end: the other core need not wait for them
+          settled: (h) => help(roundHerded(pr, t, h.k, h.D)),
         });
         bound = Math.max(bound, hull.bound);
         if (hull.best) candidates.push(roundHerded(pr, t, hull.best.k, hull.best.D));
@@ -215,12 +225,8 @@ async function startWith(
     }
     const starts = ranked(pr, t, candidates);
     start = starts[0]?.k ?? null;
-    // a second core searches from the second start (or else the runner-up among the candidates), so that
-    // both searches get their kicks: this one leaves it
-    const from = second ?? starts[1]?.k;
-    if (elsewhere && large && from && end - performance.now() > 1000) {
-      (other.search = elsewhere(pr, from, end - performance.now()), second = null);
-    }
+    help(second ?? starts[1]?.k ?? null);
+    if (other.search) second = null;
   }
   if (start) {
     // the local search with newP free, from a second start too, then with newP held first (exact_local.ts),
