@@ -106,3 +106,23 @@ Deno.test("hullWindow on a LAR-like edge case: a second point at another D, of n
     `bound ${w.bound} above the best hull value ${w.best.value}`,
   );
 });
+
+Deno.test("hullWindow where the first shifted hull lifts nothing: shifts end, and its point is told once as the other", () => {
+  // LAR-like EO, 30,000: the first hull, shifted from the lowest D towards 0, leaves the lowest bound where it
+  // was; every later hull is then solved at the lowest D, so that shifted point stays the window's other
+  const pr = larLikeProblem({ n: 30_000, regions: 900, budget: 0.05, equalOpp: true, seed: 3 });
+  const t = xlogxTable(pr.N),
+    rate = rateBound(pr, t),
+    rows = approxRows(pr),
+    rc = { rows, chains: chainsOf(rows) };
+  const told: number[] = [];
+  const w = hullWindow(pr, t, rc, rate.perD(), {
+    towards: 0,
+    deadline: performance.now() + 15_000,
+    settled: (h) => told.push(h.D),
+  });
+  assert.equal(told.length, 1, `told ${told}`);
+  assert.ok(w.best && w.other, "two hull points");
+  assert.equal(w.other.D, told[0]);
+  assert.ok(w.other.value >= w.best.value && w.bound <= w.best.value * (1 + 1e-3));
+});
