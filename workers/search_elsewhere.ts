@@ -27,7 +27,7 @@ export const searchElsewhere: SearchElsewhere = (pr, start, ms) => {
     worker.onmessage = (e: MessageEvent<Flips>) => finish(e.data);
     worker.onerror = (e) => (e.preventDefault(), finish(null));
     worker.onmessageerror = () => finish(null);
-    worker.postMessage({ pr, start, ms });
+    worker.postMessage({ pr, start, until: performance.timeOrigin + performance.now() + ms });
   });
   return { result, stop: () => finish(null) };
 };

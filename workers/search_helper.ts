@@ -1,6 +1,6 @@
 /**
  * The module of a worker that a solving worker starts for PROMIS-Exact's second core
- * (search_elsewhere.ts): one message in (the problem, the start flips, the milliseconds), one answer out.
+ * (search_elsewhere.ts): one message in (the problem, the start flips, the end), one answer out.
  */
 import { searchAndKick } from "../core/spatial/mitigate/exact_local.ts";
 import type { MitigationProblem } from "../core/spatial/mitigate/problem.ts";
@@ -12,12 +12,13 @@ const SEED = 0x2c0e;
 interface Job {
   pr: MitigationProblem;
   start: Int32Array;
-  ms: number;
+  /** The end in ms since the epoch, on the starter's clock: loading this module takes no time from it. */
+  until: number;
 }
 
 const scope = self as unknown as Worker;
 scope.onmessage = (e: MessageEvent<Job>) => {
-  const { pr, start, ms } = e.data, deadline = performance.now() + ms;
+  const { pr, start, until } = e.data, deadline = until - performance.timeOrigin;
   const r = searchAndKick(pr, xlogxTable(pr.N), start, deadline, SEED);
   scope.postMessage(r, [r.k.buffer as ArrayBuffer]);
 };
