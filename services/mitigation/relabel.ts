@@ -210,6 +210,8 @@ async function relabelRun(
               seed: input.seed,
               plan: prepared.plan,
               warm: input.point?.warm ?? null,
+              // a frontier's points share the pool's cores already
+              secondCore: !input.point,
             }, live.solver),
       ),
   );

@@ -37,7 +37,8 @@ export type FitInput = Parameters<typeof thresholdFit>[0] & { train: Int32Array;
 /** Entries for workers/tasks.ts. */
 export const MITIGATE_TASKS = {
   // an exact search may take a second core (exact_start.ts), in a worker of its own
-  "mitigate.relabel": (p: RelabelInput, report: Report) => relabel(p, throttled(report), searchElsewhere),
+  "mitigate.relabel": (p: RelabelInput, report: Report) =>
+    relabel(p, throttled(report), p.secondCore === false ? undefined : searchElsewhere),
   "mitigate.threshold": (p: ThresholdInput, report: Report) =>
     thresholdMitigation(p, throttled(report), searchElsewhere),
   "mitigate.split": (p: Parameters<typeof thresholdSplit>[0]) => thresholdSplit(p),

@@ -236,8 +236,8 @@ async function startWith(
     onProgress?.({ phase: "exact search", objective: better.objective, bound });
     // a second hull point, at another D: its rounded objective does not tell how far the search takes it
     if (second && performance.now() < end) {
-      const other = improveFlips(pr, t, second, end, false, hood);
-      if (other.objective < better.objective) (better = other, start = second);
+      const fromSecond = improveFlips(pr, t, second, end, false, hood);
+      if (fromSecond.objective < better.objective) (better = fromSecond, start = second);
     }
     // where the budget binds and kicks follow (they keep newP), the search with newP held first lost to the
     // free one wherever traced (LAR-like SP 0.05, EO 0.05, EO 2,000): its time goes to the kicks

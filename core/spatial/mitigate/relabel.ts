@@ -60,6 +60,11 @@ export interface RelabelInput {
   maxFlips?: number | null;
   /** Approx only: a neighbouring relabel's `unitDelta` (a smaller budget of a frontier) to start from. */
   warm?: Float64Array | null;
+  /**
+   * Exact only: false keeps the search on its own core (exact_start.ts SearchElsewhere). A frontier's points
+   * run beside each other on the pool, so a second core for each would put four searches on two cores.
+   */
+  secondCore?: boolean;
 }
 
 /** The relabel's answer: positive rates in scope, metrics over every individual with y_true. */
