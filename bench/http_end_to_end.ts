@@ -209,10 +209,8 @@ async function main() {
   const tStart = performance.now();
   const load0 = loadavg();
   const want = (s: string) => !opts.steps || opts.steps.has(s);
-  const caseSteps = ["audit", "relabel", "frontier", "budgets", "exact", "threshold", "corr", "console"]
-    .filter(
-      want,
-    );
+  const caseNames = ["audit", "relabel", "frontier", "budgets", "exact", "threshold", "corr", "console"];
+  const caseSteps = caseNames.filter(want);
   const needCase = want("import") || want("task") || caseSteps.length > 0;
   const needTask = want("task") ||
     ["audit", "relabel", "frontier", "budgets", "exact", "threshold", "console"].some(want);

@@ -3,7 +3,8 @@
  * worker of its own, started by the solving worker, so that the pool's worker count stays what it is and a
  * cancelled solve (its worker terminated) takes this one with it.
  */
-import type { Flips, SearchElsewhere } from "../core/spatial/mitigate/exact_start.ts";
+import type { Flips } from "../core/spatial/mitigate/exact_local.ts";
+import type { SearchElsewhere } from "../core/spatial/mitigate/exact_start.ts";
 
 /** How long past its time an answer is waited for before the search counts as failed. */
 const GRACE_MS = 2_000;

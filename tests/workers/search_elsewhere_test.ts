@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { xlogxTable } from "../../core/spatial/statistic.ts";
 import { capsKept, exactObjective, positivesAfter } from "../../core/spatial/mitigate/exact_objective.ts";
-import type { Flips, SearchElsewhere } from "../../core/spatial/mitigate/exact_start.ts";
+import type { Flips } from "../../core/spatial/mitigate/exact_local.ts";
+import type { SearchElsewhere } from "../../core/spatial/mitigate/exact_start.ts";
 import { buildProblem, type MitigationProblem } from "../../core/spatial/mitigate/problem.ts";
 import { solveProblem } from "../../core/spatial/mitigate/relabel.ts";
 import { searchElsewhere } from "../../workers/search_elsewhere.ts";

@@ -24,6 +24,12 @@ import { pairMoves, type PairQueue, pairQueue, queueAll, queueChanged } from "./
 import { type Exchange, realise } from "./exact_realise.ts";
 import { swaps } from "./exact_swap.ts";
 
+/** Integer flips per unit and their objective: what every search answers. */
+export interface Flips {
+  k: Int32Array;
+  objective: number;
+}
+
 /** Neighbours per unit and the largest difference in regions a pair move may have. */
 const NEIGHBOURS = 24, MAX_DIFF = 40;
 
@@ -139,7 +145,7 @@ export function improveFlips(
   deadline: number,
   holdD = false,
   hood: Neighbourhood = { near: null, ix: null },
-): { k: Int32Array; objective: number } {
+): Flips {
   const s = flipState(pr, t, start);
   queueAll(tools(pr, hood).q);
   search(pr, t, s, deadline, holdD ? "held" : "free", hood);
@@ -163,11 +169,11 @@ const KICK_MOVES = 10;
 export function iterateFlips(
   pr: MitigationProblem,
   t: Float64Array,
-  from: { k: Int32Array; objective: number },
+  from: Flips,
   deadline: number,
   hood: Neighbourhood,
   seed = 0x6b1c,
-): { k: Int32Array; objective: number } {
+): Flips {
   const rng = new Rng(seed), { ix, q } = tools(pr, hood), P = ix.pairA.length;
   let best = flipState(pr, t, from.k), s = copy(best);
   queueAll(q);
@@ -208,7 +214,7 @@ export function searchAndKick(
   start: Int32Array,
   deadline: number,
   seed: number,
-): { k: Int32Array; objective: number } {
+): Flips {
   const hood: Neighbourhood = { near: null, ix: null },
     first = improveFlips(pr, t, start, deadline, false, hood);
   return performance.now() < deadline ? iterateFlips(pr, t, first, deadline, hood, seed) : first;

@@ -15,7 +15,7 @@ import { solveApprox } from "./approx.ts";
 import { budgetStart } from "./exact_budget.ts";
 import { ALL_PIECES, EDGE_PIECES, hullWindow } from "./exact_hull.ts";
 import { roundHerded } from "./exact_round.ts";
-import { improveFlips, iterateFlips, type Neighbourhood } from "./exact_local.ts";
+import { type Flips, improveFlips, iterateFlips, type Neighbourhood } from "./exact_local.ts";
 import { capsKept, exactObjective, positivesAfter } from "./exact_objective.ts";
 import { rateBound } from "./exact_rate_bound.ts";
 import { unitFlipCounts } from "./flips.ts";
@@ -91,12 +91,6 @@ function fittingD(
     if (zeroGapAt(pr, rc, pr.dMin + j, deadline)) return pr.dMin + j;
   }
   return null;
-}
-
-/** Integer flips and their objective, as a local search answers them. */
-export interface Flips {
-  k: Int32Array;
-  objective: number;
 }
 
 /**

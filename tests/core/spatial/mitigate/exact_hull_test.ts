@@ -89,14 +89,17 @@ Deno.test("hullWindow: its bound lies between min B(P') and the brute-force opti
   );
 });
 
+/** A LAR-like edge case of 30,000 (budget 0.05) with what hullWindow takes: B(P'), the rows and chains. */
+function larLikeEdge(equalOpp: boolean) {
+  const pr = larLikeProblem({ n: 30_000, regions: 900, budget: 0.05, equalOpp, seed: 3 });
+  const t = xlogxTable(pr.N), rate = rateBound(pr, t), rows = approxRows(pr);
+  return { pr, t, rate, rc: { rows, chains: chainsOf(rows) } };
+}
+
 Deno.test("hullWindow on a LAR-like edge case: a second point at another D, of no lower value", () => {
   // B(P') is least at the window's edge (D = -1,467); the first solve is shifted towards D = 0 (to -733),
   // the next at the lowest D again: two points over 100 apart, the best the one of lower value
-  const pr = larLikeProblem({ n: 30_000, regions: 900, budget: 0.05, equalOpp: false, seed: 3 });
-  const t = xlogxTable(pr.N),
-    rate = rateBound(pr, t),
-    rows = approxRows(pr),
-    rc = { rows, chains: chainsOf(rows) };
+  const { pr, t, rate, rc } = larLikeEdge(false);
   const w = hullWindow(pr, t, rc, rate.perD(), { towards: 0, deadline: performance.now() + 20_000 });
   assert.ok(w.best && w.other, "two hull points");
   assert.ok(Math.abs(w.other.D - w.best.D) >= 100, `${w.other.D} and ${w.best.D}`);
@@ -110,11 +113,7 @@ Deno.test("hullWindow on a LAR-like edge case: a second point at another D, of n
 Deno.test("hullWindow where the first shifted hull lifts nothing: shifts end, and its point is told once as the other", () => {
   // LAR-like EO, 30,000: the first hull, shifted from the lowest D towards 0, leaves the lowest bound where it
   // was; every later hull is then solved at the lowest D, so that shifted point stays the window's other
-  const pr = larLikeProblem({ n: 30_000, regions: 900, budget: 0.05, equalOpp: true, seed: 3 });
-  const t = xlogxTable(pr.N),
-    rate = rateBound(pr, t),
-    rows = approxRows(pr),
-    rc = { rows, chains: chainsOf(rows) };
+  const { pr, t, rate, rc } = larLikeEdge(true);
   const told: number[] = [];
   const w = hullWindow(pr, t, rc, rate.perD(), {
     towards: 0,
