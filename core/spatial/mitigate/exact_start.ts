@@ -13,7 +13,8 @@ import { type ApproxRows, approxRows, withinCaps } from "./approx_bound.ts";
 import { type Chains, chainsOf } from "./approx_chains.ts";
 import { solveApprox } from "./approx.ts";
 import { budgetStart } from "./exact_budget.ts";
-import { ALL_PIECES, EDGE_PIECES, hullWindow } from "./exact_hull.ts";
+import { diveHull } from "./exact_dive.ts";
+import { ALL_PIECES, EDGE_PIECES, type HullPoint, hullWindow } from "./exact_hull.ts";
 import { roundHerded } from "./exact_round.ts";
 import { type Flips, improveFlips, iterateFlips, type Neighbourhood } from "./exact_local.ts";
 import { capsKept, exactObjective, positivesAfter } from "./exact_objective.ts";
@@ -123,6 +124,9 @@ const SEED_SHARE = 0.5, RELAX_SHARE = 0.7, LOCAL_SHARE = 0.9;
  */
 const HULL_OVERRUN = 0.1;
 
+/** The most of the work limit one hull point's dive may take (at 206k it takes 1-2 s). */
+const DIVE_SHARE = 0.1;
+
 /**
  * Units from which the search after the start has no chance to finish: the local search's kicks take its
  * time, up to LOCAL_SHARE_LARGE of the limit.
@@ -202,6 +206,11 @@ async function startWith(
         if (relaxed.stalled) (towards = approxK ? positivesAfter(pr, approxK).D : 0, most = ALL_PIECES);
       }
       if (towards !== null) {
+        // a hull point's integer flips: dived (exact_dive.ts), or rounded against the regions' errors where
+        // the dive finds none
+        const integer = (h: HullPoint) =>
+          diveHull(pr, t, h.k, h.D, performance.now() + DIVE_SHARE * limit, most) ??
+            roundHerded(pr, t, h.k, h.D);
         const hull = hullWindow(pr, t, rc, env, {
           towards,
           deadline: relaxEnd,
@@ -209,11 +218,11 @@ async function startWith(
           most,
           overrun: most === ALL_PIECES ? HULL_OVERRUN * limit : 0,
           // the second start settled before the hulls end: the other core need not wait for them
-          settled: (h) => help(roundHerded(pr, t, h.k, h.D)),
+          settled: (h) => help(integer(h)),
         });
         bound = Math.max(bound, hull.bound);
-        if (hull.best) candidates.push(roundHerded(pr, t, hull.best.k, hull.best.D));
-        if (hull.other) second = bestOf(pr, t, [roundHerded(pr, t, hull.other.k, hull.other.D)]).k;
+        if (hull.best) candidates.push(integer(hull.best));
+        if (hull.other && !other.search) second = bestOf(pr, t, [integer(hull.other)]).k;
       }
       onProgress?.({ phase: "exact search", objective: null, bound });
     }
