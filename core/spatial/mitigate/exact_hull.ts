@@ -173,8 +173,8 @@ export interface HullOptions {
    */
   overrun?: number;
   /**
-   * Told of the one shifted point when shifts end after it: every later point is solved unshifted, so it is
-   * the `other` of HullWindow for good (unless it is the best), and a second start can begin from it at once.
+   * Told of the shifted point after which shifts end: every later point is solved unshifted, so a second
+   * start can begin from it at once.
    */
   settled?: (h: HullPoint) => void;
 }
@@ -182,7 +182,8 @@ export interface HullOptions {
 /**
  * The bound over the window after hull relaxations, each solved up to TOWARDS from the D of lowest bound in
  * the direction of `towards` (a D where the budget binds less: where least squares fits it, or approx's) and
- * raising the bound of the D around it (raiseAround); then at that lowest D itself. They end when both were
+ * raising the bound of the D around it (raiseAround); then at that lowest D itself (and once a shifted one
+ * lifts nothing, every later one is solved at the lowest D itself). They end when both were
  * solved and it is still the lowest (nothing lifts it further), when the lowest bound reaches `upper` (an
  * incumbent's objective) or at `deadline`. `rows`, `chains`: approx_bound.ts approxRows(pr) and its chains.
  * `env`: the bound per D (index D - dMin), B(P') to begin with or already lifted by other multipliers; raised
@@ -207,12 +208,13 @@ export function hullWindow(
     const h = hullAtD(pr, t, rows, chains, at, deadline + overrun, most);
     if (!h) break;
     if (!best || h.value < best.value) best = h;
-    const before = env[D - pr.dMin], first = at !== D && !moved.includes(true);
+    const before = env[D - pr.dMin];
     (points.push(h), moved.push(at !== D));
     raiseAround(pr, t, h.y, h.D, env, deadline + overrun);
-    // the first shifted hull left the lowest bound where it was: multipliers from further in do not reach
-    // the edge here (LAR-like EO 0.05), so each later hull is solved at the lowest D itself
-    if (first && env[lowest() - pr.dMin] <= before) (shift = false, settled?.(h));
+    // a shifted hull left the lowest bound where it was: multipliers from further in no longer reach the
+    // lowest D (LAR-like EO 0.05 from the first, SP 0.05 from the second), so each later hull is solved at
+    // the lowest D itself
+    if (at !== D && env[lowest() - pr.dMin] <= before) (shift = false, settled?.(h));
   }
   let other: HullPoint | null = null;
   const side = moved[points.indexOf(best!)];

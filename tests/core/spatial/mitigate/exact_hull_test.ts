@@ -125,3 +125,18 @@ Deno.test("hullWindow where the first shifted hull lifts nothing: shifts end, an
   assert.equal(w.other.D, told[0]);
   assert.ok(w.other.value >= w.best.value && w.bound <= w.best.value * (1 + 1e-3));
 });
+
+Deno.test("hullWindow where a later shifted hull lifts nothing: shifts end there, told once", () => {
+  // LAR-like SP, 30,000: the first shifted hull lifts the edge (B(P') least at -1,467), a later one lifts
+  // nothing; that point is told, once, and lies on the window's other side from the best
+  const { pr, t, rate, rc } = larLikeEdge(false);
+  const told: number[] = [];
+  const w = hullWindow(pr, t, rc, rate.perD(), {
+    towards: 0,
+    deadline: performance.now() + 15_000,
+    settled: (h) => told.push(h.D),
+  });
+  assert.equal(told.length, 1, `told ${told}`);
+  assert.ok(w.best && told[0] > 0 && w.best.D < 0, `told ${told}, best at ${w.best?.D}`);
+  assert.ok(w.bound <= w.best.value * (1 + 1e-3));
+});
