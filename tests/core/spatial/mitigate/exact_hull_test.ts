@@ -110,16 +110,21 @@ Deno.test("hullWindow on a LAR-like edge case: a second point at another D, of n
   );
 });
 
-Deno.test("hullWindow where the first shifted hull lifts nothing: shifts end, and its point is told once as the other", () => {
-  // LAR-like EO, 30,000: the first hull, shifted from the lowest D towards 0, leaves the lowest bound where it
-  // was; every later hull is then solved at the lowest D, so that shifted point stays the window's other
-  const { pr, t, rate, rc } = larLikeEdge(true);
-  const told: number[] = [];
+/** hullWindow on larLikeEdge(equalOpp) for 15 s from towards 0, and the D of each point `settled` was told of. */
+function windowTold(equalOpp: boolean) {
+  const { pr, t, rate, rc } = larLikeEdge(equalOpp), told: number[] = [];
   const w = hullWindow(pr, t, rc, rate.perD(), {
     towards: 0,
     deadline: performance.now() + 15_000,
     settled: (h) => told.push(h.D),
   });
+  return { w, told };
+}
+
+Deno.test("hullWindow where the first shifted hull lifts nothing: shifts end, and its point is told once as the other", () => {
+  // LAR-like EO, 30,000: the first hull, shifted from the lowest D towards 0, leaves the lowest bound where it
+  // was; every later hull is then solved at the lowest D, so that shifted point stays the window's other
+  const { w, told } = windowTold(true);
   assert.equal(told.length, 1, `told ${told}`);
   assert.ok(w.best && w.other, "two hull points");
   assert.equal(w.other.D, told[0]);
@@ -129,13 +134,7 @@ Deno.test("hullWindow where the first shifted hull lifts nothing: shifts end, an
 Deno.test("hullWindow where a later shifted hull lifts nothing: shifts end there, told once", () => {
   // LAR-like SP, 30,000: the first shifted hull lifts the edge (B(P') least at -1,467), a later one lifts
   // nothing; that point is told, once, and lies on the window's other side from the best
-  const { pr, t, rate, rc } = larLikeEdge(false);
-  const told: number[] = [];
-  const w = hullWindow(pr, t, rc, rate.perD(), {
-    towards: 0,
-    deadline: performance.now() + 15_000,
-    settled: (h) => told.push(h.D),
-  });
+  const { w, told } = windowTold(false);
   assert.equal(told.length, 1, `told ${told}`);
   assert.ok(w.best && told[0] > 0 && w.best.D < 0, `told ${told}, best at ${w.best?.D}`);
   assert.ok(w.bound <= w.best.value * (1 + 1e-3));
