@@ -23,14 +23,20 @@ const STOP_GAP = 1e-3, MAX_STEPS = 100;
 
 /**
  * Pieces on each side of a row's best count, widths 1, 1, 2, 4, ... (each at its first integer's slope), the
- * last one to the reach: three (1, 1, the rest) where the budget binds only towards an edge, and every
- * doubling where it binds everywhere, whose regions sit tens of counts from their best, where three pieces
+ * last one to the reach: three (1, 1, the rest) where the budget binds only towards an edge, and all of them
+ * (UNIT_PIECES of width 1 first) where it binds everywhere, whose regions sit tens of counts from their best, where three pieces
  * fall far below φ. Every doubling took the interior point 73 steps on the LAR-like case, three 64. LAR-like
  * EO 2,000 (30 s, three runs): incumbent 26.23 → 25.98, bound 23.68-24.12 against 23.93-23.98 (as a sixth
  * hull fits or not); seed 7: gap 7.8 → 7.0 %. SP 0.05 and EO 0.05 lost with them (3.6 % and 4.1 % against
  * 2.7 % and 3.4 %: fewer hulls fit).
  */
 export const EDGE_PIECES = 3, ALL_PIECES = Infinity;
+
+/**
+ * With every piece, the first ones of width 1, then doubling: LAR-like EO 2,000 at D 183, hull 25.276 with
+ * doubling from the first, 25.340 with 8 of width 1 (1.8 against 1.9 s), 25.340 with 32 (2.7 s).
+ */
+const UNIT_PIECES = 8;
 
 /** The relaxation's answer at D: its value (approximate), each region's multiplier, real flips per unit. */
 export interface HullPoint {
@@ -60,6 +66,7 @@ function pieces(
   most: number,
 ) {
   const T = rows.kappa.length, { up, down } = regionCapacities(pr), N = pr.N;
+  const unit = most === ALL_PIECES ? UNIT_PIECES : 1;
   const cost: number[] = [], upper: number[] = [], index: number[] = [], value: number[] = [];
   const base = new Float64Array(T);
   let constant = 0;
@@ -76,7 +83,7 @@ function pieces(
       const room = dir > 0 ? hi - x0 : x0 - lo;
       for (let d = 0; d < room;) {
         const last = cost.length - first >= most - 1;
-        const next = last ? room : Math.min(room, d === 0 ? 1 : 2 * d);
+        const next = last ? room : Math.min(room, d < unit ? d + 1 : 2 * d);
         (cost.push(c(x0 + dir * (d + 1)) - c(x0 + dir * d)), upper.push(next - d));
         (index.push(r), value.push(-dir));
         d = next;

@@ -4,7 +4,7 @@
  * solution at the D of the smallest bound (every region at the overall rate there), rounded against the
  * regions' errors (exact_round.ts), then improved by local search (exact_local.ts). When no zero-gap point
  * fits the budget there, the budget binds: the rounded PROMIS-Approx solution, the rounded smooth
- * relaxation (exact_budget.ts) and the rounded hull relaxation (exact_hull.ts), whose Lagrangian bounds
+ * relaxation (exact_budget.ts) and the hull relaxation dived to integers (exact_hull.ts, exact_dive.ts), whose Lagrangian bounds
  * also see the budget, compete for the start, and a second hull point at another D starts a second search,
  * on a second core where the caller gives one (SearchElsewhere).
  * The depth-first search (exact_overlapping.ts) then gets what is left of the work limit.
@@ -175,7 +175,7 @@ async function startWith(
   const rows = approxRows(pr), rc: Rows = { rows, chains: chainsOf(rows) };
   const large = pr.unitSign.length >= KICK_UNITS,
     end = t0 + (large ? LOCAL_SHARE_LARGE : LOCAL_SHARE) * limit;
-  // a second core searches from the second start (or else the runner-up among the candidates), so that
+  // a second core searches from the second start (or else from the best, seeded apart), so that
   // both searches get their kicks: this one leaves it
   const help = (from: Int32Array | null) => {
     const k = from && bestOf(pr, t, [from]).k;
