@@ -21,7 +21,8 @@ const STALL = 2;
 export interface BudgetStart {
   bound: number;
   start: Int32Array | null;
-  /** True when the relaxations stopped for no longer raising the lowest bound (STALL), not for the time. */
+  /** True when the relaxations stopped for no longer raising the lowest bound (STALL, or the first one its own
+   * D), not for the time. */
   stalled: boolean;
 }
 
@@ -59,7 +60,11 @@ export function budgetStart(
     at >= 0 ? (solved[at] = r) : solved.push(r);
     if (!best || r.value < best.value) best = r;
     dualValues(pr, t, r.y, values, deadline, (j) => env[j] < upper);
+    // the first relaxation's multipliers do not even lift its own D: its steps are far from converged, and so
+    // will the others' be (LAR-like EO 2,000: g −171 at D 0 where its value is 41.4; SP 2,000: 1,190 of 2,633)
+    const own = values[D - pr.dMin] <= env[D - pr.dMin];
     for (let j = 0; j < W; j++) if (values[j] > env[j]) env[j] = values[j];
+    if ((stalled = round === 0 && own)) break;
     // within 0.1 % of the best relaxation's value, more relaxations add little to the bound
     if (env[lowest()] >= best.value * (1 - 1e-3)) break;
     // past the seeds, STALL rounds in a row that leave the lowest bound where it was: these multipliers

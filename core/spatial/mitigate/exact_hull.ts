@@ -208,8 +208,10 @@ export function hullWindow(
   const lowest = () => pr.dMin + env.reduce((at, v, j) => (v < env[at] ? j : at), 0);
   for (let D = lowest(); env[D - pr.dMin] < upper && performance.now() < deadline; D = lowest()) {
     const shifted = D + Math.sign(towards - D) * Math.min(TOWARDS, Math.ceil(Math.abs(towards - D) / 2));
-    // the shifted solve did not lift this D: solve at it, and once that is done too, nothing lifts it
-    const at = solved.has(shifted) || !shift ? D : shifted;
+    // the shifted solve (or one within APART of it) did not lift this D: solve at it, and once that is done
+    // too, nothing lifts it
+    const done = [...solved].some((s) => Math.abs(s - shifted) < APART);
+    const at = done || !shift ? D : shifted;
     if (solved.has(at)) break;
     solved.add(at);
     const h = hullAtD(pr, t, rows, chains, at, deadline + overrun, most);

@@ -7,6 +7,7 @@ import { positivesAfter } from "../../../../core/spatial/mitigate/exact_objectiv
 import { rateBound } from "../../../../core/spatial/mitigate/exact_rate_bound.ts";
 import { directionsOf, projectFlips } from "../../../../core/spatial/mitigate/exact_relaxation.ts";
 import { eachFlipVector, setUp, statAfter, tiny } from "./exact_reference.ts";
+import { larLikeProblem } from "../../../../bench/lar_like_problem.ts";
 
 /** min over the window of g under multipliers y (Infinity where no D is reachable). */
 function windowMin(pr: ReturnType<typeof setUp>["pr"], y: Float64Array): number {
@@ -143,4 +144,18 @@ Deno.test("budgetStart from a given bound per D: raises it in place, its bound i
     }),
     { numRuns: 300, seed: 16 },
   );
+});
+
+Deno.test("budgetStart: stalled at once where the first relaxation lifts not even its own D", () => {
+  // LAR-like EO, 30,000, at the window's middle D: with 300 flips the first relaxation's multipliers bound
+  // below B(P') there (its steps far from converged), so the hull relaxations get the time; with 150 they
+  // lift it, and the smooth relaxations go on
+  const seedD = (pr: { dMin: number; dMax: number }) => Math.round((pr.dMax - pr.dMin) / 2);
+  for (const [budget, stalls] of [[300, true], [150, false]] as const) {
+    const pr = larLikeProblem({ n: 30_000, regions: 900, budget, equalOpp: true, seed: 3 });
+    const t = xlogxTable(pr.N), env = rateBound(pr, t).perD(), before = env.slice(), j = seedD(pr);
+    const r = budgetStart(pr, t, performance.now() + 20_000, Infinity, env);
+    assert.equal(r.stalled, stalls, `budget ${budget}`);
+    assert.ok(stalls ? env[j] === before[j] : env[j] > before[j], `${env[j]} from ${before[j]}`);
+  }
 });
