@@ -118,9 +118,10 @@ export interface ExactStart {
 const SEED_SHARE = 0.5, RELAX_SHARE = 0.7, LOCAL_SHARE = 0.9;
 
 /**
- * Where the budget binds everywhere, the share of the work limit a hull started before RELAX_SHARE may run
- * past it (one takes 2-3.5 s at 206k): each lifts the bound there by percents. Towards an edge the bound has
- * settled by then, and the search keeps the time (SP 0.05 3.2 % with it, 2.6-2.7 % without).
+ * The share of the work limit a hull started before RELAX_SHARE may run past it (one takes 2-3.5 s at 206k):
+ * where the budget binds everywhere each lifts the bound by percents, and towards an edge the last one is
+ * often the best start for the dive (LAR-like SP 0.05: the hull at −8,198, solved last, dived and searched to
+ * 3.244-3.248; without it, from −8,461, 3.270, as in the service, where hulls run slower).
  */
 const HULL_OVERRUN = 0.1;
 
@@ -216,7 +217,7 @@ async function startWith(
           deadline: relaxEnd,
           upper,
           most,
-          overrun: most === ALL_PIECES ? HULL_OVERRUN * limit : 0,
+          overrun: HULL_OVERRUN * limit,
           // the second start settled before the hulls end: the other core need not wait for them
           settled: (h) => help(integer(h)),
         });
