@@ -21,8 +21,10 @@ const STALL = 2;
 export interface BudgetStart {
   bound: number;
   start: Int32Array | null;
-  /** True when the relaxations stopped for no longer raising the lowest bound (STALL, or the first one its own
-   * D), not for the time. */
+  /**
+   * True when the relaxations stopped for no longer raising the lowest bound (STALL rounds, or at once when
+   * the first one lifts not even its own D), not for the time.
+   */
   stalled: boolean;
 }
 

@@ -24,8 +24,8 @@ const STOP_GAP = 1e-3, MAX_STEPS = 100;
 /**
  * Pieces on each side of a row's best count, widths 1, 1, 2, 4, ... (each at its first integer's slope), the
  * last one to the reach: three (1, 1, the rest) where the budget binds only towards an edge, and all of them
- * (UNIT_PIECES of width 1 first) where it binds everywhere, whose regions sit tens of counts from their best, where three pieces
- * fall far below φ. Every doubling took the interior point 73 steps on the LAR-like case, three 64. LAR-like
+ * (UNIT_PIECES of width 1 first) where it binds everywhere, whose regions sit tens of counts from their best,
+ * where three pieces fall far below φ. Every doubling took the interior point 73 steps on the LAR-like case, three 64. LAR-like
  * EO 2,000 (30 s, three runs): incumbent 26.23 → 25.98, bound 23.68-24.12 against 23.93-23.98 (as a sixth
  * hull fits or not); seed 7: gap 7.8 → 7.0 %. SP 0.05 and EO 0.05 lost with them (3.6 % and 4.1 % against
  * 2.7 % and 3.4 %: fewer hulls fit).
@@ -190,9 +190,9 @@ export interface HullOptions {
  * The bound over the window after hull relaxations, each solved up to TOWARDS from the D of lowest bound in
  * the direction of `towards` (a D where the budget binds less: where least squares fits it, or approx's) and
  * raising the bound of the D around it (raiseAround); then at that lowest D itself (and once a shifted one
- * lifts nothing, every later one is solved at the lowest D itself). They end when both were
- * solved and it is still the lowest (nothing lifts it further), when the lowest bound reaches `upper` (an
- * incumbent's objective) or at `deadline`. `rows`, `chains`: approx_bound.ts approxRows(pr) and its chains.
+ * lifts nothing, every later one at the lowest D). They end when both were solved and it is still the lowest
+ * (nothing lifts it further), when the lowest bound reaches `upper` (an incumbent's objective) or at
+ * `deadline`. `rows`, `chains`: approx_bound.ts approxRows(pr) and its chains.
  * `env`: the bound per D (index D - dMin), B(P') to begin with or already lifted by other multipliers; raised
  * in place.
  */

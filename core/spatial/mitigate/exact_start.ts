@@ -4,8 +4,8 @@
  * solution at the D of the smallest bound (every region at the overall rate there), rounded against the
  * regions' errors (exact_round.ts), then improved by local search (exact_local.ts). When no zero-gap point
  * fits the budget there, the budget binds: the rounded PROMIS-Approx solution, the rounded smooth
- * relaxation (exact_budget.ts) and the hull relaxation dived to integers (exact_hull.ts, exact_dive.ts), whose Lagrangian bounds
- * also see the budget, compete for the start, and a second hull point at another D starts a second search,
+ * relaxation (exact_budget.ts) and the hull relaxation dived to integers (exact_hull.ts, exact_dive.ts),
+ * whose Lagrangian bounds also see the budget, compete for the start, and a second hull point at another D starts a second search,
  * on a second core where the caller gives one (SearchElsewhere).
  * The depth-first search (exact_overlapping.ts) then gets what is left of the work limit.
  */
