@@ -150,10 +150,11 @@ Deno.test("budgetStart: stalled at once where the first relaxation lifts not eve
   // LAR-like EO, 30,000, at the window's middle D: with 300 flips the first relaxation's multipliers bound
   // below B(P') there (its steps far from converged), so the hull relaxations get the time; with 150 they
   // lift it, and the smooth relaxations go on
-  const seedD = (pr: { dMin: number; dMax: number }) => Math.round((pr.dMax - pr.dMin) / 2);
   for (const [budget, stalls] of [[300, true], [150, false]] as const) {
     const pr = larLikeProblem({ n: 30_000, regions: 900, budget, equalOpp: true, seed: 3 });
-    const t = xlogxTable(pr.N), env = rateBound(pr, t).perD(), before = env.slice(), j = seedD(pr);
+    // the first relaxation's D, as budgetStart seeds it: the window's middle (index D - dMin)
+    const j = Math.round((pr.dMax - pr.dMin) / 2);
+    const t = xlogxTable(pr.N), env = rateBound(pr, t).perD(), before = env.slice();
     const r = budgetStart(pr, t, performance.now() + 20_000, Infinity, env);
     assert.equal(r.stalled, stalls, `budget ${budget}`);
     assert.ok(stalls ? env[j] === before[j] : env[j] > before[j], `${env[j]} from ${before[j]}`);
