@@ -62,8 +62,9 @@ export function budgetStart(
     at >= 0 ? (solved[at] = r) : solved.push(r);
     if (!best || r.value < best.value) best = r;
     dualValues(pr, t, r.y, values, deadline, (j) => env[j] < upper);
-    // the first relaxation's multipliers do not even lift its own D: its steps are far from converged, and so
-    // will the others' be (LAR-like EO 2,000: g −171 at D 0 where its value is 41.4; SP 2,000: 1,190 of 2,633)
+    // the first relaxation's multipliers do not even lift its own D: its steps are far from converged, and
+    // so will the others' be (LAR-like EO 2,000: g −171 at D 0 where its value is 41.4; SP 2,000: 1,190 of
+    // 2,633)
     const own = values[D - pr.dMin] <= env[D - pr.dMin];
     for (let j = 0; j < W; j++) if (values[j] > env[j]) env[j] = values[j];
     if ((stalled = round === 0 && own)) break;

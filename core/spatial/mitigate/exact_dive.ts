@@ -21,7 +21,7 @@ const SNAP = 0.02;
  */
 const SHARE = 0.3;
 
-/** The problem over the units `free` only, the flips `fixed` of every other unit folded into p, P, C, caps. */
+/** The problem over the units `free` alone, every other unit's flips `fixed` folded into p, P, C, caps. */
 export function restrictTo(pr: MitigationProblem, fixed: Int32Array, free: number[]): MitigationProblem {
   const p = pr.p.slice(), cap = pr.regionCap?.slice() ?? null;
   let used = 0, shift = 0;

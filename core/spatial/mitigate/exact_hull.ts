@@ -25,10 +25,10 @@ const STOP_GAP = 1e-3, MAX_STEPS = 100;
  * Pieces on each side of a row's best count, widths 1, 1, 2, 4, ... (each at its first integer's slope), the
  * last one to the reach: three (1, 1, the rest) where the budget binds only towards an edge, and all of them
  * (UNIT_PIECES of width 1 first) where it binds everywhere, whose regions sit tens of counts from their best,
- * where three pieces fall far below φ. Every doubling took the interior point 73 steps on the LAR-like case, three 64. LAR-like
- * EO 2,000 (30 s, three runs): incumbent 26.23 → 25.98, bound 23.68-24.12 against 23.93-23.98 (as a sixth
- * hull fits or not); seed 7: gap 7.8 → 7.0 %. SP 0.05 and EO 0.05 lost with them (3.6 % and 4.1 % against
- * 2.7 % and 3.4 %: fewer hulls fit).
+ * where three pieces fall far below φ. Every doubling took the interior point 73 steps on the LAR-like case,
+ * three 64. LAR-like EO 2,000 (30 s, three runs): incumbent 26.23 → 25.98, bound 23.68-24.12 against
+ * 23.93-23.98 (as a sixth hull fits or not); seed 7: gap 7.8 → 7.0 %. SP 0.05 and EO 0.05 lost with them
+ * (3.6 % and 4.1 % against 2.7 % and 3.4 %: fewer hulls fit).
  */
 export const EDGE_PIECES = 3, ALL_PIECES = Infinity;
 

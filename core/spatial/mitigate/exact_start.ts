@@ -5,8 +5,8 @@
  * regions' errors (exact_round.ts), then improved by local search (exact_local.ts). When no zero-gap point
  * fits the budget there, the budget binds: the rounded PROMIS-Approx solution, the rounded smooth
  * relaxation (exact_budget.ts) and the hull relaxation dived to integers (exact_hull.ts, exact_dive.ts),
- * whose Lagrangian bounds also see the budget, compete for the start, and a second hull point at another D starts a second search,
- * on a second core where the caller gives one (SearchElsewhere).
+ * whose Lagrangian bounds also see the budget, compete for the start, and a second hull point at another D
+ * starts a second search, on a second core where the caller gives one (SearchElsewhere).
  * The depth-first search (exact_overlapping.ts) then gets what is left of the work limit.
  */
 import { type ApproxRows, approxRows, withinCaps } from "./approx_bound.ts";
@@ -208,10 +208,14 @@ async function startWith(
       }
       if (towards !== null) {
         // a hull point's integer flips: dived (exact_dive.ts), or rounded against the regions' errors where
-        // the dive finds none
-        const integer = (h: HullPoint) =>
-          diveHull(pr, t, h.k, h.D, performance.now() + DIVE_SHARE * limit, most) ??
+        // the dive finds none; once per point (the settled one may also be the best)
+        const dived = new Map<HullPoint, Int32Array>();
+        const integer = (h: HullPoint) => {
+          const k = dived.get(h) ?? diveHull(pr, t, h.k, h.D, performance.now() + DIVE_SHARE * limit, most) ??
             roundHerded(pr, t, h.k, h.D);
+          dived.set(h, k);
+          return k;
+        };
         const hull = hullWindow(pr, t, rc, env, {
           towards,
           deadline: relaxEnd,
