@@ -18,7 +18,7 @@ import { ALL_PIECES, EDGE_PIECES, type HullPoint, hullWindow } from "./exact_hul
 import { roundHerded } from "./exact_round.ts";
 import { type Flips, improveFlips, iterateFlips, type Neighbourhood } from "./exact_local.ts";
 import { capsKept, exactObjective, positivesAfter } from "./exact_objective.ts";
-import { rateBound } from "./exact_rate_bound.ts";
+import { type RateBound, rateBound } from "./exact_rate_bound.ts";
 import { unitFlipCounts } from "./flips.ts";
 import type { MitigationProblem } from "./problem.ts";
 import { GAP_TOLERANCE, hasSolution, type OnProgress, relativeGap } from "./status.ts";
@@ -158,6 +158,24 @@ interface Other {
   search: ReturnType<SearchElsewhere> | null;
 }
 
+/** What the steps of one exactStart share. */
+interface Run {
+  pr: MitigationProblem;
+  t: Float64Array;
+  /** performance.now() ms at the start, and the work limit in ms. */
+  t0: number;
+  limit: number;
+  rc: Rows;
+  /** Many units: the search cannot finish, kicks take its time. */
+  large: boolean;
+  /** performance.now() ms at which the local search ends. */
+  end: number;
+  onProgress?: OnProgress;
+  /** Starts the search on another core from these flips, when there is one and it has not started yet. */
+  help: (from: Int32Array | null) => void;
+  other: Other;
+}
+
 /** exactStart's work; `other` holds the search on another core once it starts, so that it can be stopped. */
 async function startWith(
   pr: MitigationProblem,
@@ -170,9 +188,8 @@ async function startWith(
   const t0 = performance.now(), limit = workLimitSeconds * 1000;
   const seconds = () => (performance.now() - t0) / 1000;
   const rate = rateBound(pr, t), dBest = rate.dBest;
-  let bound = rate.bound;
-  if (dBest === null) return { start: null, bound, seconds: seconds() };
-  onProgress?.({ phase: "exact search", objective: null, bound });
+  if (dBest === null) return { start: null, bound: rate.bound, seconds: seconds() };
+  onProgress?.({ phase: "exact search", objective: null, bound: rate.bound });
   const rows = approxRows(pr), rc: Rows = { rows, chains: chainsOf(rows) };
   const large = pr.unitSign.length >= KICK_UNITS,
     end = t0 + (large ? LOCAL_SHARE_LARGE : LOCAL_SHARE) * limit;
@@ -184,89 +201,123 @@ async function startWith(
       other.search = elsewhere(pr, k, end - performance.now());
     }
   };
+  const run: Run = { pr, t, t0, limit, rc, large, end, onProgress, help, other };
   const zero = zeroGapAt(pr, rc, dBest, t0 + SEED_SHARE * limit);
-  let start = zero && roundHerded(pr, t, zero, dBest), second: Int32Array | null = null;
-  if (!start) {
-    // the budget binds: approx gives one incumbent; then relaxations bound what B(P') cannot, and give another
-    const left = Math.max(1e-3, SEED_SHARE * workLimitSeconds - seconds());
-    const approx = await solveApprox(pr, left, onProgress);
-    const approxK = approx.unitDelta && hasSolution(approx.status)
-      ? unitFlipCounts(pr, approx.unitDelta)
-      : null;
-    const candidates = [approxK], relaxEnd = t0 + RELAX_SHARE * limit;
-    if (relaxEnd - performance.now() >= 1000) {
-      const upper = bestOf(pr, t, candidates).value, env = rate.perD();
-      // least squares fits at another D: the budget binds only towards an edge of the window, where the
-      // smooth relaxations' multipliers lift nothing; hull relaxations go from that edge towards the D
-      let towards = fittingD(pr, rc, env, dBest, relaxEnd), most = EDGE_PIECES;
-      if (towards === null) {
-        // the budget binds everywhere: smooth relaxations where the bound is lowest, and once they stop
-        // lifting it, hull relaxations from approx's D outwards for the rest of the time
-        const relaxed = budgetStart(pr, t, relaxEnd, upper, env);
-        (bound = Math.max(bound, relaxed.bound), candidates.push(relaxed.start));
-        if (relaxed.stalled) (towards = approxK ? positivesAfter(pr, approxK).D : 0, most = ALL_PIECES);
-      }
-      if (towards !== null) {
-        // a hull point's integer flips: dived (exact_dive.ts), or rounded against the regions' errors where
-        // the dive finds none; once per point (the settled one may also be the best)
-        const dived = new Map<HullPoint, Int32Array>();
-        const integer = (h: HullPoint) => {
-          const k = dived.get(h) ?? diveHull(pr, t, h.k, h.D, performance.now() + DIVE_SHARE * limit, most) ??
-            roundHerded(pr, t, h.k, h.D);
-          dived.set(h, k);
-          return k;
-        };
-        const hull = hullWindow(pr, t, rc, env, {
-          towards,
-          deadline: relaxEnd,
-          upper,
-          most,
-          overrun: HULL_OVERRUN * limit,
-          // the second start settled before the hulls end: the other core need not wait for them
-          settled: (h) => help(integer(h)),
-        });
-        bound = Math.max(bound, hull.bound);
-        if (hull.best) candidates.push(integer(hull.best));
-        if (hull.other && !other.search) second = bestOf(pr, t, [integer(hull.other)]).k;
-      }
-      onProgress?.({ phase: "exact search", objective: null, bound });
+  const zeroStart = zero && roundHerded(pr, t, zero, dBest);
+  const { start, second, bound } = zeroStart
+    ? { start: zeroStart, second: null, bound: rate.bound }
+    : await bindingStart(run, rate, dBest);
+  const found = start ? await searchFrom(run, start, second, bound, zero !== null) : null;
+  return { start: found, bound, seconds: seconds() };
+}
+
+/**
+ * Where the budget binds (no zero-gap point fits it): approx gives one incumbent; then relaxations bound what
+ * B(P') cannot, and give more. The best start, a second one for the local search (null once the other core
+ * has one) and the bound.
+ */
+async function bindingStart(run: Run, rate: RateBound, dBest: number) {
+  const { pr, t, t0, limit, rc } = run;
+  let bound = rate.bound, second: Int32Array | null = null;
+  const left = Math.max(1e-3, (SEED_SHARE * limit - (performance.now() - t0)) / 1000);
+  const approx = await solveApprox(pr, left, run.onProgress);
+  const approxK = approx.unitDelta && hasSolution(approx.status)
+    ? unitFlipCounts(pr, approx.unitDelta)
+    : null;
+  const candidates = [approxK], relaxEnd = t0 + RELAX_SHARE * limit;
+  if (relaxEnd - performance.now() >= 1000) {
+    const upper = bestOf(pr, t, candidates).value, env = rate.perD();
+    // least squares fits at another D: the budget binds only towards an edge of the window, where the
+    // smooth relaxations' multipliers lift nothing; hull relaxations go from that edge towards the D
+    let towards = fittingD(pr, rc, env, dBest, relaxEnd), most = EDGE_PIECES;
+    if (towards === null) {
+      // the budget binds everywhere: smooth relaxations where the bound is lowest, and once they stop
+      // lifting it, hull relaxations from approx's D outwards for the rest of the time
+      const relaxed = budgetStart(pr, t, relaxEnd, upper, env);
+      (bound = Math.max(bound, relaxed.bound), candidates.push(relaxed.start));
+      if (relaxed.stalled) (towards = approxK ? positivesAfter(pr, approxK).D : 0, most = ALL_PIECES);
     }
-    const starts = ranked(pr, t, candidates);
-    start = starts[0]?.k ?? null;
-    // no second hull point: the other core kicks from the best start too, seeded apart (the runner-up, a
-    // rounding that no dive refined, searched to 28.4 on LAR-like EO 2,000, the best dive to 25.0)
-    help(second ?? start);
-    if (other.search) second = null;
+    if (towards !== null) {
+      const hull = hullStarts(run, env, { towards, deadline: relaxEnd, upper, most });
+      (bound = Math.max(bound, hull.bound), candidates.push(hull.best), second = hull.second);
+    }
+    run.onProgress?.({ phase: "exact search", objective: null, bound });
   }
-  if (start) {
-    // the local search with newP free, from a second start too, then with newP held first (exact_local.ts),
-    // then kicks, as time allows
-    const hood: Neighbourhood = { near: null, ix: null };
-    let better = improveFlips(pr, t, start, end, false, hood);
-    onProgress?.({ phase: "exact search", objective: better.objective, bound });
-    // a second hull point, at another D: its rounded objective does not tell how far the search takes it
-    if (second && performance.now() < end) {
-      const fromSecond = improveFlips(pr, t, second, end, false, hood);
-      if (fromSecond.objective < better.objective) (better = fromSecond, start = second);
-    }
-    // where the budget binds and kicks follow (they keep newP), the search with newP held first lost to the
-    // free one wherever traced (LAR-like SP 0.05, EO 0.05, EO 2,000): its time goes to the kicks
-    if (performance.now() < end && !(large && !zero)) {
-      const held = improveFlips(pr, t, start, end, true, hood);
-      if (held.objective < better.objective) better = held;
-    }
-    // kicks only where the search that follows cannot finish anyway (a proof needs its time) and there is
-    // a gap to close
-    if (large && relativeGap(better.objective, bound) > GAP_TOLERANCE) {
-      better = iterateFlips(pr, t, better, end, hood);
-    }
-    // the other core's search ends at the same time; where this one closed the gap, it is not waited for
-    const open = relativeGap(better.objective, bound) > GAP_TOLERANCE;
-    const there = open && other.search ? await other.search.result : null;
-    const checked = bestOf(pr, t, [there?.k ?? null]);
-    if (checked.k && checked.value < better.objective) better = { k: checked.k, objective: checked.value };
-    start = better.k;
-    onProgress?.({ phase: "exact search", objective: better.objective, bound });
+  const start = ranked(pr, t, candidates)[0]?.k ?? null;
+  // no second hull point: the other core kicks from the best start too, seeded apart (the runner-up, a
+  // rounding that no dive refined, searched to 28.4 on LAR-like EO 2,000, the best dive to 25.0)
+  run.help(second ?? start);
+  return { start, second: run.other.search ? null : second, bound };
+}
+
+/**
+ * The hull relaxations over the window (exact_hull.ts hullWindow): their bound, and their best point and
+ * second point (null if none, or once the other core has one) turned to integer flips.
+ */
+function hullStarts(
+  run: Run,
+  env: Float64Array,
+  o: { towards: number; deadline: number; upper: number; most: number },
+) {
+  const { pr, t, limit } = run;
+  // a hull point's integer flips: dived (exact_dive.ts), or rounded against the regions' errors where the
+  // dive finds none; once per point (the settled one may also be the best)
+  const dived = new Map<HullPoint, Int32Array>();
+  const integer = (h: HullPoint) => {
+    const k = dived.get(h) ?? diveHull(pr, t, h.k, h.D, performance.now() + DIVE_SHARE * limit, o.most) ??
+      roundHerded(pr, t, h.k, h.D);
+    dived.set(h, k);
+    return k;
+  };
+  const hull = hullWindow(pr, t, run.rc, env, {
+    ...o,
+    overrun: HULL_OVERRUN * limit,
+    // the second start settled before the hulls end: the other core need not wait for them
+    settled: (h) => run.help(integer(h)),
+  });
+  return {
+    bound: hull.bound,
+    best: hull.best && integer(hull.best),
+    second: hull.other && !run.other.search ? bestOf(pr, t, [integer(hull.other)]).k : null,
+  };
+}
+
+/**
+ * The local search from `start` with newP free, from `second` too, then with newP held first (exact_local.ts;
+ * not where the budget binds on many units), then kicks, as time allows; the other core's answer when lower.
+ * `zero`: least squares fitted the budget at the D of the smallest bound.
+ */
+async function searchFrom(
+  run: Run,
+  start: Int32Array,
+  second: Int32Array | null,
+  bound: number,
+  zero: boolean,
+): Promise<Int32Array> {
+  const { pr, t, end, large } = run, hood: Neighbourhood = { near: null, ix: null };
+  let better = improveFlips(pr, t, start, end, false, hood);
+  run.onProgress?.({ phase: "exact search", objective: better.objective, bound });
+  // a second hull point, at another D: its rounded objective does not tell how far the search takes it
+  if (second && performance.now() < end) {
+    const fromSecond = improveFlips(pr, t, second, end, false, hood);
+    if (fromSecond.objective < better.objective) (better = fromSecond, start = second);
   }
-  return { start, bound, seconds: seconds() };
+  // where the budget binds and kicks follow (they keep newP), the search with newP held first lost to the
+  // free one wherever traced (LAR-like SP 0.05, EO 0.05, EO 2,000): its time goes to the kicks
+  if (performance.now() < end && !(large && !zero)) {
+    const held = improveFlips(pr, t, start, end, true, hood);
+    if (held.objective < better.objective) better = held;
+  }
+  // kicks only where the search that follows cannot finish anyway (a proof needs its time) and there is
+  // a gap to close
+  if (large && relativeGap(better.objective, bound) > GAP_TOLERANCE) {
+    better = iterateFlips(pr, t, better, end, hood);
+  }
+  // the other core's search ends at the same time; where this one closed the gap, it is not waited for
+  const open = relativeGap(better.objective, bound) > GAP_TOLERANCE;
+  const there = open && run.other.search ? await run.other.search.result : null;
+  const checked = bestOf(pr, t, [there?.k ?? null]);
+  if (checked.k && checked.value < better.objective) better = { k: checked.k, objective: checked.value };
+  run.onProgress?.({ phase: "exact search", objective: better.objective, bound });
+  return better.k;
 }
