@@ -10,6 +10,7 @@ import type { TrainTest } from "../../core/spatial/mitigate/train_test_split.ts"
 import { typedBytes } from "../datasets/prepared.ts";
 import { scopeOf } from "../../core/spatial/loaded_columns.ts";
 import { gather, subsetIndividuals } from "../../core/spatial/subset.ts";
+import type { Individuals } from "../../core/spatial/types.ts";
 import { beside, nextTurn } from "../../core/turns.ts";
 import { regionsOfEveryone, type SpatialAuditReply } from "../spatial/on_pool.ts";
 import { mitigateThreshold, thresholdFitOf, thresholdParts } from "./on_pool.ts";
@@ -69,7 +70,7 @@ export function mitigateByThreshold(
  */
 export function thresholdIndividuals(
   deps: SpatialDeps,
-  input: MitigationTarget & ThresholdSettings & { split: TrainTest },
+  input: ThresholdInput & { split: TrainTest },
   data: TaskData,
   live: boolean,
 ): Promise<RunAnswer<ThresholdAnswer>> {
@@ -78,126 +79,180 @@ export function thresholdIndividuals(
   return locateParams(spatialField, () => liveOrDetached(deps, input, "threshold", live, work));
 }
 
+/** A threshold request's settings, with the split when the caller gives it. */
+type ThresholdInput = MitigationTarget & ThresholdSettings & { split?: TrainTest };
+
+/** What the steps of one threshold run share once the split and the regions of every individual are known. */
+interface ThresholdParts {
+  m: Mitigation;
+  input: ThresholdInput;
+  data: TaskData;
+  clock: PhaseClock;
+  /** The prepared dataset's keys: the regions of every individual, and this split's fit. */
+  part: string;
+  fitPart: string;
+  keptFit: KeptFit | undefined;
+  worlds: ReturnType<typeof preparedWorlds>;
+  split: TrainTest;
+  everyone: Scoped;
+  /** The test part, audited before and after. */
+  test: Individuals;
+}
+
+/** The split and the training part's fit, kept with the prepared dataset per split. */
+interface KeptFit {
+  split: TrainTest;
+  fit: ThresholdFit;
+}
+
 /** The work of a threshold mitigation as run `m` (see relabelRun); `input.split`: the split given, else made. */
 async function thresholdRun(
   m: Mitigation,
-  input: MitigationTarget & ThresholdSettings & { split?: TrainTest },
+  input: ThresholdInput,
   t0: number,
   load: (clock: PhaseClock) => Promise<TaskData>,
 ): Promise<RunAnswer<ThresholdAnswer>> {
-  const { deps, writer, live } = m, clock = new PhaseClock();
-  const { pool } = deps, name = input.collectionName;
-  const data = await load(clock);
+  const clock = new PhaseClock(), data = await load(clock);
   describeRun(m, data);
-  const { ind, mapping } = data;
   const part = regionsPart(data, input, "everyone");
   // the split and the training part's fit, kept with the prepared dataset for the next request of this split
   const splitName = input.split
     ? `given|${input.split.train.length}|${input.split.test.length}`
     : `${input.trainRatio}|${input.stratified}|${input.randomState}`;
   const fitPart = `${part}|fit|${splitName}|${input.equalOpp}`;
-  const keptFit = deps.prepared?.peek<{ split: TrainTest; fit: ThresholdFit }>(data.dataset, fitPart);
+  const keptFit = m.deps.prepared?.peek<KeptFit>(data.dataset, fitPart);
   // the test part's audits over the same regions: the after-audit finds its worlds drawn when the
   // thresholds keep the number of positives (no solution, or thresholds that balance), as does the
   // before-audit of the next request of this split
-  const worlds = preparedWorlds(deps, data, input, `${fitPart}|test`);
-  // the split beside the regions of every individual (kept with the prepared dataset): two workers at once
-  const [split, everyone] = await clock.time("prepare", () =>
-    beside(
-      async () =>
-        keptFit?.split ?? input.split ?? await thresholdParts(pool, {
-          yPred: ind.yPred,
-          yTrue: ind.yTrue,
-          trainRatio: input.trainRatio,
-          stratified: input.stratified,
-          randomState: input.randomState,
-        }),
-      async () => {
-        const kept = deps.prepared?.peek<Scoped>(data.dataset, part);
-        if (kept) return kept;
-        const built = await regionsOfEveryone(pool, ind, input.polygons);
-        deps.prepared?.put(data.dataset, part, { value: built, bytes: scopedBytes(built) });
-        return built;
-      },
-    ));
-  const regions = everyone.regions;
+  const worlds = preparedWorlds(m.deps, data, input, `${fitPart}|test`);
+  const [split, everyone] = await clock.time("prepare", () => splitAndRegions(m, input, data, part, keptFit));
   // the audits are of the test part, over the same regions as the fit (their region lists are not needed,
   // nor their document ids: the lines of mitigated_preds read the collection's)
-  const test = subsetIndividuals({ ...ind, regionIds: null, docIds: [] }, split.test);
-  const common = sharedMapSettings(deps, input);
+  const test = subsetIndividuals({ ...data.ind, regionIds: null, docIds: [] }, split.test);
+  const tp: ThresholdParts = { m, input, data, clock, part, fitPart, keptFit, worlds, split, everyone, test };
+  m.live.phase("solving");
   // the run is written as its parts come (see mitigateByRelabel)
-  const chartSettings = { defaultBoundary: input.defaultBoundary, equalOpp: input.equalOpp };
-  const beforeWork = async () => {
-    const scope = scopeOf(test, input.equalOpp);
-    const prepared = await clock.time("prepare", async () => ({
-      scope,
-      regions: await pool.run("spatial.restrict", {
-        regions,
-        positions: gather(split.test, scope)!,
-        n: ind.n,
+  const [before, r] = await beside(() => testBefore(tp), () => fitAndSolve(tp));
+  m.live.solved(r.objective, r.bound);
+  m.live.phase("auditing after");
+  return await testAfter(tp, before, r, t0);
+}
+
+/**
+ * The split (kept, given or made) beside the regions of every individual (kept with the prepared dataset,
+ * else built): two workers at once.
+ */
+function splitAndRegions(
+  { deps }: Mitigation,
+  input: ThresholdInput,
+  data: TaskData,
+  part: string,
+  keptFit: KeptFit | undefined,
+): Promise<[TrainTest, Scoped]> {
+  const { ind } = data;
+  return beside(
+    async () =>
+      keptFit?.split ?? input.split ?? await thresholdParts(deps.pool, {
+        yPred: ind.yPred,
+        yTrue: ind.yTrue,
+        trainRatio: input.trainRatio,
+        stratified: input.stratified,
+        randomState: input.randomState,
       }),
-    }));
-    const before = await auditOf(pool, test, input, clock, { prepared, worlds });
-    return await clock.time("maps", async () => {
-      // display polygons: hulls of the fit's regions (every individual), kept with them, for the regions
-      // the test part's before-audit draws
-      const { regions: drawn, capped } = await withHulls(deps, data, part, everyone, before.audit);
-      const settings = { ...common, cap: auditCap(before.audit), capped };
-      const shown = (a: SpatialAuditReply) => ({ ...a, regions: { ...a.regions, polygons: drawn.polygons } });
-      const title = `Test part before: ${name}`;
-      const [maps, chartBefore] = await Promise.all([
-        auditMaps(pool, test, shown(before), test.yPred, { ...settings, title }),
-        // the chart before needs no solution either: t0 everywhere
-        pool.run("maps.threshold_chart", {
-          ...chartSettings,
-          before: before.audit,
-          thresholds: null,
-          after: null,
-        }),
-      ]);
-      const payload = auditPayload(before, maps);
-      writer.writeMaps(payload, "audit_before_mitigation.");
-      writer.writeMaps({ threshold_chart_before: chartBefore }, "");
-      return { prepared, before, shown, settings, payload, chartBefore };
-    });
-  };
-  live.phase("solving");
-  const [{ prepared, before, shown, settings, payload, chartBefore }, r] = await beside(
-    beforeWork,
     async () => {
-      // the fit then the solver, on one worker, while the before-audit takes the other
-      const fit = keptFit?.fit ?? await clock.time("prepare", async () => {
-        const fitInput = {
-          yTrue: ind.yTrue,
-          regions,
-          equalOpp: input.equalOpp,
-          train: split.train,
-          n: ind.n,
-        };
-        const built = await thresholdFitOf(pool, fitInput);
-        const bytes = typedBytes(built) + typedBytes(split);
-        deps.prepared?.put(data.dataset, fitPart, { value: { split, fit: built }, bytes });
-        return built;
-      });
-      return await clock.time("solve", () =>
-        mitigateThreshold(pool, {
-          yPred: ind.yPred,
-          yTrue: ind.yTrue,
-          prob: ind.prob!,
-          regions,
-          equalOpp: input.equalOpp,
-          ...solverInput(input, regions),
-          defaultBoundary: input.defaultBoundary,
-          trainRatio: input.trainRatio,
-          stratified: input.stratified,
-          randomState: input.randomState,
-          split,
-          fit,
-        }, live.solver));
+      const kept = deps.prepared?.peek<Scoped>(data.dataset, part);
+      if (kept) return kept;
+      const built = await regionsOfEveryone(deps.pool, ind, input.polygons);
+      deps.prepared?.put(data.dataset, part, { value: built, bytes: scopedBytes(built) });
+      return built;
     },
   );
-  live.solved(r.objective, r.bound);
-  live.phase("auditing after");
+}
+
+/** The test part's chart settings. */
+const chartOf = (input: ThresholdInput) => ({
+  defaultBoundary: input.defaultBoundary,
+  equalOpp: input.equalOpp,
+});
+
+/** The test part's audit before, its maps and its chart (no solution needed), written as they come. */
+async function testBefore({ m, input, data, clock, part, worlds, split, everyone, test }: ThresholdParts) {
+  const { deps, writer } = m, { pool } = deps, { regions } = everyone;
+  const scope = scopeOf(test, input.equalOpp);
+  const prepared = await clock.time("prepare", async () => ({
+    scope,
+    regions: await pool.run("spatial.restrict", {
+      regions,
+      positions: gather(split.test, scope)!,
+      n: data.ind.n,
+    }),
+  }));
+  const before = await auditOf(pool, test, input, clock, { prepared, worlds });
+  return await clock.time("maps", async () => {
+    // display polygons: hulls of the fit's regions (every individual), kept with them, for the regions
+    // the test part's before-audit draws
+    const { regions: drawn, capped } = await withHulls(deps, data, part, everyone, before.audit);
+    const settings = { ...sharedMapSettings(deps, input), cap: auditCap(before.audit), capped };
+    const shown = (a: SpatialAuditReply) => ({ ...a, regions: { ...a.regions, polygons: drawn.polygons } });
+    const title = `Test part before: ${input.collectionName}`;
+    const [maps, chartBefore] = await Promise.all([
+      auditMaps(pool, test, shown(before), test.yPred, { ...settings, title }),
+      // the chart before needs no solution either: t0 everywhere
+      pool.run("maps.threshold_chart", {
+        ...chartOf(input),
+        before: before.audit,
+        thresholds: null,
+        after: null,
+      }),
+    ]);
+    const payload = auditPayload(before, maps);
+    writer.writeMaps(payload, "audit_before_mitigation.");
+    writer.writeMaps({ threshold_chart_before: chartBefore }, "");
+    return { prepared, before, shown, settings, payload, chartBefore };
+  });
+}
+
+/** The training part's fit (kept per split, else built) then the solver, on one worker. */
+async function fitAndSolve({ m, input, data, clock, fitPart, keptFit, split, everyone }: ThresholdParts) {
+  const { deps } = m, { pool } = deps, { ind } = data, { regions } = everyone;
+  const fit = keptFit?.fit ?? await clock.time("prepare", async () => {
+    const built = await thresholdFitOf(pool, {
+      yTrue: ind.yTrue,
+      regions,
+      equalOpp: input.equalOpp,
+      train: split.train,
+      n: ind.n,
+    });
+    const bytes = typedBytes(built) + typedBytes(split);
+    deps.prepared?.put(data.dataset, fitPart, { value: { split, fit: built }, bytes });
+    return built;
+  });
+  return await clock.time("solve", () =>
+    mitigateThreshold(pool, {
+      yPred: ind.yPred,
+      yTrue: ind.yTrue,
+      prob: ind.prob!,
+      regions,
+      equalOpp: input.equalOpp,
+      ...solverInput(input, regions),
+      defaultBoundary: input.defaultBoundary,
+      trainRatio: input.trainRatio,
+      stratified: input.stratified,
+      randomState: input.randomState,
+      split,
+      fit,
+    }, m.live.solver));
+}
+
+/** The test part's audit after the thresholds, its maps, the flips and the chart after; then the run kept. */
+async function testAfter(
+  { m, input, data, clock, worlds, everyone, test }: ThresholdParts,
+  { prepared, before, shown, settings, payload, chartBefore }: Awaited<ReturnType<typeof testBefore>>,
+  r: Awaited<ReturnType<typeof fitAndSolve>>,
+  t0: number,
+): Promise<RunAnswer<ThresholdAnswer>> {
+  const { deps: { pool }, writer } = m, { ind, mapping } = data, { regions } = everyone;
+  const name = input.collectionName;
   const testPreds = gather(r.mitigatedPreds, r.test)!;
   const preds = writtenPredictions(writer, ind, r.test, r.mitigatedPreds);
   await nextTurn(); // as in relabel: the audit after is posted in a turn of its own
@@ -225,7 +280,7 @@ async function thresholdRun(
         writer,
       ),
       pool.run("maps.threshold_chart", {
-        ...chartSettings,
+        ...chartOf(input),
         before: before.audit,
         thresholds: r.newThresholds.map((t) => t.threshold),
         after: after.audit,
