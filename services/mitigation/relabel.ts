@@ -145,82 +145,114 @@ export function relabelIndividuals(
   return locateParams(spatialField, () => liveOrDetached(deps, input, "relabel", live, work));
 }
 
-/** The work of a relabel as run `m` (whose deps end their pool tasks when it is cancelled) over `load`'s rows. */
+/**
+ * The audit before as a frontier's points share it: the regions every map draws, their settings, the
+ * payload.
+ */
+type Before = Awaited<NonNullable<SharedBefore["before"]>>;
+
+/** What the steps of one relabel share once its data is read and its audit prepared. */
+interface RelabelParts {
+  m: Mitigation;
+  input: RelabelInput;
+  data: TaskData;
+  clock: PhaseClock;
+  flipOrder: FlipOrder;
+  prepared: Awaited<ReturnType<typeof preparedAudit>>;
+  worlds: ReturnType<typeof preparedWorlds>;
+}
+
+/**
+ * The work of a relabel as run `m` (whose deps end their pool tasks when it is cancelled) over `load`'s
+ * rows.
+ */
 async function relabelRun(
   m: Mitigation,
   input: RelabelInput,
   t0: number,
   load: (clock: PhaseClock) => Promise<TaskData>,
 ): Promise<RunAnswer<MitigationAnswer>> {
-  const { deps, writer, live } = m, clock = new PhaseClock();
-  const { pool } = deps, name = input.collectionName;
-  const data = await load(clock);
+  const clock = new PhaseClock(), data = await load(clock);
   describeRun(m, data);
-  const { ind, mapping } = data;
-  const flipOrder = flipOrderOf(input.flipOrder, ind, mapping);
-  const prepared = await preparedAudit(deps, data, input, clock);
+  const flipOrder = flipOrderOf(input.flipOrder, data.ind, data.mapping);
+  const prepared = await preparedAudit(m.deps, data, input, clock);
   // both audits draw their worlds over the prepared regions: the after-audit finds them drawn when the
   // flips keep the number of positives (pr_constr 0, or no flip)
-  const worlds = preparedWorlds(deps, data, input);
-  const common = sharedMapSettings(deps, input);
+  const worlds = preparedWorlds(m.deps, data, input);
+  const rp: RelabelParts = { m, input, data, clock, flipOrder, prepared, worlds };
   // the run is written as its parts come: the before-audit's maps during the solver, the predictions
   // during the after-audit
-  const auditBefore = async () => {
-    const audited = await auditOf(pool, ind, input, clock, { prepared, plan: prepared.plan, worlds });
-    return await clock.time("maps", async () => {
-      // the regions the before-audit's map draws are drawn in every map, so before and after compare
-      const { regions, capped } = await withHulls(
-        deps,
-        data,
-        regionsPart(data, input),
-        prepared,
-        audited.audit,
-      );
-      // the before-audit's colour cap and regions left out hold for every map of the request
-      const settings = { ...common, cap: auditCap(audited.audit), capped };
-      const title = `Before mitigation: ${name}`;
-      const maps = await auditMaps(pool, ind, { ...audited, regions }, ind.yPred, { ...settings, title });
-      return { regions, settings, payload: auditPayload(audited, maps) };
-    });
-  };
-  const beforeWork = async () => {
-    // the points of a frontier (frontier.ts) share the first one's before-audit: same data and settings
-    const before = await (input.shared ? (input.shared.before ??= auditBefore()) : auditBefore());
-    writer.writeMaps(before.payload, "audit_before_mitigation.");
-    return before;
-  };
-  live.phase("solving");
-  const same = input.point?.same;
-  const both = beside(
-    beforeWork,
-    () =>
-      clock.time(
-        "solve",
-        () =>
-          same
-            ? Promise.resolve(sameFlipsAt(same.result, input, same.scopeSize, same.positives))
-            : mitigateRelabel(pool, {
-              yPred: ind.yPred,
-              yTrue: ind.yTrue,
-              scope: prepared.scope,
-              regions: prepared.regions,
-              ...solverInput(input, prepared.regions),
-              flipOrder,
-              prob: flipOrder === "uncertainty" ? ind.prob : null,
-              seed: input.seed,
-              plan: prepared.plan,
-              warm: input.point?.warm ?? null,
-              // a frontier's points share the pool's cores already
-              secondCore: !input.point,
-            }, live.solver),
-      ),
-  );
+  m.live.phase("solving");
+  const both = beside(() => writtenBefore(rp), () => clock.time("solve", () => solved(rp)));
   input.point?.started();
-  const [{ regions, settings, payload }, r] = await both;
-  live.solved(r.objective, r.bound);
-  live.phase("auditing after");
-  // a frontier's points past the zero gap are answered together: each writes its predictions in a turn of its own
-  if (same) await nextTurn();
+  const [before, r] = await both;
+  m.live.solved(r.objective, r.bound);
+  m.live.phase("auditing after");
+  return await relabelAfter(rp, before, r, t0);
+}
+
+/** The audit before and its map; the regions it draws and its settings hold for every map of the request. */
+async function auditBefore(
+  { m: { deps }, input, data, clock, prepared, worlds }: RelabelParts,
+): Promise<Before> {
+  const audited = await auditOf(deps.pool, data.ind, input, clock, { prepared, plan: prepared.plan, worlds });
+  return await clock.time("maps", async () => {
+    // the regions the before-audit's map draws are drawn in every map, so before and after compare
+    const { regions, capped } = await withHulls(
+      deps,
+      data,
+      regionsPart(data, input),
+      prepared,
+      audited.audit,
+    );
+    // the before-audit's colour cap and regions left out hold for every map of the request
+    const settings = { ...sharedMapSettings(deps, input), cap: auditCap(audited.audit), capped };
+    const title = `Before mitigation: ${input.collectionName}`;
+    const ind = data.ind;
+    const maps = await auditMaps(deps.pool, ind, { ...audited, regions }, ind.yPred, { ...settings, title });
+    return { regions, settings, payload: auditPayload(audited, maps) };
+  });
+}
+
+/** The audit before (a frontier's points share the first one's: same data and settings), written. */
+async function writtenBefore(rp: RelabelParts): Promise<Before> {
+  const shared = rp.input.shared;
+  const before = await (shared ? (shared.before ??= auditBefore(rp)) : auditBefore(rp));
+  rp.m.writer.writeMaps(before.payload, "audit_before_mitigation.");
+  return before;
+}
+
+/** The solver's answer, or a frontier point's that keeps a larger budget's flips (PointHooks.same). */
+function solved({ m, input, data: { ind }, flipOrder, prepared }: RelabelParts): Promise<RelabelResult> {
+  const same = input.point?.same;
+  if (same) return Promise.resolve(sameFlipsAt(same.result, input, same.scopeSize, same.positives));
+  return mitigateRelabel(m.deps.pool, {
+    yPred: ind.yPred,
+    yTrue: ind.yTrue,
+    scope: prepared.scope,
+    regions: prepared.regions,
+    ...solverInput(input, prepared.regions),
+    flipOrder,
+    prob: flipOrder === "uncertainty" ? ind.prob : null,
+    seed: input.seed,
+    plan: prepared.plan,
+    warm: input.point?.warm ?? null,
+    // a frontier's points share the pool's cores already
+    secondCore: !input.point,
+  }, m.live.solver);
+}
+
+/** The audit after the flips and its maps, drawn once per predictions over a frontier; then the run kept. */
+async function relabelAfter(
+  { m, input, data: { ind, mapping }, clock, prepared, worlds }: RelabelParts,
+  { regions, settings, payload }: Before,
+  r: RelabelResult,
+  t0: number,
+): Promise<RunAnswer<MitigationAnswer>> {
+  const { deps: { pool }, writer } = m, name = input.collectionName;
+  // a frontier's points past the zero gap are answered together: each writes its predictions in a turn of
+  // its own
+  if (input.point?.same) await nextTurn();
   const preds = writtenPredictions(writer, ind, null, r.mitigatedPreds);
   await nextTurn(); // the predictions' chunks are made in this turn; the audit after is posted in the next
   const draw = async (): Promise<AfterDrawn> => {

@@ -82,7 +82,7 @@ export function thresholdIndividuals(
 /** A threshold request's settings, with the split when the caller gives it. */
 type ThresholdInput = MitigationTarget & ThresholdSettings & { split?: TrainTest };
 
-/** What the steps of one threshold run share once the split and the regions of every individual are known. */
+/** What the steps of one threshold run share once the split and every individual's regions are known. */
 interface ThresholdParts {
   m: Mitigation;
   input: ThresholdInput;
