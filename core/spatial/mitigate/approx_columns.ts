@@ -210,11 +210,151 @@ function fitting(
   return fits && withinCaps(rows, pr, warm) ? warm : null;
 }
 
+/** The answer of a solve started at t0 (performance.now() ms): `r`'s flips and figures under a status. */
+function answer(
+  t0: number,
+  code: 0 | 1 | 2 | 3 | 4,
+  detail: string,
+  r: ColumnsOutcome | null,
+  rounds = r?.rounds ?? 0,
+): ApproxResult {
+  return {
+    status: solverStatus(code, detail),
+    unitDelta: r?.x ?? null,
+    objective: r?.objective ?? null,
+    bound: r?.bound ?? null,
+    seconds: (performance.now() - t0) / 1000,
+    rounds,
+    columns: r?.columns ?? 0,
+  };
+}
+
+/** What comes before any master: an answer at 0 when one is found, else the chains and least squares' flips. */
+type BeforeMasters = { atZero: ColumnsOutcome } | {
+  atZero: null;
+  chains: Chains;
+  leastSquares: Float64Array | null;
+};
+
+/**
+ * A warm start that fits and reaches 0 is optimal as it is; else every region at the overall rate within the
+ * budget and the caps is optimal at 0, no simplex needed (least squares, skipped where disjoint regions alone
+ * need more flips than the budget; it knows no caps, so its flips count only where they keep them).
+ */
+function atZero(
+  pr: MitigationProblem,
+  rows: ApproxRows,
+  warm: Float64Array | null,
+  deadline: number,
+  onProgress: OnProgress,
+): BeforeMasters {
+  const at = (x: Float64Array, detail: string, rounds: number): ColumnsOutcome => ({
+    code: 0,
+    detail,
+    x,
+    objective: approxObjective(rows, x),
+    bound: 0,
+    rounds,
+    columns: 0,
+  });
+  const start = fitting(pr, rows, warm);
+  if (start && relativeGap(approxObjective(rows, start), 0) <= GAP_TOLERANCE) {
+    return { atZero: at(start.slice(), WARM_FIT, 0) };
+  }
+  onProgress({ phase: "zero gap", objective: null, bound: null });
+  const leastSquares: { x: Float64Array | null } = { x: null };
+  const ru = rowUnits(rows), chains = chainsOf(rows, ru);
+  const zero = zeroGapOutOfReach(pr, rows, ru)
+    ? null
+    : solveZeroGap(pr, rows, deadline, leastSquares, chains);
+  if (
+    zero && withinCaps(rows, pr, zero.x) && relativeGap(approxObjective(rows, zero.x), 0) <= GAP_TOLERANCE
+  ) {
+    const detail = `every region at the overall rate (${zero.steps} Newton steps): optimal at 0`;
+    return { atZero: at(zero.x, detail, zero.steps) };
+  }
+  return { atZero: null, chains, leastSquares: leastSquares.x };
+}
+
+/**
+ * The first master's columns: every unit where the whole model is small; else Tessera's interior point's
+ * (interiorSeed), or else a neighbouring problem's units and least squares' largest. Whether HiGHS's
+ * interior point solves the first master (runMaster), and what the answer's detail says of it.
+ */
+function firstColumns(
+  m: Master,
+  pr: MitigationProblem,
+  rows: ApproxRows,
+  { chains, leastSquares }: { chains: Chains; leastSquares: Float64Array | null },
+  deadline: number,
+  warm: Float64Array | null,
+  onProgress: OnProgress,
+): { interiorFirst: boolean; converged: string } {
+  const U = pr.unitSign.length, converged = "column generation converged";
+  if (rows.unitRows.length + 2 * U <= WHOLE_MODEL_NONZEROS) {
+    addUnits(m, pr, rows, Int32Array.from(pr.unitSign, (_, u) => u));
+    return { interiorFirst: false, converged };
+  }
+  // a neighbouring problem's units hold many of this optimum's columns
+  const near = warm && warm.length === U ? Int32Array.from(warm.keys()).filter((u) => warm[u] !== 0) : [];
+  // (the interior point takes a second or more before the first master reports)
+  onProgress({ phase: "column generation", objective: null, bound: null });
+  const seeded = interiorSeed(m, pr, rows, chains, deadline, near);
+  if (seeded) {
+    const how = seeded.basis ? "HiGHS's crossover from it" : "no crossover basis";
+    const from = `; first master from Tessera's interior point (${seeded.steps} steps, ${how})`;
+    return { interiorFirst: !seeded.basis, converged: converged + from };
+  }
+  // least squares' largest units hold many of the rest
+  const seed = new Set(near);
+  if (leastSquares) { for (const u of largestUnits(leastSquares, SEED_UNITS)) seed.add(u); }
+  if (seed.size) addUnits(m, pr, rows, Int32Array.from(seed));
+  return { interiorFirst: seed.size > 0, converged };
+}
+
+/**
+ * The relaxation's D (real) fixed at the nearer integer and, unless that reaches the relaxation's bound, at
+ * the other (the optimum over D is convex, so one of the two is the integer optimum); the better is kept,
+ * bounded by the relaxation's bound, or both fixed ones' when higher.
+ */
+function integerD(
+  m: Master,
+  pr: MitigationProblem,
+  rows: ApproxRows,
+  relaxed: ColumnsOutcome,
+  D: number,
+  o: { t0: number; deadline: number; limitSeconds: number; onProgress: OnProgress; converged: string },
+): ApproxResult {
+  let best: ColumnsOutcome | null = null, rounds = relaxed.rounds, cut = false;
+  const fixedBounds: number[] = [];
+  const report = (objective: number, bound: number) => o.onProgress({ phase: "integer D", objective, bound });
+  const near = Math.round(D), far = near === Math.floor(D) ? Math.ceil(D) : Math.floor(D);
+  for (const v of [near, far]) {
+    m.model.changeColBounds(m.colD, v, v);
+    const r = generate(m, pr, rows, o.deadline, o.limitSeconds, report);
+    rounds += r.rounds;
+    cut ||= r.code !== 0;
+    fixedBounds.push(r.bound ?? -Infinity);
+    if (r.x && (!best || r.objective! < best.objective!)) best = r;
+    if (best && relativeGap(best.objective!, relaxed.bound!) <= GAP_TOLERANCE) break;
+  }
+  if (!best) {
+    const detail = `stopped at the time limit of ${o.limitSeconds} s while fixing D to an integer`;
+    return answer(o.t0, 2, detail, null, rounds);
+  }
+  // a fixed D's bound holds for that D only: both neighbours' together bound every integer D
+  const bound = Math.max(relaxed.bound!, fixedBounds.length === 2 ? Math.min(...fixedBounds) : -Infinity);
+  const ok = !cut && relativeGap(best.objective!, bound) <= GAP_TOLERANCE;
+  return answer(o.t0, ok ? 0 : 1, ok ? o.converged : best.detail || "integer D not proven", {
+    ...best,
+    bound,
+  }, rounds);
+}
+
 /**
  * PROMIS-Approx within `limitSeconds`: the relaxation (D real) by column generation, then, when its D is not
- * an integer, D fixed at the nearer integer and, unless that reaches the relaxation's bound, at the other
- * (the optimum over D is convex, so one of the two is the integer optimum); the better is kept. The bound
- * is the relaxation's, or the smaller of the two fixed ones' when that is higher. Never throws.
+ * an integer, D fixed at an integer (integerD). The bound is the relaxation's, or the fixed ones' when
+ * higher. Never throws.
  *
  * `warm`: the flips of a neighbouring problem (a smaller budget of a frontier). When they fit this one and
  * already reach 0 they are optimal as they are; otherwise their units start in the first master.
@@ -225,125 +365,32 @@ export async function solveApproxByColumns(
   onProgress: OnProgress = () => {},
   warm: Float64Array | null = null,
 ): Promise<ApproxResult> {
-  const t0 = performance.now(), deadline = t0 + limitSeconds * 1000, U = pr.unitSign.length;
-  const done = (
-    code: 0 | 1 | 2 | 3 | 4,
-    detail: string,
-    r: ColumnsOutcome | null,
-    rounds = r?.rounds ?? 0,
-  ) => ({
-    status: solverStatus(code, detail),
-    unitDelta: r?.x ?? null,
-    objective: r?.objective ?? null,
-    bound: r?.bound ?? null,
-    seconds: (performance.now() - t0) / 1000,
-    rounds,
-    columns: r?.columns ?? 0,
-  });
+  const t0 = performance.now(), deadline = t0 + limitSeconds * 1000;
   let highs: Highs;
   try {
     highs = await openHighs();
   } catch (e) {
-    return done(4, `loading HiGHS failed: ${String(e)}`, null);
+    return answer(t0, 4, `loading HiGHS failed: ${String(e)}`, null);
   }
   const rows = approxRows(pr);
   let m: Master | null = null;
   try {
-    const start = fitting(pr, rows, warm);
-    if (start && relativeGap(approxObjective(rows, start), 0) <= GAP_TOLERANCE) {
-      const detail = WARM_FIT;
-      const objective = approxObjective(rows, start);
-      return done(0, detail, {
-        code: 0,
-        detail,
-        x: start.slice(),
-        objective,
-        bound: 0,
-        rounds: 0,
-        columns: 0,
-      });
-    }
-    // every region at the overall rate within the budget: optimal at 0, no simplex needed
-    onProgress({ phase: "zero gap", objective: null, bound: null });
-    // (least squares knows no caps: its flips count only where they keep them)
-    const leastSquares: { x: Float64Array | null } = { x: null };
-    const ru = rowUnits(rows), chains = chainsOf(rows, ru);
-    // (skipped where disjoint regions alone need more flips than the budget)
-    const zero = zeroGapOutOfReach(pr, rows, ru)
-      ? null
-      : solveZeroGap(pr, rows, deadline, leastSquares, chains);
-    if (zero && withinCaps(rows, pr, zero.x)) {
-      const objective = approxObjective(rows, zero.x), bound = 0, columns = 0, rounds = zero.steps;
-      if (relativeGap(objective, bound) <= GAP_TOLERANCE) {
-        const detail = `every region at the overall rate (${zero.steps} Newton steps): optimal at 0`;
-        return done(0, detail, { code: 0, detail, x: zero.x, objective, bound, rounds, columns });
-      }
-    }
-    m = openMaster(highs, pr, rows, chains, limitSeconds);
-    let phase: "column generation" | "integer D" = "column generation";
-    // a first master seeded with thousands of units and no basis goes to HiGHS's interior point (runMaster)
-    let interiorFirst = false, converged = "column generation converged";
-    if (rows.unitRows.length + 2 * U <= WHOLE_MODEL_NONZEROS) {
-      addUnits(m, pr, rows, Int32Array.from(pr.unitSign, (_, u) => u));
-    } else {
-      // a neighbouring problem's units hold many of this optimum's columns
-      const near = warm && warm.length === U ? Int32Array.from(warm.keys()).filter((u) => warm[u] !== 0) : [];
-      // (the interior point takes a second or more before the first master reports)
-      onProgress({ phase, objective: null, bound: null });
-      const seeded = interiorSeed(m, pr, rows, chains, deadline, near);
-      if (seeded) {
-        interiorFirst = !seeded.basis;
-        const how = seeded.basis ? "HiGHS's crossover from it" : "no crossover basis";
-        converged += `; first master from Tessera's interior point (${seeded.steps} steps, ${how})`;
-      } else {
-        // least squares' largest units hold many of the rest
-        const seed = new Set(near);
-        if (leastSquares.x) { for (const u of largestUnits(leastSquares.x, SEED_UNITS)) seed.add(u); }
-        if (seed.size) addUnits(m, pr, rows, Int32Array.from(seed));
-        interiorFirst = seed.size > 0;
-      }
-    }
-    const report = (objective: number, bound: number) => onProgress({ phase, objective, bound });
+    const before = atZero(pr, rows, warm, deadline, onProgress);
+    if (before.atZero) return answer(t0, 0, before.atZero.detail, before.atZero);
+    m = openMaster(highs, pr, rows, before.chains, limitSeconds);
+    const { interiorFirst, converged } = firstColumns(m, pr, rows, before, deadline, warm, onProgress);
+    const report = (objective: number, bound: number) =>
+      onProgress({ phase: "column generation", objective, bound });
     const relaxed = generate(m, pr, rows, deadline, limitSeconds, report, interiorFirst);
-    if (!relaxed.x) return done(relaxed.code, relaxed.detail, relaxed);
+    if (!relaxed.x) return answer(t0, relaxed.code, relaxed.detail, relaxed);
     let D = 0;
-    for (let u = 0; u < U; u++) D += relaxed.x[u];
+    for (const v of relaxed.x) D += v;
     if (Math.abs(D - Math.round(D)) <= 1e-7 || relaxed.code !== 0) {
-      return done(relaxed.code, relaxed.detail || converged, relaxed);
+      return answer(t0, relaxed.code, relaxed.detail || converged, relaxed);
     }
-    let best: ColumnsOutcome | null = null, rounds = relaxed.rounds, cut = false;
-    const fixedBounds: number[] = [];
-    const near = Math.round(D), far = near === Math.floor(D) ? Math.ceil(D) : Math.floor(D);
-    for (const v of [near, far]) {
-      m.model.changeColBounds(m.colD, v, v);
-      phase = "integer D";
-      const r = generate(m, pr, rows, deadline, limitSeconds, report);
-      rounds += r.rounds;
-      cut ||= r.code !== 0;
-      fixedBounds.push(r.bound ?? -Infinity);
-      if (r.x && (!best || r.objective! < best.objective!)) best = r;
-      if (best && relativeGap(best.objective!, relaxed.bound!) <= GAP_TOLERANCE) break;
-    }
-    if (!best) {
-      return done(
-        2,
-        `stopped at the time limit of ${limitSeconds} s while fixing D to an integer`,
-        null,
-        rounds,
-      );
-    }
-    // a fixed D's bound holds for that D only: both neighbours' together bound every integer D
-    const bound = Math.max(relaxed.bound!, fixedBounds.length === 2 ? Math.min(...fixedBounds) : -Infinity);
-    const out = { ...best, bound };
-    const ok = !cut && relativeGap(best.objective!, bound) <= GAP_TOLERANCE;
-    return done(
-      ok ? 0 : 1,
-      ok ? converged : best.detail || "integer D not proven",
-      out,
-      rounds,
-    );
+    return integerD(m, pr, rows, relaxed, D, { t0, deadline, limitSeconds, onProgress, converged });
   } catch (e) {
-    return done(4, `HiGHS failed: ${String(e)}`, null);
+    return answer(t0, 4, `HiGHS failed: ${String(e)}`, null);
   } finally {
     try {
       m?.model.dispose();
