@@ -148,6 +148,154 @@ export function zeroGapOutOfReach(
   return family.reduce((s, i) => s + Math.abs(rows.rhs[i] + rows.alpha[i] * D), 0) > pr.C;
 }
 
+/** The dual at one y: its value (negated: lower is better), gradient r − Ã z(y), D's flips and D's c. */
+interface DualAt {
+  psi: number;
+  g: Float64Array;
+  zD: number;
+  cD: number;
+}
+
+/**
+ * The least-squares dual's pieces over the units' rows (as differences along nested regions): the
+ * weights and boxes of the units and of D, H (packed lower triangle, its pattern fixed at y = 0), and z(y)
+ * and c(y) of the last y evaluated.
+ */
+class ZeroGapDual {
+  readonly U: number;
+  readonly T: number;
+  readonly n: number;
+  readonly start: Int32Array;
+  readonly idx: Int32Array;
+  readonly w: Float64Array;
+  readonly lo: Float64Array;
+  readonly hi: Float64Array;
+  wD = 0;
+  loD: number;
+  hiD: number;
+  readonly groupOf: Int32Array;
+  readonly first: Int32Array;
+  readonly off: Int32Array;
+  readonly H: Int32Array;
+  /** Units whose weight is in H (the free ones of the last update). */
+  readonly inH: Uint8Array;
+  readonly pattern: ReturnType<typeof choleskyPattern>;
+  readonly aD: Float64Array;
+  readonly r: Float64Array;
+  readonly c: Float64Array;
+  readonly z: Float64Array;
+
+  constructor(readonly pr: MitigationProblem, readonly rows: ApproxRows, readonly chains: Chains) {
+    const U = (this.U = pr.unitSign.length), T = (this.T = rows.kappa.length), n = (this.n = T + 1);
+    ({ start: this.start, idx: this.idx } = unitRows(pr, rows, chains));
+    (this.w = Float64Array.from(pr.unitCount), this.lo = new Float64Array(U), this.hi = new Float64Array(U));
+    for (let u = 0; u < U; u++) pr.unitSign[u] > 0 ? (this.hi[u] = this.w[u]) : (this.lo[u] = -this.w[u]);
+    (this.loD = pr.dMin, this.hiD = pr.dMax);
+    for (let u = 0; u < U; u++) this.wD += this.w[u];
+    // H over every unit (all are free at y = 0), a group at a time; units that leave the free set later are
+    // subtracted, with their group's rows
+    ({ groupOf: this.groupOf, first: this.first } = groupsOf(U, this.start, this.idx));
+    const gw = new Int32Array(this.first.length);
+    for (let u = 0; u < U; u++) gw[this.groupOf[u]] += this.w[u];
+    this.off = Int32Array.from({ length: n }, (_, i) => (i * (i + 1)) / 2);
+    (this.H = new Int32Array((n * (n + 1)) / 2), this.inH = new Uint8Array(U).fill(1));
+    this.first.forEach((u, g) =>
+      addOuter(this.H, this.off, this.idx, this.start[u], this.start[u + 1], gw[g])
+    );
+    this.pattern = choleskyPattern(n, (i, j) => this.H[this.off[i] + j] !== 0);
+    this.aD = new Float64Array(n);
+    for (let i = 0; i < T; i++) this.aD[i] = -rows.alpha[i];
+    this.aD[T] = -1;
+    this.r = new Float64Array(n);
+    this.r.set(rows.rhs);
+    // the rows as differences, as unitRows has them
+    this.aD.set(chainVector(this.aD.subarray(0, T), chains, T));
+    this.r.set(chainVector(this.r.subarray(0, T), chains, T));
+    (this.c = new Float64Array(U), this.z = new Float64Array(U));
+  }
+
+  /** z(y), ψ(y) and the gradient r − Ã z(y). */
+  evaluate(yy: Float64Array): DualAt {
+    const { U, n, start, idx, w, lo, hi, c, z, aD, r } = this;
+    let psi = 0;
+    const g = r.slice();
+    for (let u = 0; u < U; u++) {
+      let s = 0;
+      for (let p = start[u]; p < start[u + 1]; p++) s += yy[idx[p]];
+      const v = Math.min(hi[u], Math.max(lo[u], w[u] * s));
+      (c[u] = s, z[u] = v, psi += v * s - (v * v) / (2 * w[u]));
+      if (v !== 0) { for (let p = start[u]; p < start[u + 1]; p++) g[idx[p]] -= v; }
+    }
+    let cD = 0;
+    for (let i = 0; i < n; i++) (cD += aD[i] * yy[i], psi -= r[i] * yy[i]);
+    const zD = Math.min(this.hiD, Math.max(this.loD, this.wD * cD));
+    psi += zD * cD - (zD * zD) / (2 * this.wD);
+    for (let i = 0; i < n; i++) g[i] -= aD[i] * zD;
+    return { psi: -psi, g, zD, cD };
+  }
+
+  /** How far Ã z is from r: the approx objective of these flips (e± = |residual|) and the sum row's miss. */
+  miss(gChained: Float64Array): number {
+    const g = unchainVector(gChained, this.chains);
+    let e = Math.abs(g[this.T]);
+    for (let i = 0; i < this.T; i++) e += this.rows.kappa[i] * Math.abs(g[i]);
+    return e;
+  }
+
+  /** Flips used by the last z. */
+  used(): number {
+    let used = 0;
+    for (let u = 0; u < this.U; u++) used += Math.abs(this.z[u]);
+    return used;
+  }
+
+  /** Units that entered or left the free set change H by their group's rows, once per group. */
+  refreshH(): void {
+    const { U, w, c, lo, hi, inH, groupOf, first, idx, start } = this;
+    const delta = new Int32Array(first.length);
+    for (let u = 0; u < U; u++) {
+      const free = w[u] * c[u] >= lo[u] && w[u] * c[u] <= hi[u] ? 1 : 0;
+      if (free !== inH[u]) (delta[groupOf[u]] += free ? w[u] : -w[u], inH[u] = free);
+    }
+    delta.forEach((dw, g) => dw && addOuter(this.H, this.off, idx, start[first[g]], start[first[g] + 1], dw));
+  }
+
+  /** The Newton step H⁻¹ g, a ridge on H's diagonal; with D free, H + w_D a_D a_Dᵀ by Sherman–Morrison. */
+  step(cur: DualAt, ridge: number, fixedD: boolean): Float64Array {
+    const { H, off, n, aD, wD } = this;
+    const f = choleskyFactor(
+      this.pattern,
+      (i, j) => H[off[i] + j] + (i === j ? ridge * (H[off[i] + i] + 1) : 0),
+    );
+    let d = choleskySolve(f, cur.g);
+    if (!fixedD && wD * cur.cD >= this.loD && wD * cur.cD <= this.hiD) {
+      const v2 = choleskySolve(f, aD);
+      let a1 = 0, a2 = 0;
+      for (let i = 0; i < n; i++) (a1 += aD[i] * d[i], a2 += aD[i] * v2[i]);
+      const k = (wD * a1) / (1 + wD * a2);
+      d = d.map((v, i) => v - k * v2[i]);
+    }
+    return d;
+  }
+
+  /**
+   * Armijo on ψ along d from y, or (where ψ's rounding hides the gain, near the end) a clear fall of the
+   * miss; null when no step ascends.
+   */
+  ascend(y: Float64Array, cur: DualAt, d: Float64Array, err: number): { y: Float64Array; at: DualAt } | null {
+    let slope = 0;
+    for (let i = 0; i < this.n; i++) slope += cur.g[i] * d[i];
+    let s = 1;
+    for (let tries = 0; tries < 40; tries++, s /= 2) {
+      const ny = y.map((v, i) => v + s * d[i]), next = this.evaluate(ny);
+      if (next.psi >= cur.psi + 1e-4 * s * slope || this.miss(next.g) <= 0.5 * err) {
+        return { y: ny, at: next };
+      }
+    }
+    return null;
+  }
+}
+
 /**
  * Flips that put every region at the overall rate within the budget, or null when the Newton steps do not
  * reach it by `deadline` (ms, performance.now()) or the flips it needs exceed the budget; then `overBudget`,
@@ -161,110 +309,35 @@ export function solveZeroGap(
   overBudget?: { x: Float64Array | null },
   given?: Chains,
 ): ZeroGapPoint | null {
-  const U = pr.unitSign.length, T = rows.kappa.length, n = T + 1;
-  if (n > ZERO_GAP_MAX_ROWS || U === 0) return null;
-  const chains = given ?? chainsOf(rows);
-  const { start, idx } = unitRows(pr, rows, chains);
-  const w = Float64Array.from(pr.unitCount), lo = new Float64Array(U), hi = new Float64Array(U);
-  for (let u = 0; u < U; u++) pr.unitSign[u] > 0 ? (hi[u] = w[u]) : (lo[u] = -w[u]);
-  let wD = 0, loD = pr.dMin, hiD = pr.dMax;
-  for (let u = 0; u < U; u++) wD += w[u];
-  // H over every unit (all are free at y = 0), a group at a time; units that leave the free set later are
-  // subtracted, with their group's rows
-  const { groupOf, first } = groupsOf(U, start, idx), gw = new Int32Array(first.length);
-  for (let u = 0; u < U; u++) gw[groupOf[u]] += w[u];
-  const off = Int32Array.from({ length: n }, (_, i) => (i * (i + 1)) / 2);
-  const H = new Int32Array((n * (n + 1)) / 2), inH = new Uint8Array(U).fill(1);
-  first.forEach((u, g) => addOuter(H, off, idx, start[u], start[u + 1], gw[g]));
-  const pattern = choleskyPattern(n, (i, j) => H[off[i] + j] !== 0);
-  const aD = new Float64Array(n);
-  for (let i = 0; i < T; i++) aD[i] = -rows.alpha[i];
-  aD[T] = -1;
-  const r = new Float64Array(n);
-  r.set(rows.rhs);
-  // the rows as differences, as unitRows has them
-  (aD.set(chainVector(aD.subarray(0, T), chains, T)), r.set(chainVector(r.subarray(0, T), chains, T)));
-  let y = new Float64Array(n), steps = 0, fixedD = false, converged = false;
-  const c = new Float64Array(U), z = new Float64Array(U);
-  // z(y), ψ(y) and the gradient r − Ã z(y)
-  const evaluate = (yy: Float64Array) => {
-    let psi = 0;
-    const g = r.slice();
-    for (let u = 0; u < U; u++) {
-      let s = 0;
-      for (let p = start[u]; p < start[u + 1]; p++) s += yy[idx[p]];
-      const v = Math.min(hi[u], Math.max(lo[u], w[u] * s));
-      (c[u] = s, z[u] = v, psi += v * s - (v * v) / (2 * w[u]));
-      if (v !== 0) { for (let p = start[u]; p < start[u + 1]; p++) g[idx[p]] -= v; }
-    }
-    let cD = 0;
-    for (let i = 0; i < n; i++) (cD += aD[i] * yy[i], psi -= r[i] * yy[i]);
-    const zD = Math.min(hiD, Math.max(loD, wD * cD));
-    psi += zD * cD - (zD * zD) / (2 * wD);
-    for (let i = 0; i < n; i++) g[i] -= aD[i] * zD;
-    return { psi: -psi, g, zD, cD };
-  };
-  // how far Ã z is from r: the approx objective of these flips (e± = |residual|) and the sum row's miss
-  const miss = (gChained: Float64Array) => {
-    const g = unchainVector(gChained, chains);
-    let e = Math.abs(g[T]);
-    for (let i = 0; i < T; i++) e += rows.kappa[i] * Math.abs(g[i]);
-    return e;
-  };
-  let cur = evaluate(y), err0: number | undefined, lastErr = NaN, ridge = 0;
+  if (rows.kappa.length + 1 > ZERO_GAP_MAX_ROWS || pr.unitSign.length === 0) return null;
+  const q = new ZeroGapDual(pr, rows, given ?? chainsOf(rows));
+  let y: Float64Array = new Float64Array(q.n), steps = 0, fixedD = false, converged = false;
+  let cur = q.evaluate(y), err0: number | undefined, lastErr = NaN, ridge = 0;
   for (; steps < MAX_STEPS && performance.now() < deadline; steps++) {
-    const err = miss(cur.g);
+    const err = q.miss(cur.g), used = q.used();
     err0 ??= err;
-    let used = 0;
-    for (let u = 0; u < U; u++) used += Math.abs(z[u]);
     // the least-squares flips exceed the budget (well before the end, or at it): the simplex decides
     if ((err <= 0.05 * err0 && used > 1.5 * pr.C) || (err <= 1e-8 && used > pr.C)) {
-      if (overBudget) overBudget.x = z.slice();
+      if (overBudget) overBudget.x = q.z.slice();
       return null;
     }
     if (err <= 1e-8) {
       if ((converged = fixedD)) break;
       // D must be an integer: fix it at the nearest one and step on from here
-      (loD = hiD = Math.round(cur.zD), fixedD = true);
-      cur = evaluate(y);
+      (q.loD = q.hiD = Math.round(cur.zD), fixedD = true);
+      cur = q.evaluate(y);
       continue;
     }
-    // units that entered or left the free set change H by their group's rows, once per group
-    const delta = new Int32Array(first.length);
-    for (let u = 0; u < U; u++) {
-      const free = w[u] * c[u] >= lo[u] && w[u] * c[u] <= hi[u] ? 1 : 0;
-      if (free !== inH[u]) (delta[groupOf[u]] += free ? w[u] : -w[u], inH[u] = free);
-    }
-    delta.forEach((dw, g) => dw && addOuter(H, off, idx, start[first[g]], start[first[g] + 1], dw));
+    q.refreshH();
     // a row the factor finds dependent gets no step, so a miss left in it stays: when the miss stops
     // moving, a ridge on H's diagonal (Levenberg–Marquardt) moves it, and fades once the steps go on
     const stalled = Math.abs(err - lastErr) <= 1e-3 * lastErr;
     ridge = stalled ? Math.max(10 * ridge, RIDGE) : ridge / 100 < RIDGE ? 0 : ridge / 100;
     lastErr = err;
-    const f = choleskyFactor(pattern, (i, j) => H[off[i] + j] + (i === j ? ridge * (H[off[i] + i] + 1) : 0));
-    let d = choleskySolve(f, cur.g);
-    if (!fixedD && wD * cur.cD >= loD && wD * cur.cD <= hiD) {
-      // D free: H + w_D a_D a_Dᵀ, by Sherman–Morrison
-      const v2 = choleskySolve(f, aD);
-      let a1 = 0, a2 = 0;
-      for (let i = 0; i < n; i++) (a1 += aD[i] * d[i], a2 += aD[i] * v2[i]);
-      const k = (wD * a1) / (1 + wD * a2);
-      d = d.map((v, i) => v - k * v2[i]);
-    }
-    let slope = 0;
-    for (let i = 0; i < n; i++) slope += cur.g[i] * d[i];
-    // Armijo on ψ, or (where ψ's rounding hides the gain, near the end) a clear fall of the miss
-    let s = 1, next = cur, ny = y, ok = false;
-    for (let tries = 0; tries < 40 && !ok; tries++, s /= 2) {
-      ny = y.map((v, i) => v + s * d[i]);
-      next = evaluate(ny);
-      ok = next.psi >= cur.psi + 1e-4 * s * slope || miss(next.g) <= 0.5 * err;
-    }
-    if (!ok) return null; // no ascent: the steps stall
-    (y = ny, cur = next);
+    const next = q.ascend(y, cur, q.step(cur, ridge, fixedD), err);
+    if (!next) return null; // no ascent: the steps stall
+    (y = next.y, cur = next.at);
   }
   if (!converged) return null;
-  let used = 0;
-  for (let u = 0; u < U; u++) used += Math.abs(z[u]);
-  return used <= pr.C * (1 + 1e-12) ? { x: z.slice(), D: cur.zD, steps } : null;
+  return q.used() <= pr.C * (1 + 1e-12) ? { x: q.z.slice(), D: cur.zD, steps } : null;
 }
