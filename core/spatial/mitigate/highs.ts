@@ -56,6 +56,79 @@ export interface SolveOutcome {
 export const INF = Infinity;
 
 type Run = { st: number; feasible: boolean; x: Float64Array | null; objective: number | null };
+type HighsModel = ReturnType<Highs["createModel"]>;
+
+/** `m` as HiGHS's structured API takes it, ±Infinity as its infinity. */
+function modelData(highs: Highs, m: SparseModel): ModelData {
+  const nCols = m.colCost.length, nRows = m.rowLower.length;
+  const big = (a: Float64Array) =>
+    a.map((v) => (v === Infinity ? highs.infinity : v === -Infinity ? -highs.infinity : v));
+  return {
+    numCols: nCols,
+    numRows: nRows,
+    colCost: m.colCost,
+    colLower: big(m.colLower),
+    colUpper: big(m.colUpper),
+    rowLower: big(m.rowLower),
+    rowUpper: big(m.rowUpper),
+    matrix: {
+      format: "csc",
+      numRows: nRows,
+      numCols: nCols,
+      starts: m.start,
+      indices: m.index,
+      values: m.value,
+    },
+  };
+}
+
+/** One run of `model`: its model status, and its solution when HiGHS has a feasible one. */
+function runModel(highs: Highs, model: HighsModel): Run {
+  const st = model.run().modelStatus;
+  const feasible = model.info.get("primal_solution_status") === highs.constants.solutionStatus.feasible;
+  return feasible || st === highs.constants.modelStatus.optimal
+    ? {
+      st,
+      feasible: true,
+      x: Float64Array.from(model.getSolution().colValue),
+      objective: model.getObjectiveValue(),
+    }
+    : { st, feasible: false, x: null, objective: null };
+}
+
+/** A model status of a run that stopped at a limit. */
+function limited(highs: Highs, st: number): boolean {
+  const S = highs.constants.modelStatus;
+  return st === S.timeLimit || st === S.iterationLimit || st === S.interrupted || st === S.solutionLimit;
+}
+
+/**
+ * Integer column j, fractional in the relaxation: fixed at the nearer neighbour first (reaching the
+ * relaxation's value there settles it: no integer does better), then at the other; the better kept. At the
+ * limit: the best integral branch, else the relaxation, with status 1.
+ */
+function fixInteger(
+  highs: Highs,
+  model: HighsModel,
+  j: number,
+  relaxed: Run,
+  limitDetail: string,
+): { status: SolverStatus; x: Float64Array | null; objective: number | null } {
+  const d = relaxed.x![j], relaxedValue = relaxed.objective!;
+  let best: Run | null = null, cut = false;
+  const near = Math.round(d), far = near === Math.floor(d) ? Math.ceil(d) : Math.floor(d);
+  for (const v of [near, far]) {
+    model.changeColBounds(j, v, v);
+    const r = runModel(highs, model);
+    if (r.st !== highs.constants.modelStatus.optimal) cut ||= limited(highs, r.st);
+    else if (!best || r.objective! < best.objective!) best = r;
+    if (best && best.objective! <= relaxedValue + 1e-9 * Math.max(1, Math.abs(relaxedValue))) break;
+  }
+  if (best && !cut) return { status: solverStatus(0), x: best.x, objective: best.objective };
+  const fallback = best ?? relaxed;
+  const detail = `${limitDetail} while fixing column ${j} to an integer`;
+  return { status: solverStatus(1, detail), x: fallback.x, objective: fallback.objective };
+}
 
 /**
  * Solves `m` with HiGHS under `timeLimitSeconds` (HiGHS's `time_limit`: seconds of wall-clock time,
@@ -68,7 +141,7 @@ type Run = { st: number; feasible: boolean; x: Float64Array | null; objective: n
  * variable fixed at d is convex in d, so the integer optimum is at floor or ceil of the relaxation's
  * value. Solve the relaxation; if that column is integral, done; else re-solve with it fixed at the
  * nearer neighbour, then (unless that already reaches the relaxation's value) at the other (same
- * instance, warm-started), and keep the better.
+ * instance, warm-started), and keep the better (fixInteger).
  */
 export async function solveSparse(m: SparseModel, timeLimitSeconds: number): Promise<SolveOutcome> {
   const t0 = performance.now();
@@ -86,57 +159,21 @@ export async function solveSparse(m: SparseModel, timeLimitSeconds: number): Pro
   } catch (e) {
     return fail(4, `loading HiGHS failed: ${String(e)}`);
   }
-  const nCols = m.colCost.length, nRows = m.rowLower.length;
-  const big = (a: Float64Array) =>
-    a.map((v) => (v === Infinity ? highs.infinity : v === -Infinity ? -highs.infinity : v));
-  const data: ModelData = {
-    numCols: nCols,
-    numRows: nRows,
-    colCost: m.colCost,
-    colLower: big(m.colLower),
-    colUpper: big(m.colUpper),
-    rowLower: big(m.rowLower),
-    rowUpper: big(m.rowUpper),
-    matrix: {
-      format: "csc",
-      numRows: nRows,
-      numCols: nCols,
-      starts: m.start,
-      indices: m.index,
-      values: m.value,
-    },
-  };
   const limitDetail = `HiGHS stopped at its time limit of ${timeLimitSeconds} s`;
-  let model;
+  let model: HighsModel | undefined;
   try {
-    model = highs.createModel(data);
+    model = highs.createModel(modelData(highs, m));
     model.options.set({ output_flag: false, time_limit: Math.max(1e-3, timeLimitSeconds) });
-    const S = highs.constants.modelStatus;
-    const run = (): Run => {
-      const st = model!.run().modelStatus;
-      const feasible = model!.info.get("primal_solution_status") === highs.constants.solutionStatus.feasible;
-      return feasible || st === S.optimal
-        ? {
-          st,
-          feasible: true,
-          x: Float64Array.from(model!.getSolution().colValue),
-          objective: model!.getObjectiveValue(),
-        }
-        : { st, feasible: false, x: null, objective: null };
-    };
-    const limited = (st: number) =>
-      st === S.timeLimit || st === S.iterationLimit || st === S.interrupted || st === S.solutionLimit;
-    const relaxed = run();
+    const S = highs.constants.modelStatus, relaxed = runModel(highs, model);
     if (relaxed.st === S.infeasible) return fail(3, "HiGHS proved the model infeasible");
-    if (limited(relaxed.st)) {
-      return relaxed.feasible
-        ? {
-          status: solverStatus(1, limitDetail),
-          x: relaxed.x,
-          objective: relaxed.objective,
-          seconds: seconds(),
-        }
-        : fail(2, limitDetail);
+    if (limited(highs, relaxed.st)) {
+      if (!relaxed.feasible) return fail(2, limitDetail);
+      return {
+        status: solverStatus(1, limitDetail),
+        x: relaxed.x,
+        objective: relaxed.objective,
+        seconds: seconds(),
+      };
     }
     if (relaxed.st !== S.optimal) return fail(4, `HiGHS ended with model status ${relaxed.st}`);
     const j = m.integer[0];
@@ -145,28 +182,7 @@ export async function solveSparse(m: SparseModel, timeLimitSeconds: number): Pro
       if (j !== undefined) relaxed.x![j] = Math.round(d);
       return { status: solverStatus(0), x: relaxed.x, objective: relaxed.objective, seconds: seconds() };
     }
-    let best: Run | null = null, cut = false;
-    // nearer neighbour first; reaching the relaxation's value there settles it (no integer does better)
-    const near = Math.round(d), far = near === Math.floor(d) ? Math.ceil(d) : Math.floor(d);
-    for (const v of [near, far]) {
-      model.changeColBounds(j, v, v);
-      const r = run();
-      if (r.st !== S.optimal) cut ||= limited(r.st);
-      else if (!best || r.objective! < best.objective!) best = r;
-      if (best && best.objective! <= relaxed.objective! + 1e-9 * Math.max(1, Math.abs(relaxed.objective!))) {
-        break;
-      }
-    }
-    if (best && !cut) {
-      return { status: solverStatus(0), x: best.x, objective: best.objective, seconds: seconds() };
-    }
-    const fallback = best ?? relaxed; // at the limit: the best integral branch, else the relaxation
-    return {
-      status: solverStatus(1, `${limitDetail} while fixing column ${j} to an integer`),
-      x: fallback.x,
-      objective: fallback.objective,
-      seconds: seconds(),
-    };
+    return { ...fixInteger(highs, model, j, relaxed, limitDetail), seconds: seconds() };
   } catch (e) {
     return fail(4, `HiGHS failed: ${String(e)}`);
   } finally {
