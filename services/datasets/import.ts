@@ -28,7 +28,7 @@ import {
 } from "../../core/ingest/records.ts";
 import type { Config } from "../../config.ts";
 
-import { emptyBatch, type Failed, loggable, type Pending, WrittenIds } from "./import_batches.ts";
+import { BatchWriter, emptyBatch } from "./import_batches.ts";
 import { type Claim, claimName } from "./import_claim.ts";
 import { abandon } from "./import_undo.ts";
 import type { Decider } from "../decisions/entry.ts";
@@ -127,20 +127,6 @@ export async function importText(deps: ImportDeps, input: TextImport): Promise<I
   return { ...result, delimiter: input.format === "csv" || input.format === "tsv" ? read.delimiter : null };
 }
 
-/**
- * Batches being written at once, while the next is read and parsed. Two, but their rows go into the
- * store one batch after the other: a batch logs its ids in the journal (a renewal of the lease and a
- * chunk: three round trips to the store) while the one before is inserted, and inserts its rows once
- * that one has ended. With one, those round trips came between every two batches' rows (slower:
- * bench/import_bench.ts). The rows never overlap: the embedded store
- * extends its pack (store/kv_pack.ts) only while no other write to the collection lands between a
- * batch's commits, and two inserts at once left the collection unpacked (the first audit after read
- * documents, not pages, several times slower; tests/services/datasets/import_pack_test.ts).
- * A turn of the event loop is taken before each batch (in the loop below): a body already buffered is
- * otherwise read and parsed in one stretch.
- */
-const WRITES_IN_FLIGHT = 2;
-
 /** Imports `records` into `target`, keeps the registry in step, and undoes itself on failure. */
 export async function importRecords(
   store: Store,
@@ -152,13 +138,8 @@ export async function importRecords(
   // the callers check the names in their own terms first; this is the safety net for any other caller
   checkImportTarget(target, tesseraDb, { db: ["target", "db"], collection: ["target", "collection"] });
   const mode = importMode(opts.mode, opts.replace);
-  const journal = await ImportJournal.begin(
-    store,
-    tesseraDb,
-    target,
-    mode,
-    opts.leaseMs ?? DEFAULT_IMPORT_LEASE_MS,
-  );
+  const leaseMs = opts.leaseMs ?? DEFAULT_IMPORT_LEASE_MS;
+  const journal = await ImportJournal.begin(store, tesseraDb, target, mode, leaseMs);
   let claim: Claim;
   try {
     claim = await claimName(store, tesseraDb, target, mode);
@@ -166,116 +147,29 @@ export async function importRecords(
     await journal.remove();
     throw e;
   }
-  const { existing, reserved, occupied } = claim;
-  const inserted = new WrittenIds();
+  const writer = new BatchWriter(store, target, journal, claim.occupied);
   let oldIds: string[] = [];
-  let pending = emptyBatch();
-  /** The batches the store failed on (some of their rows may be in), with their failures, for the undo. */
-  const failed: Failed[] = [];
-  /** The batches being written while the next one is read, oldest first (WRITES_IN_FLIGHT at most). */
-  const writing: Promise<boolean>[] = [];
-  const batchSize = opts.batchSize ?? 1000;
-  const profile = new FieldProfiler(mode === "replace" ? [] : existing?.columns);
-  /** Whether the batch started last wrote its rows, once it ended (true before the first). */
-  let rowsBefore: Promise<boolean> = Promise.resolve(true);
-  /**
-   * Writes a batch: write-ahead, its ids go into the journal before its rows into the store, and its
-   * rows after those of the batch before (see WRITES_IN_FLIGHT). After a batch that failed, it writes
-   * none: that failure is the import's (settle), and the undo deletes what was written.
-   */
-  const write = (batch: Pending) => {
-    const before = rowsBefore;
-    const written = (async () => {
-      batch.logged = await loggable(store, target, batch, occupied);
-      await journal.log("new", batch.logged);
-      if (!await before) return false;
-      try {
-        await store.insertMany(target, batch.docs, { fresh: batch.fresh });
-      } catch (error) {
-        failed.push({ batch, error });
-        throw error;
-      }
-      inserted.add(batch.docs.map((d) => d._id));
-      return true;
-    })();
-    rowsBefore = written.catch(() => false);
-    return written;
-  };
-  /** Waits until at most `left` batches are being written; the oldest one's failure is thrown. */
-  const settle = async (left: number) => {
-    while (writing.length > left) {
-      await writing[0]; // a failure stays in `writing`, for the undo to wait for the others
-      writing.shift();
-    }
-  };
-  /**
-   * Starts writing a batch, once fewer than WRITES_IN_FLIGHT are being written: the store commits it
-   * while the next one is read and parsed. A batch of records bringing their own ids waits for every
-   * earlier one, so a repeated id is refused at its second row, as when the batches are written one by one.
-   */
-  const start = async (batch: Pending) => {
-    await settle(batch.fresh.size === batch.docs.length ? WRITES_IN_FLIGHT - 1 : 0);
-    const w = write(batch);
-    w.catch(() => {}); // its failure is taken by settle(), not left unhandled meanwhile
-    writing.push(w);
-  };
   try {
     if (mode === "replace") {
       oldIds = await allIds(store, target);
       await journal.log("old", oldIds);
     }
-    let n = 0;
-    for await (const rec of records) {
-      profile.add(rec);
-      n++;
-      pending.places.push(opts.position?.where || `record ${n}`);
-      if (typeof rec._id === "string") pending.docs.push(rec as Doc);
-      else {
-        const _id = newId();
-        pending.fresh.add(_id);
-        pending.docs.push({ ...rec, _id });
-      }
-      if (pending.docs.length >= batchSize) {
-        // a body already buffered is read and parsed without a wait: a turn lets other requests in
-        await nextTurn();
-        await start(pending);
-        pending = emptyBatch();
-      }
-    }
-    if (pending.docs.length) await start(pending);
-    await settle(0);
-    // An empty upload would register a dataset without rows or columns (or, replacing, wipe one).
-    if (!inserted.length) throw new BadRequestError("the upload holds no rows; nothing was imported");
-    const columns = profile.result().map(({ name, type }) => ({ name, type }));
-    if (opts.targetColumn !== undefined && !columns.some((c) => c.name === opts.targetColumn)) {
-      const names = columns.map((c) => c.name).join(", ");
-      throw new UnknownNameError(
-        `target '${opts.targetColumn}' is not a column of the imported rows (${names})`,
-        opts.targetLoc ?? ["target"],
-      );
-    }
-    // the rows once completed, when known without counting them: the collection held none but the
-    // replaced ones (no other import writes it meanwhile)
-    const rows = !occupied || mode === "replace" ? inserted.length : undefined;
-    // from here the import is completed, by another process if this one dies; it is logged with it
-    const record = datasetRecord(target, 0, columns, reserved ? null : existing, opts.targetColumn);
-    const entry = importEntry({
-      target,
-      mode,
-      who: opts.who ?? INTERNAL_DECIDER,
-      imported: inserted.length,
-      replaced: oldIds.length,
-      record,
-      source: opts.source?.() ?? {},
-    });
-    await journal.commit(record, rows, entry);
+    const columns = await writeAll(records, writer, mode, claim, opts);
+    await commitImport(journal, target, mode, claim, columns, writer.inserted.length, oldIds.length, opts);
   } catch (e) {
-    // batches still being written: their rows are undone too, and the first of their failures (their
-    // rows precede any read since) is the import's
-    const outcomes = await Promise.allSettled(writing.splice(0));
-    const first = outcomes.find((o) => o.status === "rejected");
-    const cause = first ? first.reason : e;
-    throw await abandon(store, tesseraDb, target, journal, reserved, inserted, failed, cause, mode);
+    const cause = await writer.failure(e);
+    const { reserved } = claim;
+    throw await abandon(
+      store,
+      tesseraDb,
+      target,
+      journal,
+      reserved,
+      writer.inserted,
+      writer.failed,
+      cause,
+      mode,
+    );
   }
   let record: DatasetRecord;
   try {
@@ -287,7 +181,7 @@ export async function importRecords(
   await journal.remove().catch(() => {}); // left behind, a recovery completes it once more: no harm
   return {
     mode,
-    inserted: inserted.length,
+    inserted: writer.inserted.length,
     replaced: oldIds.length,
     database: target.db,
     collection: target.collection,
@@ -297,6 +191,75 @@ export async function importRecords(
     delimiter: null,
     target: record.target_column ?? null,
   };
+}
+
+/**
+ * Reads `records` into batches of `opts.batchSize` (1,000) and writes them all, each record without an
+ * `_id` given one made here; the columns the rows have (with the existing ones unless replacing).
+ * A turn of the event loop is taken before each batch: a body already buffered is otherwise read and
+ * parsed in one stretch.
+ */
+async function writeAll(
+  records: AsyncIterable<Record<string, unknown>>,
+  writer: BatchWriter,
+  mode: ImportMode,
+  { existing }: Claim,
+  opts: ImportOptions,
+): Promise<ColumnInfo[]> {
+  const batchSize = opts.batchSize ?? 1000;
+  const profile = new FieldProfiler(mode === "replace" ? [] : existing?.columns);
+  let pending = emptyBatch(), n = 0;
+  for await (const rec of records) {
+    profile.add(rec);
+    n++;
+    pending.places.push(opts.position?.where || `record ${n}`);
+    if (typeof rec._id === "string") pending.docs.push(rec as Doc);
+    else {
+      const _id = newId();
+      pending.fresh.add(_id);
+      pending.docs.push({ ...rec, _id });
+    }
+    if (pending.docs.length >= batchSize) {
+      await nextTurn();
+      await writer.start(pending);
+      pending = emptyBatch();
+    }
+  }
+  if (pending.docs.length) await writer.start(pending);
+  await writer.settle(0);
+  return profile.result().map(({ name, type }) => ({ name, type }));
+}
+
+/**
+ * Every row in: the journal moves to committing with the registry record and the log entry, so that from
+ * here the import is completed, by another process if this one dies. An empty upload would register a
+ * dataset without rows or columns (or, replacing, wipe one), and a target column must be one of the rows'.
+ */
+async function commitImport(
+  journal: ImportJournal,
+  target: CollectionRef,
+  mode: ImportMode,
+  { existing, reserved, occupied }: Claim,
+  columns: ColumnInfo[],
+  inserted: number,
+  replaced: number,
+  opts: ImportOptions,
+): Promise<void> {
+  if (!inserted) throw new BadRequestError("the upload holds no rows; nothing was imported");
+  if (opts.targetColumn !== undefined && !columns.some((c) => c.name === opts.targetColumn)) {
+    const names = columns.map((c) => c.name).join(", ");
+    throw new UnknownNameError(
+      `target '${opts.targetColumn}' is not a column of the imported rows (${names})`,
+      opts.targetLoc ?? ["target"],
+    );
+  }
+  // the rows once completed, when known without counting them: the collection held none but the
+  // replaced ones (no other import writes it meanwhile)
+  const rows = !occupied || mode === "replace" ? inserted : undefined;
+  const record = datasetRecord(target, 0, columns, reserved ? null : existing, opts.targetColumn);
+  const who = opts.who ?? INTERNAL_DECIDER, source = opts.source?.() ?? {};
+  const entry = importEntry({ target, mode, who, imported: inserted, replaced, record, source });
+  await journal.commit(record, rows, entry);
 }
 
 /** The ids of every document of a collection. */
