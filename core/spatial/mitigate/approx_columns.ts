@@ -229,7 +229,7 @@ function answer(
   };
 }
 
-/** What comes before any master: an answer at 0 when one is found, else the chains and least squares' flips. */
+/** Before any master: an answer at 0 when one is found, else the chains and least squares' flips. */
 type BeforeMasters = { atZero: ColumnsOutcome } | {
   atZero: null;
   chains: Chains;

@@ -63,7 +63,7 @@ class OverlapSearch {
   bestFree = 0;
   aborted = false;
   nodes = 0;
-  /** Frame d decides unit inRegion[d]: its node's bound, the largest count, the first count, the next step. */
+  /** Frame d decides unit inRegion[d]: its node's bound, largest count, first count, next step. */
   readonly fBound: Float64Array;
   readonly fTop: Int32Array;
   readonly fFirst: Int32Array;
