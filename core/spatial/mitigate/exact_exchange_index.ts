@@ -79,48 +79,59 @@ function classesOf(pr: MitigationProblem, cellUp: Int32Array, cellDown: Int32Arr
   return { classOf, members };
 }
 
-/** The exchange index of `pr` over the neighbour lists `near` (unit_neighbours.ts). */
-export function exchangeIndex(pr: MitigationProblem, near: Int32Array[]): ExchangeIndex {
-  const R = pr.n.length, rng = new Rng(0x5eed);
-  const { cellOf, cellUp, cellDown } = cellsOf(pr);
-  const { classOf, members } = classesOf(pr, cellUp, cellDown, rng);
-  const r1 = Uint32Array.from({ length: R }, () => rng.uint32()),
-    r2 = Uint32Array.from({ length: R }, () => rng.uint32());
+/** A pair's effect: its classes, +(class + 1) where it adds one and -(class + 1) where it takes one. */
+interface PairEffects {
+  pairA: number[];
+  pairB: number[];
+  effStart: number[];
+  effect: number[];
+}
+
+/** Each pair of neighbouring cells once (by `near`), with its effect, the classes in ascending order. */
+function pairEffects(
+  pr: MitigationProblem,
+  near: Int32Array[],
+  { cellOf, cellUp, cellDown }: ReturnType<typeof cellsOf>,
+  classOf: Int32Array,
+): PairEffects {
+  const R = pr.n.length, C = cellUp.length, mark = new Int32Array(R), seen = new Set<number>();
   const rep = (c: number) => (cellUp[c] >= 0 ? cellUp[c] : cellDown[c]);
-  const mark = new Int32Array(R), seen = new Set<number>(), C = cellUp.length;
-  const pairA: number[] = [], pairB: number[] = [], effStart = [0], effect: number[] = [];
-  const entries: number[] = [];
+  // f(its class, the region) for every region of unit w's set
+  const each = (w: number, f: (c: number, i: number) => void) => {
+    for (let r = pr.unitRegStart[w]; r < pr.unitRegStart[w + 1]; r++) {
+      f(classOf[pr.unitRegions[r]], pr.unitRegions[r]);
+    }
+  };
+  const out: PairEffects = { pairA: [], pairB: [], effStart: [0], effect: [] }, entries: number[] = [];
   for (let u = 0; u < near.length; u++) {
     for (const v of near[u]) {
       const a = Math.min(cellOf[u], cellOf[v]), b = Math.max(cellOf[u], cellOf[v]);
       if (a === b || seen.has(a * C + b)) continue;
       seen.add(a * C + b);
       const ua = rep(a), ub = rep(b);
-      for (let r = pr.unitRegStart[ua]; r < pr.unitRegStart[ua + 1]; r++) {
-        mark[classOf[pr.unitRegions[r]]] += 1;
-      }
-      for (let r = pr.unitRegStart[ub]; r < pr.unitRegStart[ub + 1]; r++) {
-        mark[classOf[pr.unitRegions[r]]] -= 1;
-      }
+      (each(ua, (c) => mark[c] += 1), each(ub, (c) => mark[c] -= 1));
       entries.length = 0;
-      for (const w of [ua, ub]) {
-        for (let r = pr.unitRegStart[w]; r < pr.unitRegStart[w + 1]; r++) {
-          const c = classOf[pr.unitRegions[r]];
-          // a class of k regions was marked k times; its first region speaks for it, once
-          if (mark[c] !== 0 && c === pr.unitRegions[r]) entries.push(mark[c] > 0 ? c + 1 : -(c + 1));
-        }
-      }
-      for (let r = pr.unitRegStart[ua]; r < pr.unitRegStart[ua + 1]; r++) {
-        mark[classOf[pr.unitRegions[r]]] = 0;
-      }
-      for (let r = pr.unitRegStart[ub]; r < pr.unitRegStart[ub + 1]; r++) {
-        mark[classOf[pr.unitRegions[r]]] = 0;
-      }
+      // a class of k regions was marked k times; its first region speaks for it, once
+      const take = (c: number, i: number) =>
+        mark[c] !== 0 && c === i && entries.push(mark[c] > 0 ? c + 1 : -(c + 1));
+      (each(ua, take), each(ub, take));
+      (each(ua, (c) => mark[c] = 0), each(ub, (c) => mark[c] = 0));
       entries.sort((x, y) => Math.abs(x) - Math.abs(y));
-      (pairA.push(a), pairB.push(b), effect.push(...entries), effStart.push(effect.length));
+      (out.pairA.push(a),
+        out.pairB.push(b),
+        out.effect.push(...entries),
+        out.effStart.push(out.effect.length));
     }
   }
-  const P = pairA.length, h1 = new Uint32Array(P), h2 = new Uint32Array(P), count = new Int32Array(R);
+  return out;
+}
+
+/**
+ * Each pair's hash (the signed sum of its classes' random weights, mod 2^32) into an open-addressing table,
+ * and the pairs holding each class, shortest effect first.
+ */
+function hashed(R: number, effStart: Int32Array, effect: Int32Array, r1: Uint32Array, r2: Uint32Array) {
+  const P = effStart.length - 1, h1 = new Uint32Array(P), h2 = new Uint32Array(P), count = new Int32Array(R);
   const table = new Int32Array(2 ** Math.ceil(Math.log2(2 * P + 2))).fill(-1), mask = table.length - 1;
   for (let p = 0; p < P; p++) {
     let x = 0, y = 0;
@@ -144,16 +155,29 @@ export function exchangeIndex(pr: MitigationProblem, near: Int32Array[]): Exchan
   // shortest effects first: the three-pair search (exact_exchange.ts) reads only a prefix
   const size = (p: number) => effStart[p + 1] - effStart[p];
   for (const list of byClass) list.sort((a, b) => size(a) - size(b) || a - b);
+  return { h1, h2, table, byClass };
+}
+
+/** The exchange index of `pr` over the neighbour lists `near` (unit_neighbours.ts). */
+export function exchangeIndex(pr: MitigationProblem, near: Int32Array[]): ExchangeIndex {
+  const R = pr.n.length, rng = new Rng(0x5eed);
+  const cells = cellsOf(pr), { cellOf, cellUp, cellDown } = cells;
+  const { classOf, members } = classesOf(pr, cellUp, cellDown, rng);
+  const r1 = Uint32Array.from({ length: R }, () => rng.uint32()),
+    r2 = Uint32Array.from({ length: R }, () => rng.uint32());
+  const pe = pairEffects(pr, near, cells, classOf);
+  const effStart = Int32Array.from(pe.effStart), effect = Int32Array.from(pe.effect);
+  const { h1, h2, table, byClass } = hashed(R, effStart, effect, r1, r2);
   return {
     cellOf,
     cellUp,
     cellDown,
     classOf,
     members,
-    pairA: Int32Array.from(pairA),
-    pairB: Int32Array.from(pairB),
-    effStart: Int32Array.from(effStart),
-    effect: Int32Array.from(effect),
+    pairA: Int32Array.from(pe.pairA),
+    pairB: Int32Array.from(pe.pairB),
+    effStart,
+    effect,
     h1,
     h2,
     r1,
