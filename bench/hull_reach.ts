@@ -27,8 +27,12 @@ const hull = (D: number) => hullAtD(pr, t, rows, chains, D, Infinity, ALL_PIECES
 
 console.log(`LAR-like case, ${equalOpp ? "EO" : "SP"}, budget ${budget}, seed ${seed}: hull value per D`);
 console.log("| D | hull value | seconds |\n|---|---|---|");
-const from = arg("from", -900), to = arg("to", 500), grid: HullPoint[] = [];
-for (let D = from; D <= to; D += arg("step", 100)) {
+// the grid, within the window
+const from = Math.max(pr.dMin, arg("from", -900)),
+  to = Math.min(pr.dMax, arg("to", 500)),
+  step = arg("step", 100);
+const grid: HullPoint[] = [];
+for (let D = from; D <= to; D += step) {
   const s = performance.now(), h = hull(D);
   if (h) grid.push(h);
   console.log(`| ${D} | ${h ? h.value.toFixed(4) : "—"} | ${((performance.now() - s) / 1000).toFixed(2)} |`);
@@ -55,7 +59,7 @@ console.log(
   `\nLowest bound over [${from}, ${to}]: ${plain} under the grid's multipliers, ${lowest(env)} with blends`,
 );
 
-const h = hull(at);
+const h = grid.find((p) => p.D === at) ?? hull(at);
 if (!h) throw new Error(`no hull at D ${at}`);
 const offsets = [0, 1, 2, 5, 10, 20, 40, 80, 160, 400];
 const wanted = new Set(offsets.flatMap((o) => [at - o, at + o]).map((D) => D - pr.dMin));
