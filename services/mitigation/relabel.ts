@@ -183,7 +183,7 @@ async function relabelRun(
   // the run is written as its parts come: the before-audit's maps during the solver, the predictions
   // during the after-audit
   m.live.phase("solving");
-  const both = beside(() => writtenBefore(rp), () => clock.time("solve", () => solved(rp)));
+  const both = beside(() => writtenBefore(rp), () => clock.time("solve", () => solverAnswer(rp)));
   input.point?.started();
   const [before, r] = await both;
   m.live.solved(r.objective, r.bound);
@@ -223,7 +223,9 @@ async function writtenBefore(rp: RelabelParts): Promise<Before> {
 }
 
 /** The solver's answer, or a frontier point's that keeps a larger budget's flips (PointHooks.same). */
-function solved({ m, input, data: { ind }, flipOrder, prepared }: RelabelParts): Promise<RelabelResult> {
+function solverAnswer(
+  { m, input, data: { ind }, flipOrder, prepared }: RelabelParts,
+): Promise<RelabelResult> {
   const same = input.point?.same;
   if (same) return Promise.resolve(sameFlipsAt(same.result, input, same.scopeSize, same.positives));
   return mitigateRelabel(m.deps.pool, {
